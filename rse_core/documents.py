@@ -1,0 +1,215 @@
+"""Load PDFs, text and Markdown files into :class:`Document` objects.
+
+A document keeps its full cleaned text and the character offset where each page starts, so any
+chunk or segment can say which pages it comes from. Its id is a hash of the file's bytes, which
+makes it a stable cache key for embeddings and scores.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import (
+    CorruptDocumentError,
+    DocumentTooLargeError,
+    EmptyDocumentError,
+    EncryptedDocumentError,
+    NoTextLayerError,
+    UnsupportedFormatError,
+)
+from .text_cleaning import clean_text
+
+TEXT_SUFFIXES = (".txt", ".md", ".markdown")
+PDF_SUFFIXES = (".pdf",)
+SUPPORTED_SUFFIXES = PDF_SUFFIXES + TEXT_SUFFIXES
+
+
+@dataclass(frozen=True)
+class LoadLimits:
+    """Upper bounds that keep one upload from exhausting memory or time.
+
+    Attributes:
+        max_bytes: largest file accepted, in bytes (default 50 MB).
+        max_pages: most PDF pages accepted (default 2,000).
+    """
+
+    max_bytes: int = 50 * 1024 * 1024
+    max_pages: int = 2000
+
+
+@dataclass(frozen=True)
+class Document:
+    """One loaded document.
+
+    Attributes:
+        doc_id: first 16 hex digits of the SHA-256 of the source bytes.
+        name: file name as given (shown to users, always escaped by the UI).
+        title: PDF title metadata, the first Markdown heading, or the file name without extension.
+        text: the cleaned full text; chunk and segment offsets index into it.
+        page_starts: offset in ``text`` where each page begins (``(0,)`` for text files).
+        kind: ``"pdf"``, ``"text"`` or ``"markdown"``.
+        empty_pages: 1-based numbers of PDF pages that had no text (kept as zero-length pages).
+    """
+
+    doc_id: str
+    name: str
+    title: str
+    text: str
+    page_starts: tuple[int, ...] = (0,)
+    kind: str = "text"
+    empty_pages: tuple[int, ...] = ()
+
+    @property
+    def page_count(self) -> int:
+        return len(self.page_starts)
+
+    def page_of(self, char_index: int) -> int:
+        """1-based page number of the character at ``char_index``."""
+        return max(1, bisect.bisect_right(self.page_starts, char_index))
+
+    def pages_of_span(self, start: int, end: int) -> tuple[int, int]:
+        """First and last 1-based page of the characters ``start:end`` (end exclusive)."""
+        return self.page_of(start), self.page_of(max(start, end - 1))
+
+    @classmethod
+    def from_text(cls, text: str, name: str = "text.txt") -> Document:
+        """Build a document from a string, as if it had been loaded from a UTF-8 file."""
+        return load_document(text.encode("utf-8"), name=name)
+
+
+def load_document(
+    source: str | Path | bytes,
+    name: str | None = None,
+    *,
+    limits: LoadLimits = LoadLimits(),
+) -> Document:
+    """Load a PDF, ``.txt`` or ``.md`` file from a path or from bytes.
+
+    Args:
+        source: a file path, or the file's bytes (an upload).
+        name: the file name; required to know the format when ``source`` is bytes
+            (default ``"document.txt"`` when the bytes are not a PDF).
+        limits: size and page limits.
+
+    Raises:
+        DocumentError: a subclass naming the problem: empty, unsupported or mislabelled file,
+            corrupt or encrypted PDF, no text layer, or over a limit.
+    """
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.is_file():
+            raise UnsupportedFormatError(f"No such file: {path}")
+        size = path.stat().st_size
+        _check_size(size, path.name, limits)
+        data = path.read_bytes()
+        name = name or path.name
+    else:
+        data = bytes(source)
+        _check_size(len(data), name or "the upload", limits)
+    looks_like_pdf = data[:1024].lstrip().startswith(b"%PDF") or b"%PDF-" in data[:1024]
+    name = name or ("document.pdf" if looks_like_pdf else "document.txt")
+    suffix = Path(name).suffix.lower()
+    if not data.strip():
+        raise EmptyDocumentError(f"{name} is empty.")
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise UnsupportedFormatError(
+            f"{name}: unsupported file type {suffix or '(no extension)'}; "
+            f"use one of {', '.join(SUPPORTED_SUFFIXES)}."
+        )
+    doc_id = hashlib.sha256(data).hexdigest()[:16]
+    if suffix in PDF_SUFFIXES:
+        if not looks_like_pdf:
+            raise UnsupportedFormatError(
+                f"{name} is not a PDF: its content does not start with '%PDF'. "
+                "Check the file, or rename it if it is plain text."
+            )
+        return _load_pdf(data, name, doc_id, limits)
+    if looks_like_pdf:
+        raise UnsupportedFormatError(f"{name} is a PDF file with a {suffix} extension; rename it to .pdf.")
+    kind = "text" if suffix == ".txt" else "markdown"
+    text = clean_text(_decode_text(data, name))
+    if not text.strip():
+        raise EmptyDocumentError(f"{name} has no text.")
+    return Document(doc_id=doc_id, name=name, title=_text_title(text, kind, name), text=text, kind=kind)
+
+
+def _check_size(size: int, name: str, limits: LoadLimits) -> None:
+    if size > limits.max_bytes:
+        raise DocumentTooLargeError(
+            f"{name} is {size / 1_048_576:.1f} MB; the limit is {limits.max_bytes / 1_048_576:.1f} MB."
+        )
+
+
+def _decode_text(data: bytes, name: str) -> str:
+    """Decode UTF-8 (with or without BOM); refuse binary files instead of showing mojibake."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    sample = data[:4096]
+    binary_bytes = sum(byte < 9 or 13 < byte < 32 for byte in sample)
+    if b"\x00" in sample or binary_bytes > len(sample) * 0.05:
+        raise UnsupportedFormatError(f"{name} does not look like a text file (it contains binary data).")
+    return data.decode("cp1252", errors="replace")
+
+
+def _text_title(text: str, kind: str, name: str) -> str:
+    if kind == "markdown":
+        for line in text.splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()[:120] or Path(name).stem
+    return Path(name).stem
+
+
+def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Document:
+    import pymupdf
+
+    try:
+        pdf = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as error:  # PyMuPDF raises several types for damaged files
+        raise CorruptDocumentError(f"{name} could not be opened as a PDF ({error}). It may be damaged or truncated.") from error
+    with pdf:
+        if pdf.needs_pass:
+            raise EncryptedDocumentError(f"{name} is password protected; remove the password and upload it again.")
+        if pdf.page_count == 0:
+            raise CorruptDocumentError(f"{name} has no pages; it may be damaged or truncated.")
+        if pdf.page_count > limits.max_pages:
+            raise DocumentTooLargeError(
+                f"{name} has {pdf.page_count} pages; the limit is {limits.max_pages} pages."
+            )
+        page_texts: list[str] = []
+        failed = 0
+        for page in pdf:
+            try:
+                page_text = clean_text(page.get_text("text"))
+            except Exception:  # a damaged page: keep the others
+                page_text, failed = "", failed + 1
+            if page_text and not page_text.endswith("\n"):
+                page_text += "\n"  # keep words on either side of a page break apart
+            page_texts.append(page_text)
+        metadata_title = (pdf.metadata or {}).get("title") or ""
+    if failed == len(page_texts):
+        raise CorruptDocumentError(f"{name}: no page could be read; the file may be damaged.")
+    if not any(page_text.strip() for page_text in page_texts):
+        raise NoTextLayerError(
+            f"{name} has {len(page_texts)} page(s) but no text layer; it looks like a scan. "
+            "Run OCR on it first (for example with ocrmypdf) and upload the result."
+        )
+    page_starts, offset = [], 0
+    for page_text in page_texts:
+        page_starts.append(offset)
+        offset += len(page_text)
+    empty_pages = tuple(number for number, page_text in enumerate(page_texts, 1) if not page_text.strip())
+    title = clean_text(metadata_title).strip()[:120] or Path(name).stem
+    return Document(
+        doc_id=doc_id,
+        name=name,
+        title=title,
+        text="".join(page_texts),
+        page_starts=tuple(page_starts),
+        kind="pdf",
+        empty_pages=empty_pages,
+    )

@@ -1,0 +1,71 @@
+"""Exceptions the core raises on purpose.
+
+Every one derives from :class:`RSEError` and carries a message a user can act on, so the app can
+show ``str(error)`` as it is and a notebook user knows what to change.
+"""
+
+from __future__ import annotations
+
+
+class RSEError(Exception):
+    """Base of every deliberate error in ``rse_core``."""
+
+
+class DocumentError(RSEError):
+    """A document could not be loaded or used."""
+
+
+class EmptyDocumentError(DocumentError):
+    """The file is empty, or has no text at all."""
+
+
+class UnsupportedFormatError(DocumentError):
+    """The file type is not supported, or the content is not what its extension says."""
+
+
+class CorruptDocumentError(DocumentError):
+    """The file is damaged or truncated and cannot be parsed."""
+
+
+class EncryptedDocumentError(DocumentError):
+    """The PDF is password protected."""
+
+
+class NoTextLayerError(DocumentError):
+    """The PDF has pages but no extractable text (a scan)."""
+
+
+class DocumentTooLargeError(DocumentError):
+    """The file is over the configured size or page limit."""
+
+
+class ParameterError(RSEError, ValueError):
+    """A parameter is out of its valid range."""
+
+
+class QueryError(RSEError, ValueError):
+    """The query cannot be used (for example, it is empty)."""
+
+
+class ScorerError(RSEError):
+    """A scorer could not be created or failed to score."""
+
+
+class ScorerUnavailableError(ScorerError):
+    """The scorer's model or package cannot be loaded here."""
+
+
+class AuthenticationError(ScorerError):
+    """The API key is missing or was rejected."""
+
+
+class RateLimitError(ScorerError):
+    """The scoring service kept answering 'too many requests' after the allowed retries."""
+
+
+class ScoringServiceError(ScorerError):
+    """The scoring service could not be reached, timed out, or answered something unusable."""
+
+
+class InvalidScoresError(ScorerError):
+    """A scorer returned NaN, infinite or mis-shaped scores."""

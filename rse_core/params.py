@@ -1,0 +1,137 @@
+"""RSE parameters, validated on creation, and named presets."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields, replace
+from enum import Enum
+
+from .chunking import DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
+from .errors import ParameterError
+
+REFERENCE_CHUNK_LENGTH = 700
+"""Chunk length (characters) at which the length adjustment is neutral; dsRAG's value, the
+average chunk length when chunks are cut at 800 characters."""
+
+
+@dataclass(frozen=True)
+class RSEParams:
+    """Everything that turns chunk scores into segments.
+
+    Attributes:
+        irrelevant_chunk_penalty: subtracted from every chunk's value; higher -> shorter segments
+            (dsRAG: 0.05 gives segments of 20-50 chunks, 0.4 of 1-3).
+        decay_rate: chunk values are multiplied by ``exp(-rank / decay_rate)``; lower -> only the
+            top-ranked chunks keep a high value.
+        beta_a, beta_b: shape of the beta CDF that spreads calibrated scores over [0, 1]
+            (0.4 / 0.4, the RSE authors' choice for Cohere's reranker).
+        max_length: most chunks in one segment.
+        overall_max_length: most chunks in all segments together.
+        minimum_value: a segment worth less than this is not returned.
+        chunk_length_adjustment: scale values by ``max(len, 700) / 700`` so long chunks count more.
+        top_k: chunks in the top-k baseline shown next to RSE.
+        chunk_size: most characters per chunk.
+    """
+
+    irrelevant_chunk_penalty: float = 0.2
+    decay_rate: float = 30.0
+    beta_a: float = 0.4
+    beta_b: float = 0.4
+    max_length: int = 15
+    overall_max_length: int = 30
+    minimum_value: float = 0.7
+    chunk_length_adjustment: bool = False
+    top_k: int = 5
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+
+    def __post_init__(self) -> None:
+        problems = list(_problems(self))
+        if problems:
+            raise ParameterError("Invalid RSE parameters: " + "; ".join(problems) + ".")
+
+    def with_changes(self, **changes: object) -> RSEParams:
+        """A copy with some fields changed (validated like a new instance)."""
+        unknown = set(changes) - {field.name for field in fields(self)}
+        if unknown:
+            raise ParameterError(f"Unknown RSE parameter(s): {', '.join(sorted(unknown))}.")
+        return replace(self, **changes)
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> RSEParams:
+        """Build from a mapping, refusing unknown keys (a typo should not pass silently)."""
+        return cls().with_changes(**data)
+
+
+def _problems(params: RSEParams):
+    def number(name: str) -> float | None:
+        value = getattr(params, name)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return None
+        return float(value)
+
+    penalty = number("irrelevant_chunk_penalty")
+    if penalty is None or not 0 <= penalty <= 1:
+        yield f"irrelevant_chunk_penalty must be between 0 and 1 (got {params.irrelevant_chunk_penalty!r})"
+    decay = number("decay_rate")
+    if decay is None or decay <= 0:
+        yield f"decay_rate must be above 0 (got {params.decay_rate!r}); it divides the rank"
+    for name in ("beta_a", "beta_b"):
+        shape = number(name)
+        if shape is None or shape <= 0:
+            yield f"{name} must be above 0 (got {getattr(params, name)!r}); a beta shape of 0 is undefined"
+    minimum = number("minimum_value")
+    if minimum is None or minimum < 0:
+        yield f"minimum_value must be 0 or more (got {params.minimum_value!r})"
+    for name, low in (("max_length", 1), ("overall_max_length", 1), ("top_k", 1), ("chunk_size", MIN_CHUNK_SIZE)):
+        value = getattr(params, name)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            yield f"{name} must be a whole number of at least {low} (got {value!r})"
+    if not isinstance(params.chunk_length_adjustment, bool):
+        yield f"chunk_length_adjustment must be True or False (got {params.chunk_length_adjustment!r})"
+
+
+class Preset(str, Enum):
+    """Named parameter sets. ``balanced``, ``precision`` and ``find_all`` are dsRAG's numbers."""
+
+    DEFAULT = "default"
+    BALANCED = "balanced"
+    PRECISION = "precision"
+    FIND_ALL = "find_all"
+    COURSE = "course"
+
+    @classmethod
+    def parse(cls, name: str | Preset) -> Preset:
+        try:
+            return cls(name)
+        except ValueError:
+            choices = ", ".join(preset.value for preset in cls)
+            raise ParameterError(f"Unknown preset {name!r}; choose one of: {choices}.") from None
+
+
+PRESETS: dict[Preset, RSEParams] = {
+    Preset.DEFAULT: RSEParams(),
+    Preset.BALANCED: RSEParams(
+        irrelevant_chunk_penalty=0.18, decay_rate=30, max_length=15, overall_max_length=30,
+        minimum_value=0.5, chunk_length_adjustment=True,
+    ),
+    Preset.PRECISION: RSEParams(
+        irrelevant_chunk_penalty=0.2, decay_rate=30, max_length=15, overall_max_length=30,
+        minimum_value=0.7, chunk_length_adjustment=True,
+    ),
+    Preset.FIND_ALL: RSEParams(
+        irrelevant_chunk_penalty=0.18, decay_rate=200, max_length=40, overall_max_length=200,
+        minimum_value=0.4, chunk_length_adjustment=True,
+    ),
+    Preset.COURSE: RSEParams(
+        irrelevant_chunk_penalty=0.2, decay_rate=30, max_length=20, overall_max_length=30,
+        minimum_value=0.7, chunk_length_adjustment=False,
+    ),
+}
+
+
+def preset(name: str | Preset) -> RSEParams:
+    """The parameters of a named preset; the error lists the valid names."""
+    return PRESETS[Preset.parse(name)]

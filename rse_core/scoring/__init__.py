@@ -1,0 +1,60 @@
+"""Scorers, chosen by name with :func:`get_scorer`.
+
+Backends are imported lazily, so importing ``rse_core`` never loads torch or the Cohere client.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from ..errors import ScorerError
+from .base import Calibration, ProgressCallback, Scorer, check_scores, clean_query
+
+
+class ScorerName(str, Enum):
+    MINILM = "minilm"
+    BM25 = "bm25"
+    COHERE = "cohere"
+    CROSS_ENCODER = "cross-encoder"
+
+    @classmethod
+    def parse(cls, name: str | ScorerName) -> ScorerName:
+        try:
+            return cls(name)
+        except ValueError:
+            choices = ", ".join(member.value for member in cls)
+            raise ScorerError(f"Unknown scorer {name!r}; choose one of: {choices}.") from None
+
+
+def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) -> Scorer:
+    """Create a scorer by name; ``options`` go to its constructor (see each class).
+
+    - ``minilm``: :class:`~rse_core.scoring.minilm.MiniLMScorer` (offline, default)
+    - ``bm25``: :class:`~rse_core.scoring.bm25.BM25Scorer`
+    - ``cohere``: :class:`~rse_core.scoring.cohere_rerank.CohereScorer`
+    - ``cross-encoder``: :class:`~rse_core.scoring.cross_encoder.CrossEncoderScorer`
+    """
+    scorer_name = ScorerName.parse(name)
+    if scorer_name is ScorerName.MINILM:
+        from .minilm import MiniLMScorer as factory
+    elif scorer_name is ScorerName.BM25:
+        from .bm25 import BM25Scorer as factory
+    elif scorer_name is ScorerName.COHERE:
+        from .cohere_rerank import CohereScorer as factory
+    else:
+        from .cross_encoder import CrossEncoderScorer as factory
+    try:
+        return factory(**options)
+    except TypeError as error:
+        raise ScorerError(f"Bad option for scorer {scorer_name.value!r}: {error}.") from error
+
+
+__all__ = [
+    "Calibration",
+    "ProgressCallback",
+    "Scorer",
+    "ScorerName",
+    "check_scores",
+    "clean_query",
+    "get_scorer",
+]

@@ -1,0 +1,113 @@
+"""The one small interface every scorer implements, and score calibration.
+
+A scorer turns (query, chunks) into one raw score per chunk, in document order. Raw scores come
+on different scales (a reranker's probability, a cosine similarity, an unbounded BM25 sum), but
+RSE's beta transform expects a number in [0, 1] where 0 means "irrelevant" and 1 "certainly
+relevant". Each scorer therefore carries a :class:`Calibration` that states how its raw scores
+are mapped into [0, 1]; nothing downstream knows which model produced a score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from ..chunking import Chunk
+from ..errors import InvalidScoresError, QueryError
+
+ProgressCallback = Callable[[float, str], None]
+"""Called with the fraction done (0 to 1) and a short label, for progress bars."""
+
+MAX_QUERY_CHARS = 2000
+"""Longer queries are cut to this many characters (see :func:`clean_query`)."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """A monotone map from raw scores into [0, 1].
+
+    ``kind`` is one of:
+        - ``identity``: the scores already are probabilities (Cohere's reranker);
+        - ``linear``: ``clip((raw - low) / (high - low), 0, 1)``;
+        - ``logistic``: ``1 / (1 + exp(-(raw - low) / high))`` (``low`` = midpoint, ``high`` = scale);
+        - ``max_ratio``: ``raw / max(raw over the document set)``, for unbounded scores such as BM25.
+    """
+
+    kind: str = "identity"
+    low: float = 0.0
+    high: float = 1.0
+    note: str = ""
+
+    def __call__(self, raw: np.ndarray) -> np.ndarray:
+        raw = np.asarray(raw, dtype=np.float64)
+        if self.kind == "identity":
+            return np.clip(raw, 0.0, 1.0)
+        if self.kind == "linear":
+            return np.clip((raw - self.low) / (self.high - self.low), 0.0, 1.0)
+        if self.kind == "logistic":
+            return 1.0 / (1.0 + np.exp(-(raw - self.low) / self.high))
+        if self.kind == "max_ratio":
+            top = float(raw.max()) if len(raw) else 0.0
+            return np.clip(raw / top, 0.0, 1.0) if top > 0 else np.zeros_like(raw)
+        raise ValueError(f"unknown calibration kind {self.kind!r}")
+
+    def describe(self) -> str:
+        formula = {
+            "identity": "raw score used as is (already in [0, 1])",
+            "linear": f"clip((raw - {self.low:g}) / ({self.high:g} - {self.low:g}), 0, 1)",
+            "logistic": f"1 / (1 + exp(-(raw - {self.low:g}) / {self.high:g}))",
+            "max_ratio": "raw / highest raw score for this query",
+        }[self.kind]
+        return f"{formula}. {self.note}".strip()
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """Scores chunks against a query.
+
+    Attributes:
+        name: registry name (``minilm``, ``bm25``, ``cohere``, ``cross-encoder``).
+        model: the model identifier, shown in the UI and used in cache keys.
+        calibration: how raw scores map into [0, 1].
+    """
+
+    name: str
+    model: str
+    calibration: Calibration
+
+    def score(
+        self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None
+    ) -> np.ndarray:
+        """Raw scores, one per chunk, in the order of ``chunks``."""
+        ...
+
+
+def clean_query(query: str) -> tuple[str, str | None]:
+    """Strip a query and cut it to :data:`MAX_QUERY_CHARS`; return it with a note if cut.
+
+    Raises:
+        QueryError: the query is empty or only whitespace.
+    """
+    if not isinstance(query, str) or not query.strip():
+        raise QueryError("The query is empty; type a question or a few keywords.")
+    query = query.strip()
+    if len(query) > MAX_QUERY_CHARS:
+        return query[:MAX_QUERY_CHARS], f"The query was cut to its first {MAX_QUERY_CHARS} characters."
+    return query, None
+
+
+def check_scores(scores: object, chunk_count: int, scorer_name: str) -> np.ndarray:
+    """Refuse NaN, infinite or mis-shaped scores from a backend instead of plotting them."""
+    array = np.asarray(scores, dtype=np.float64).reshape(-1)
+    if array.shape != (chunk_count,):
+        raise InvalidScoresError(f"{scorer_name} returned {array.size} scores for {chunk_count} chunks.")
+    bad = np.flatnonzero(~np.isfinite(array))
+    if len(bad):
+        raise InvalidScoresError(
+            f"{scorer_name} returned {len(bad)} NaN or infinite score(s) (first at chunk {bad[0]}); "
+            "the results would be meaningless, so they are not shown."
+        )
+    return array

@@ -1,0 +1,37 @@
+"""Normalise extracted text so chunks read cleanly and offsets stay meaningful.
+
+PDF text layers and uploaded text files carry characters that hurt retrieval or display: soft
+hyphens inside words, typographic ligatures (the "fi" glyph), NUL and other control characters, and
+Windows line endings. Cleaning happens once, at load time, so every offset the core reports refers
+to the cleaned text that users see.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LIGATURES = {
+    "\ufb00": "ff",
+    "\ufb01": "fi",
+    "\ufb02": "fl",
+    "\ufb03": "ffi",
+    "\ufb04": "ffl",
+    "\ufb05": "st",
+    "\ufb06": "st",
+}
+# C0 controls except tab and newline, DEL, C1 controls, the BOM, soft hyphen, lone surrogates.
+_DROPPED = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\ufeff\ud800-\udfff]")
+_LINE_BREAKS = re.compile("\r\n?|[\x0b\x0c\u2028\u2029]")
+_LIGATURE_RE = re.compile("[" + "".join(_LIGATURES) + "]")
+
+
+def clean_text(text: str) -> str:
+    """Return ``text`` with line endings unified and invisible or broken characters removed.
+
+    Right-to-left and CJK text pass through unchanged; only characters that carry no meaning for
+    a reader (controls, soft hyphens, byte-order marks) are removed, and ligatures are expanded so
+    that "ﬁnance" matches a query for "finance".
+    """
+    text = _LINE_BREAKS.sub("\n", text)
+    text = _LIGATURE_RE.sub(lambda match: _LIGATURES[match.group()], text)
+    return _DROPPED.sub("", text)
