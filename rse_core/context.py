@@ -1,0 +1,27 @@
+"""The context string an LLM would receive, for RSE segments or top-k chunks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ContextPiece:
+    """One block of context: a header naming its source, then the exact text."""
+
+    label: str
+    source: str
+    text: str
+
+
+SEPARATOR = "\n\n"
+
+
+def format_context(pieces: Sequence[ContextPiece]) -> str:
+    """Join pieces as ``[label] source`` header lines followed by their text.
+
+    The header lets an LLM cite where a passage comes from; the text is kept verbatim so the
+    reader (and the character counts) see exactly what would be sent.
+    """
+    return SEPARATOR.join(f"[{piece.label}] {piece.source}\n{piece.text.strip()}" for piece in pieces)

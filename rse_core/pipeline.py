@@ -1,0 +1,373 @@
+"""The whole pipeline in one call, split so the app can rerun only the cheap part.
+
+``extract`` = ``build_corpus`` (chunking) -> ``score_corpus`` (the slow step: a model or an API)
+-> ``run_rse`` (values, segment search, top-k baseline, context: milliseconds). The app caches
+the first two and calls ``run_rse`` on every slider move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .chunking import Chunk, chunk_document
+from .context import ContextPiece, format_context
+from .documents import Document
+from .errors import QueryError, RSEError
+from .params import RSEParams
+from .scoring import Calibration, ProgressCallback, Scorer, clean_query, get_scorer
+from .search import SearchResult, StopReason, find_best_segments
+from .topk import ranked_chunks, top_k, top_k_within_budget
+from .values import ChunkValues, chunk_values
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """One or more documents chunked into a single sequence (dsRAG's "meta-document").
+
+    Attributes:
+        documents: the documents, in order, without duplicates.
+        chunks: all chunks, document after document.
+        document_splits: index of the first chunk of every document but the first; segments
+            never cross one.
+        chunk_size: the chunk size used.
+    """
+
+    documents: tuple[Document, ...]
+    chunks: tuple[Chunk, ...]
+    document_splits: tuple[int, ...]
+    chunk_size: int
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        return np.array([len(chunk) for chunk in self.chunks], dtype=np.int64)
+
+    @cached_property
+    def documents_by_id(self) -> dict[str, Document]:
+        return {document.doc_id: document for document in self.documents}
+
+    @property
+    def key(self) -> str:
+        """Identifies the chunking: document contents and chunk size (a cache key)."""
+        return "+".join(document.doc_id for document in self.documents) + f"@{self.chunk_size}"
+
+    def document_of(self, chunk_index: int) -> Document:
+        return self.documents_by_id[self.chunks[chunk_index].doc_id]
+
+    def source_label(self, start: int, end: int) -> str:
+        """``"Title, pp. 3-4, chunks 5-9"`` for chunks ``start:end`` of one document."""
+        first, last = self.chunks[start], self.chunks[end - 1]
+        pages = f"p. {first.first_page}" if first.first_page == last.last_page else f"pp. {first.first_page}-{last.last_page}"
+        chunk_label = f"chunk {first.index}" if start == end - 1 else f"chunks {first.index}-{last.index}"
+        return f"{self.document_of(start).title}, {pages}, {chunk_label}"
+
+
+def build_corpus(documents: Document | Sequence[Document], chunk_size: int) -> Corpus:
+    """Chunk every document and join them, remembering where each one starts."""
+    if isinstance(documents, Document):
+        documents = [documents]
+    unique = list({document.doc_id: document for document in documents}.values())
+    if not unique:
+        raise RSEError("No documents: load or pick at least one document.")
+    chunks: list[Chunk] = []
+    splits: list[int] = []
+    for document in unique:
+        if chunks:
+            splits.append(len(chunks))
+        chunks.extend(chunk_document(document, chunk_size))
+    return Corpus(tuple(unique), tuple(chunks), tuple(splits), chunk_size)
+
+
+def normalize_queries(query_or_queries: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Clean the queries; return them and notes for the user (e.g. a query was cut)."""
+    raw = [query_or_queries] if isinstance(query_or_queries, str) else list(query_or_queries)
+    if not raw:
+        raise QueryError("No query given; type a question.")
+    cleaned, notes = [], []
+    for query in raw:
+        text, note = clean_query(query)
+        cleaned.append(text)
+        if note:
+            notes.append(note)
+    return tuple(cleaned), tuple(notes)
+
+
+def score_corpus(
+    corpus: Corpus, queries: Sequence[str], scorer: Scorer, progress: ProgressCallback | None = None
+) -> list[np.ndarray]:
+    """Raw scores, one array per query (the slow step; cache its result)."""
+    return [scorer.score(query, corpus.chunks, progress) for query in queries]
+
+
+@dataclass(frozen=True)
+class ExtractedSegment:
+    """A segment as a reader sees it: where it comes from, its score and its exact text.
+
+    ``start``/``end`` index the corpus' chunks (end exclusive); ``first_chunk``/``last_chunk``
+    are chunk numbers within the document (inclusive). ``gap_chunks`` are the corpus indices of
+    chunks inside the segment whose own value is negative: the "gapped cluster" that top-k would
+    drop, kept because the chunks on both sides outweigh them.
+    """
+
+    number: int
+    query: int
+    start: int
+    end: int
+    doc_id: str
+    doc_name: str
+    first_chunk: int
+    last_chunk: int
+    start_char: int
+    end_char: int
+    first_page: int
+    last_page: int
+    score: float
+    text: str
+    gap_chunks: tuple[int, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"S{self.number}"
+
+    @property
+    def chunk_count(self) -> int:
+        return self.end - self.start
+
+
+@dataclass(frozen=True)
+class ExtractionResult:
+    """Everything RSE decided for one set of queries, with what is needed to show why."""
+
+    corpus: Corpus
+    queries: tuple[str, ...]
+    params: RSEParams
+    scorer: str
+    model: str
+    calibration: Calibration
+    values: tuple[ChunkValues, ...]
+    search: SearchResult
+    segments: tuple[ExtractedSegment, ...]
+    ranking: tuple[int, ...]
+    top_k: tuple[int, ...]
+    top_k_equal_budget: tuple[int, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def stop_reason(self) -> StopReason:
+        return self.search.stop_reason
+
+    @property
+    def rse_chunks(self) -> list[int]:
+        """Corpus indices of all chunks in segments, in document order."""
+        return sorted(index for segment in self.segments for index in range(segment.start, segment.end))
+
+    @property
+    def rse_characters(self) -> int:
+        return sum(segment.end_char - segment.start_char for segment in self.segments)
+
+    def characters(self, chunk_indices: Sequence[int]) -> int:
+        return int(self.corpus.lengths[list(chunk_indices)].sum()) if len(chunk_indices) else 0
+
+    def rse_context(self) -> str:
+        """The segments as an LLM would get them, most relevant first."""
+        return format_context(
+            [ContextPiece(segment.label, self.corpus.source_label(segment.start, segment.end), segment.text)
+             for segment in self.segments]
+        )
+
+    def top_k_context(self, chunk_indices: Sequence[int] | None = None) -> str:
+        """Top-k chunks (default: ``top_k``) as an LLM would get them, best first."""
+        indices = self.top_k if chunk_indices is None else chunk_indices
+        return format_context(
+            [ContextPiece(f"#{rank}", self.corpus.source_label(index, index + 1), self.corpus.chunks[index].text)
+             for rank, index in enumerate(indices, 1)]
+        )
+
+    def empty_reason(self) -> str | None:
+        """Why no segment came back, with what to change; ``None`` if there are segments."""
+        if self.segments:
+            return None
+        if self.stop_reason is StopReason.BELOW_MINIMUM:
+            best = max((step.best.score for step in self.search.steps if step.best), default=0.0)
+            return (
+                f"No segment reached the minimum segment value {self.params.minimum_value:g} "
+                f"(the best was worth {best:.2f}). Lower the minimum or the penalty."
+            )
+        return (
+            f"Every chunk's value is negative after the penalty of {self.params.irrelevant_chunk_penalty:g}, "
+            "so no segment can start anywhere. Lower the penalty, or try another query or scorer."
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON the CLI prints: parameters, segments, top-k chunks and every chunk."""
+        corpus = self.corpus
+        chunk_rows = []
+        for index, chunk in enumerate(corpus.chunks):
+            row: dict[str, object] = {
+                "doc": corpus.documents_by_id[chunk.doc_id].name,
+                "doc_id": chunk.doc_id,
+                "index": chunk.index,
+                "start_char": chunk.start,
+                "end_char": chunk.end,
+                "first_page": chunk.first_page,
+                "last_page": chunk.last_page,
+                "score": float(self.values[0].raw[index]),
+                "calibrated": float(self.values[0].calibrated[index]),
+                "transformed": float(self.values[0].transformed[index]),
+                "rank": int(self.values[0].rank[index]),
+                "value": float(self.values[0].value[index]),
+            }
+            if len(self.values) > 1:
+                row["per_query"] = [
+                    {"score": float(values.raw[index]), "value": float(values.value[index]), "rank": int(values.rank[index])}
+                    for values in self.values
+                ]
+            chunk_rows.append(row)
+
+        def chunk_ref(index: int) -> dict[str, object]:
+            chunk = corpus.chunks[index]
+            return {
+                "doc": corpus.documents_by_id[chunk.doc_id].name,
+                "index": chunk.index,
+                "start_char": chunk.start,
+                "end_char": chunk.end,
+                "score": float(self.values[0].raw[index]),
+                "text": chunk.text,
+            }
+
+        return {
+            "queries": list(self.queries),
+            "scorer": self.scorer,
+            "model": self.model,
+            "calibration": self.calibration.describe(),
+            "parameters": self.params.to_dict(),
+            "documents": [
+                {"doc": document.name, "doc_id": document.doc_id, "title": document.title, "pages": document.page_count,
+                 "characters": len(document.text)}
+                for document in corpus.documents
+            ],
+            "stop_reason": self.stop_reason.value,
+            "segments": [
+                {
+                    "label": segment.label,
+                    "query": segment.query,
+                    "doc": segment.doc_name,
+                    "doc_id": segment.doc_id,
+                    "first_chunk": segment.first_chunk,
+                    "last_chunk": segment.last_chunk,
+                    "start_char": segment.start_char,
+                    "end_char": segment.end_char,
+                    "first_page": segment.first_page,
+                    "last_page": segment.last_page,
+                    "score": segment.score,
+                    "text": segment.text,
+                }
+                for segment in self.segments
+            ],
+            "top_k": [chunk_ref(index) for index in self.top_k],
+            "top_k_equal_budget": [chunk_ref(index) for index in self.top_k_equal_budget],
+            "chunks": chunk_rows,
+            "notes": list(self.notes),
+        }
+
+
+def run_rse(
+    corpus: Corpus,
+    queries: Sequence[str],
+    raw_scores: Sequence[np.ndarray],
+    params: RSEParams,
+    calibration: Calibration,
+    *,
+    scorer: str = "",
+    model: str = "",
+    notes: Sequence[str] = (),
+) -> ExtractionResult:
+    """Values, segments, top-k and context from cached raw scores (the fast step)."""
+    if params.chunk_size != corpus.chunk_size:
+        raise RSEError(
+            f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
+        )
+    lengths = corpus.lengths
+    values = tuple(
+        chunk_values(calibration(raw), params, chunk_lengths=lengths, raw=raw) for raw in raw_scores
+    )
+    search = find_best_segments(
+        [query_values.value for query_values in values],
+        max_length=params.max_length,
+        overall_max_length=params.overall_max_length,
+        minimum_value=params.minimum_value,
+        document_splits=corpus.document_splits,
+    )
+    segments = tuple(_describe_segment(corpus, values, number, segment) for number, segment in enumerate(search, 1))
+    ranking = ranked_chunks([query_values.rank for query_values in values])
+    rse_characters = sum(segment.end_char - segment.start_char for segment in segments)
+    all_notes = list(notes)
+    if len(values[0]) > 1 and np.ptp(values[0].raw) == 0:
+        all_notes.append("All chunks got the same score, so the ranking is just document order.")
+    return ExtractionResult(
+        corpus=corpus,
+        queries=tuple(queries),
+        params=params,
+        scorer=scorer,
+        model=model,
+        calibration=calibration,
+        values=values,
+        search=search,
+        segments=segments,
+        ranking=tuple(ranking),
+        top_k=tuple(top_k(ranking, params.top_k)),
+        top_k_equal_budget=tuple(top_k_within_budget(ranking, lengths, rse_characters)),
+        notes=tuple(all_notes),
+    )
+
+
+def _describe_segment(corpus: Corpus, values: Sequence[ChunkValues], number: int, segment) -> ExtractedSegment:
+    first, last = corpus.chunks[segment.start], corpus.chunks[segment.end - 1]
+    document = corpus.documents_by_id[first.doc_id]
+    segment_values = values[segment.query].value
+    return ExtractedSegment(
+        number=number,
+        query=segment.query,
+        start=segment.start,
+        end=segment.end,
+        doc_id=document.doc_id,
+        doc_name=document.name,
+        first_chunk=first.index,
+        last_chunk=last.index,
+        start_char=first.start,
+        end_char=last.end,
+        first_page=first.first_page,
+        last_page=last.last_page,
+        score=float(segment.score),
+        text=document.text[first.start : last.end],
+        gap_chunks=tuple(index for index in range(segment.start, segment.end) if segment_values[index] < 0),
+    )
+
+
+def extract(
+    documents: Document | Sequence[Document],
+    query_or_queries: str | Sequence[str],
+    params: RSEParams | None = None,
+    scorer: Scorer | str | None = None,
+    progress: ProgressCallback | None = None,
+) -> ExtractionResult:
+    """Run RSE end to end: chunk, score, value, search, and build the top-k baseline.
+
+    Args:
+        documents: one document or several (segments never cross documents).
+        query_or_queries: a query, or several (they take turns picking segments).
+        params: RSE parameters (default ``RSEParams()``, tuned for the default scorer).
+        scorer: a scorer or its name (default ``"minilm"``, offline).
+        progress: called with (fraction, label) during scoring.
+    """
+    params = params or RSEParams()
+    scorer = get_scorer(scorer or "minilm") if scorer is None or isinstance(scorer, str) else scorer
+    queries, notes = normalize_queries(query_or_queries)
+    corpus = build_corpus(documents, params.chunk_size)
+    raw_scores = score_corpus(corpus, queries, scorer, progress)
+    return run_rse(
+        corpus, queries, raw_scores, params, scorer.calibration, scorer=scorer.name, model=scorer.model, notes=notes
+    )

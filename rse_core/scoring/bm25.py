@@ -1,0 +1,67 @@
+"""Lexical scores with ``bm25s``: no model, instant, and a useful contrast to embeddings."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..chunking import Chunk
+from .base import Calibration, ProgressCallback, check_scores, clean_query
+from .embedding_cache import embedding_key
+
+BM25_CALIBRATION = Calibration(
+    kind="max_ratio",
+    note=(
+        "BM25 sums are unbounded and their scale depends on the query's words, so there is no "
+        "absolute threshold: each score is divided by the best chunk's score for that query. The "
+        "best chunk therefore always gets 1, and a query with no matching word gives all zeros."
+    ),
+)
+
+
+class BM25Scorer:
+    """BM25 (Lucene variant, k1 = 1.5, b = 0.75) over the chunks, with English stop words.
+
+    The index of a chunk set is built once and kept (a few per scorer), so a new query costs
+    one sparse lookup.
+    """
+
+    name = "bm25"
+    model = "bm25s"
+    calibration = BM25_CALIBRATION
+
+    def __init__(self, k1: float = 1.5, b: float = 0.75, stopwords: str | None = "en", max_indexes: int = 8) -> None:
+        self.k1, self.b, self.stopwords = k1, b, stopwords
+        self.max_indexes = max_indexes
+        self._indexes: OrderedDict[str, object] = OrderedDict()
+
+    def score(
+        self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None
+    ) -> np.ndarray:
+        import bm25s
+
+        query, _ = clean_query(query)
+        if not chunks:
+            return np.zeros(0)
+        retriever = self._index([chunk.text for chunk in chunks])
+        query_tokens = bm25s.tokenize([query], stopwords=self.stopwords, return_ids=False, show_progress=False)[0]
+        scores = retriever.get_scores(query_tokens) if query_tokens else np.zeros(len(chunks))
+        if progress is not None:
+            progress(1.0, "BM25 scores ready")
+        return check_scores(scores, len(chunks), self.name)
+
+    def _index(self, texts: list[str]):
+        import bm25s
+
+        key = embedding_key(f"bm25:{self.k1}:{self.b}:{self.stopwords}", texts)
+        if key not in self._indexes:
+            retriever = bm25s.BM25(k1=self.k1, b=self.b)
+            tokens = bm25s.tokenize(texts, stopwords=self.stopwords, show_progress=False)
+            retriever.index(tokens, show_progress=False)
+            self._indexes[key] = retriever
+            while len(self._indexes) > self.max_indexes:
+                self._indexes.popitem(last=False)
+        self._indexes.move_to_end(key)
+        return self._indexes[key]

@@ -1,0 +1,89 @@
+"""Chunk embeddings cached in memory and on disk, keyed by content.
+
+Embedding a document is the slow step of the offline pipeline (seconds per hundred chunks on a
+CPU), while a new query or a slider move needs no new chunk embeddings. The key is a hash of the
+model name and the exact chunk texts, so a changed document, chunk size or model never reuses a
+stale entry. Files are written to a temporary name and renamed, so a crash mid-write leaves no
+half file; a file that cannot be read back is deleted and rebuilt, never trusted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+CACHE_ENV = "RSE_CACHE_DIR"
+
+
+def default_cache_dir() -> Path:
+    """``$RSE_CACHE_DIR``, else ``~/.cache/rse-explorer``."""
+    configured = os.environ.get(CACHE_ENV)
+    return Path(configured) if configured else Path.home() / ".cache" / "rse-explorer"
+
+
+def embedding_key(model: str, texts: Sequence[str]) -> str:
+    digest = hashlib.sha256(model.encode("utf-8"))
+    for text in texts:
+        digest.update(b"\x1f")
+        digest.update(text.encode("utf-8", errors="surrogatepass"))
+    return digest.hexdigest()[:32]
+
+
+class EmbeddingCache:
+    """A small in-memory LRU in front of an optional folder of ``.npy`` files."""
+
+    def __init__(self, directory: Path | str | None = None, memory_entries: int = 64) -> None:
+        self.directory = Path(directory) if directory is not None else None
+        self.memory_entries = memory_entries
+        self._memory: OrderedDict[str, np.ndarray] = OrderedDict()
+
+    def get(self, key: str, rows: int) -> np.ndarray | None:
+        """The cached matrix for ``key`` if it exists and has ``rows`` finite rows."""
+        if key in self._memory:
+            self._memory.move_to_end(key)
+            return self._memory[key]
+        path = self._path(key)
+        if path is None or not path.exists():
+            return None
+        try:
+            array = np.load(path, allow_pickle=False)
+            if array.ndim != 2 or array.shape[0] != rows or not np.isfinite(array).all():
+                raise ValueError("unexpected shape or values")
+        except (OSError, ValueError, EOFError):
+            path.unlink(missing_ok=True)  # corrupt or stale: rebuild rather than trust it
+            return None
+        self._remember(key, array)
+        return array
+
+    def put(self, key: str, array: np.ndarray) -> None:
+        self._remember(key, array)
+        path = self._path(key)
+        if path is None:
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".npy")
+            try:
+                with os.fdopen(handle, "wb") as file:
+                    np.save(file, array, allow_pickle=False)
+                os.replace(temporary, path)
+            finally:
+                if os.path.exists(temporary):
+                    os.unlink(temporary)
+        except OSError:
+            pass  # a read-only or full disk only costs a recompute next time
+
+    def _remember(self, key: str, array: np.ndarray) -> None:
+        self._memory[key] = array
+        self._memory.move_to_end(key)
+        while len(self._memory) > self.memory_entries:
+            self._memory.popitem(last=False)
+
+    def _path(self, key: str) -> Path | None:
+        return None if self.directory is None else self.directory / "embeddings" / f"{key}.npy"

