@@ -116,8 +116,7 @@ def load_document(
         raise EmptyDocumentError(f"{name} is empty.")
     if suffix not in SUPPORTED_SUFFIXES:
         raise UnsupportedFormatError(
-            f"{name}: unsupported file type {suffix or '(no extension)'}; "
-            f"use one of {', '.join(SUPPORTED_SUFFIXES)}."
+            f"{name}: unsupported file type {suffix or '(no extension)'}; use one of {', '.join(SUPPORTED_SUFFIXES)}."
         )
     doc_id = hashlib.sha256(data).hexdigest()[:16]
     if suffix in PDF_SUFFIXES:
@@ -170,16 +169,16 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
     try:
         pdf = pymupdf.open(stream=data, filetype="pdf")
     except Exception as error:  # PyMuPDF raises several types for damaged files
-        raise CorruptDocumentError(f"{name} could not be opened as a PDF ({error}). It may be damaged or truncated.") from error
+        raise CorruptDocumentError(
+            f"{name} could not be opened as a PDF ({error}). It may be damaged or truncated."
+        ) from error
     with pdf:
         if pdf.needs_pass:
             raise EncryptedDocumentError(f"{name} is password protected; remove the password and upload it again.")
         if pdf.page_count == 0:
             raise CorruptDocumentError(f"{name} has no pages; it may be damaged or truncated.")
         if pdf.page_count > limits.max_pages:
-            raise DocumentTooLargeError(
-                f"{name} has {pdf.page_count} pages; the limit is {limits.max_pages} pages."
-            )
+            raise DocumentTooLargeError(f"{name} has {pdf.page_count} pages; the limit is {limits.max_pages} pages.")
         page_texts: list[str] = []
         failed = 0
         for page in pdf:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields, replace
-from enum import Enum
+from enum import StrEnum
 
 from .chunking import DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
 from .errors import ParameterError
@@ -93,7 +93,7 @@ def _problems(params: RSEParams):
         yield f"chunk_length_adjustment must be True or False (got {params.chunk_length_adjustment!r})"
 
 
-class Preset(str, Enum):
+class Preset(StrEnum):
     """Named parameter sets. ``balanced``, ``precision`` and ``find_all`` are dsRAG's numbers."""
 
     DEFAULT = "default"
@@ -114,20 +114,36 @@ class Preset(str, Enum):
 PRESETS: dict[Preset, RSEParams] = {
     Preset.DEFAULT: RSEParams(),
     Preset.BALANCED: RSEParams(
-        irrelevant_chunk_penalty=0.18, decay_rate=30, max_length=15, overall_max_length=30,
-        minimum_value=0.5, chunk_length_adjustment=True,
+        irrelevant_chunk_penalty=0.18,
+        decay_rate=30,
+        max_length=15,
+        overall_max_length=30,
+        minimum_value=0.5,
+        chunk_length_adjustment=True,
     ),
     Preset.PRECISION: RSEParams(
-        irrelevant_chunk_penalty=0.2, decay_rate=30, max_length=15, overall_max_length=30,
-        minimum_value=0.7, chunk_length_adjustment=True,
+        irrelevant_chunk_penalty=0.2,
+        decay_rate=30,
+        max_length=15,
+        overall_max_length=30,
+        minimum_value=0.7,
+        chunk_length_adjustment=True,
     ),
     Preset.FIND_ALL: RSEParams(
-        irrelevant_chunk_penalty=0.18, decay_rate=200, max_length=40, overall_max_length=200,
-        minimum_value=0.4, chunk_length_adjustment=True,
+        irrelevant_chunk_penalty=0.18,
+        decay_rate=200,
+        max_length=40,
+        overall_max_length=200,
+        minimum_value=0.4,
+        chunk_length_adjustment=True,
     ),
     Preset.COURSE: RSEParams(
-        irrelevant_chunk_penalty=0.2, decay_rate=30, max_length=20, overall_max_length=30,
-        minimum_value=0.7, chunk_length_adjustment=False,
+        irrelevant_chunk_penalty=0.2,
+        decay_rate=30,
+        max_length=20,
+        overall_max_length=30,
+        minimum_value=0.7,
+        chunk_length_adjustment=False,
     ),
 }
 

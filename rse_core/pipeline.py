@@ -60,7 +60,11 @@ class Corpus:
     def source_label(self, start: int, end: int) -> str:
         """``"Title, pp. 3-4, chunks 5-9"`` for chunks ``start:end`` of one document."""
         first, last = self.chunks[start], self.chunks[end - 1]
-        pages = f"p. {first.first_page}" if first.first_page == last.last_page else f"pp. {first.first_page}-{last.last_page}"
+        pages = (
+            f"p. {first.first_page}"
+            if first.first_page == last.last_page
+            else f"pp. {first.first_page}-{last.last_page}"
+        )
         chunk_label = f"chunk {first.index}" if start == end - 1 else f"chunks {first.index}-{last.index}"
         return f"{self.document_of(start).title}, {pages}, {chunk_label}"
 
@@ -174,16 +178,20 @@ class ExtractionResult:
     def rse_context(self) -> str:
         """The segments as an LLM would get them, most relevant first."""
         return format_context(
-            [ContextPiece(segment.label, self.corpus.source_label(segment.start, segment.end), segment.text)
-             for segment in self.segments]
+            [
+                ContextPiece(segment.label, self.corpus.source_label(segment.start, segment.end), segment.text)
+                for segment in self.segments
+            ]
         )
 
     def top_k_context(self, chunk_indices: Sequence[int] | None = None) -> str:
         """Top-k chunks (default: ``top_k``) as an LLM would get them, best first."""
         indices = self.top_k if chunk_indices is None else chunk_indices
         return format_context(
-            [ContextPiece(f"#{rank}", self.corpus.source_label(index, index + 1), self.corpus.chunks[index].text)
-             for rank, index in enumerate(indices, 1)]
+            [
+                ContextPiece(f"#{rank}", self.corpus.source_label(index, index + 1), self.corpus.chunks[index].text)
+                for rank, index in enumerate(indices, 1)
+            ]
         )
 
     def empty_reason(self) -> str | None:
@@ -222,7 +230,11 @@ class ExtractionResult:
             }
             if len(self.values) > 1:
                 row["per_query"] = [
-                    {"score": float(values.raw[index]), "value": float(values.value[index]), "rank": int(values.rank[index])}
+                    {
+                        "score": float(values.raw[index]),
+                        "value": float(values.value[index]),
+                        "rank": int(values.rank[index]),
+                    }
                     for values in self.values
                 ]
             chunk_rows.append(row)
@@ -245,8 +257,13 @@ class ExtractionResult:
             "calibration": self.calibration.describe(),
             "parameters": self.params.to_dict(),
             "documents": [
-                {"doc": document.name, "doc_id": document.doc_id, "title": document.title, "pages": document.page_count,
-                 "characters": len(document.text)}
+                {
+                    "doc": document.name,
+                    "doc_id": document.doc_id,
+                    "title": document.title,
+                    "pages": document.page_count,
+                    "characters": len(document.text),
+                }
                 for document in corpus.documents
             ],
             "stop_reason": self.stop_reason.value,
@@ -291,9 +308,7 @@ def run_rse(
             f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
         )
     lengths = corpus.lengths
-    values = tuple(
-        chunk_values(calibration(raw), params, chunk_lengths=lengths, raw=raw) for raw in raw_scores
-    )
+    values = tuple(chunk_values(calibration(raw), params, chunk_lengths=lengths, raw=raw) for raw in raw_scores)
     search = find_best_segments(
         [query_values.value for query_values in values],
         max_length=params.max_length,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 
@@ -35,7 +35,7 @@ _TIE_TOLERANCE = 1e-9
 _BLOCK = 2048
 
 
-class StopReason(str, Enum):
+class StopReason(StrEnum):
     """Why the search (or one query of it) stopped."""
 
     BUDGET_SPENT = "budget_spent"

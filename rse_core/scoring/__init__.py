@@ -5,13 +5,13 @@ Backends are imported lazily, so importing ``rse_core`` never loads torch or the
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from ..errors import ScorerError
 from .base import Calibration, ProgressCallback, Scorer, check_scores, clean_query
 
 
-class ScorerName(str, Enum):
+class ScorerName(StrEnum):
     MINILM = "minilm"
     BM25 = "bm25"
     COHERE = "cohere"

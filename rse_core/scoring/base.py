@@ -78,9 +78,7 @@ class Scorer(Protocol):
     model: str
     calibration: Calibration
 
-    def score(
-        self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None
-    ) -> np.ndarray:
+    def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         """Raw scores, one per chunk, in the order of ``chunks``."""
         ...
 

@@ -37,9 +37,7 @@ class BM25Scorer:
         self.max_indexes = max_indexes
         self._indexes: OrderedDict[str, object] = OrderedDict()
 
-    def score(
-        self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None
-    ) -> np.ndarray:
+    def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         import bm25s
 
         query, _ = clean_query(query)

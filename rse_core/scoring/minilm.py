@@ -61,9 +61,7 @@ class MiniLMScorer:
         self.cache = EmbeddingCache(directory)
         self._query_cache: dict[str, np.ndarray] = {}
 
-    def score(
-        self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None
-    ) -> np.ndarray:
+    def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         query, _ = clean_query(query)
         embeddings = self.embed_chunks(chunks, progress)
         query_vector = self._embed_query(query)
