@@ -1,0 +1,66 @@
+"""The default offline scorer: real MiniLM embeddings, cached in memory and on disk."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from rse_core import Document, chunk_document, get_scorer
+from rse_core.scoring.embedding_cache import EmbeddingCache
+
+pytestmark = pytest.mark.slow
+
+TEXT = (
+    "The heat pump moves warmth from outside air into the house. "
+    "Our cafeteria serves soup on Tuesdays and fish on Fridays. "
+    "Coolant circulates through the radiator to carry heat away from the engine. "
+) * 4
+
+
+@pytest.fixture(scope="module")
+def chunks():
+    return chunk_document(Document.from_text(TEXT, name="mixed.txt"), 60)
+
+
+def test_scores_follow_meaning(tmp_path, chunks):
+    scorer = get_scorer("minilm", cache_dir=tmp_path)
+    scores = scorer.score("What food is served for lunch?", chunks)
+    assert scores.shape == (len(chunks),)
+    best = chunks[int(np.argmax(scores))].text
+    assert "cafeteria" in best
+    calibrated = scorer.calibration(scores)
+    assert ((0 <= calibrated) & (calibrated <= 1)).all()
+
+
+def test_embeddings_are_computed_once_and_reused_from_disk(tmp_path, chunks, monkeypatch):
+    first = get_scorer("minilm", cache_dir=tmp_path)
+    first.score("engine cooling", chunks)
+    assert list((tmp_path / "embeddings").glob("*.npy"))
+
+    second = get_scorer("minilm", cache_dir=tmp_path)  # a new process would start like this
+    second._encoder = first._encoder  # share the loaded model; only the encode step is watched
+    calls = []
+    original = second._encode
+    monkeypatch.setattr(second, "_encode", lambda *args, **kwargs: calls.append(1) or original(*args, **kwargs))
+    progress = []
+    second.score("a different query", chunks, progress=lambda fraction, label: progress.append(fraction))
+    assert calls == [] and progress[-1] == 1.0
+
+
+def test_corrupt_cache_file_is_rebuilt_not_trusted(tmp_path, chunks):
+    scorer = get_scorer("minilm", cache_dir=tmp_path)
+    expected = scorer.score("engine cooling", chunks)
+    for path in (tmp_path / "embeddings").glob("*.npy"):
+        path.write_bytes(b"\x93NUMPY garbage")
+    fresh = get_scorer("minilm", cache_dir=tmp_path)
+    fresh._encoder = scorer._encoder
+    assert np.allclose(fresh.score("engine cooling", chunks), expected, atol=1e-5)
+
+
+def test_cache_write_is_atomic(tmp_path):
+    cache = EmbeddingCache(tmp_path)
+    cache.put("k", np.ones((3, 4), dtype=np.float32))
+    leftovers = [path.name for path in (tmp_path / "embeddings").iterdir() if path.name.startswith(".tmp")]
+    assert leftovers == []
+    assert EmbeddingCache(tmp_path).get("k", 3).shape == (3, 4)
+    assert EmbeddingCache(tmp_path).get("k", 5) is None  # wrong shape: stale, rebuilt
