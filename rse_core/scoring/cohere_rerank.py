@@ -1,0 +1,303 @@
+"""Score chunks with Cohere's hosted reranker, the scorer the RSE authors used.
+
+The ``cohere`` SDK does the HTTP; this module adds what the SDK leaves to callers: batching to
+the API's per-request document limit, a bounded retry with exponential backoff on 429 and 5xx
+(the SDK's own retries are turned off so the count is ours), a check that every document came
+back exactly once, and translation of SDK and transport exceptions into :mod:`rse_core.errors`
+with messages that never contain the API key.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import time
+from collections.abc import Sequence
+from numbers import Real
+from typing import Any
+
+import numpy as np
+
+from ..chunking import Chunk
+from ..errors import (
+    AuthenticationError,
+    InvalidScoresError,
+    ParameterError,
+    RateLimitError,
+    ScorerError,
+    ScorerUnavailableError,
+    ScoringServiceError,
+)
+from .base import Calibration, ProgressCallback, check_scores, clean_query
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MODEL = "rerank-v3.5"
+DEFAULT_BASE_URL = "https://api.cohere.com"
+MAX_DOCUMENTS_PER_REQUEST = 1000
+"""Cohere's documented limit of documents per rerank request."""
+MAX_RETRY_DELAY = 30.0
+"""Longest single wait between retries, in seconds, however many retries are allowed."""
+_AUTH_STATUSES = (401, 403, 498)  # 498 is Cohere's "invalid token"
+_SERVER_MESSAGE_CHARS = 200
+
+_sleep = time.sleep  # module-level so tests can record the backoff without waiting
+
+
+class CohereScorer:
+    """Relevance scores from Cohere's ``/v2/rerank`` endpoint.
+
+    Args:
+        api_key: Cohere API key; defaults to the ``CO_API_KEY`` environment variable.
+        model: rerank model name.
+        base_url: API root; defaults to ``CO_API_URL``, then Cohere's public endpoint.
+        timeout: seconds to wait for each request before giving up.
+        batch_size: documents per request (at most :data:`MAX_DOCUMENTS_PER_REQUEST`).
+        max_retries: extra attempts (0 to 10) after a 429 or 5xx answer or a dropped connection.
+        retry_base_delay: first backoff in seconds; it doubles on every retry.
+
+    Timeouts and refused connections are not retried: a timeout has already cost ``timeout``
+    seconds, and a refused connection almost always means a wrong ``base_url``.
+
+    Raises:
+        AuthenticationError: no API key was given or found in ``CO_API_KEY``.
+        ParameterError: a numeric option is out of range.
+        ScorerError: ``base_url`` is not an http(s) URL or ``model`` is empty.
+        ScorerUnavailableError: the ``cohere`` package is not installed.
+    """
+
+    name = "cohere"
+    calibration = Calibration(
+        "identity",
+        note=(
+            "Cohere's relevance scores are already calibrated probabilities in [0, 1]; "
+            "beta a = b = 0.4 is the RSE authors' choice for them."
+        ),
+    )
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        model: str = DEFAULT_MODEL,
+        base_url: str | None = None,
+        timeout: float = 30,
+        batch_size: int = MAX_DOCUMENTS_PER_REQUEST,
+        max_retries: int = 3,
+        retry_base_delay: float = 1.0,
+    ) -> None:
+        key = (api_key if api_key is not None else os.environ.get("CO_API_KEY", "")).strip()
+        if not key:
+            raise AuthenticationError(
+                "No Cohere API key: pass api_key=... or set the CO_API_KEY environment variable "
+                "(create a key at https://dashboard.cohere.com/api-keys)."
+            )
+        _check_number("timeout", timeout, minimum=0, strict=True)
+        _check_number("retry_base_delay", retry_base_delay, minimum=0)
+        _check_int("batch_size", batch_size, 1, MAX_DOCUMENTS_PER_REQUEST)
+        _check_int("max_retries", max_retries, 0, 10)
+        if not isinstance(model, str) or not model.strip():
+            raise ScorerError("The Cohere model name is empty; use for example 'rerank-v3.5'.")
+        url = (base_url or os.environ.get("CO_API_URL") or DEFAULT_BASE_URL).strip().rstrip("/")
+        if not url.startswith(("http://", "https://")):
+            raise ScorerError(f"The Cohere base URL must start with http:// or https://; got {url!r}.")
+
+        self.model = model.strip()
+        self.base_url = url
+        self.timeout = float(timeout)
+        self.batch_size = batch_size
+        self.max_retries = max_retries
+        self.retry_base_delay = float(retry_base_delay)
+        self._key = key  # kept only to scrub it from any text we pass on
+        try:
+            import cohere
+        except ImportError as error:
+            raise ScorerUnavailableError("The Cohere scorer needs the 'cohere' package: pip install cohere.") from error
+        self._client = cohere.ClientV2(
+            api_key=key,
+            base_url=url,
+            timeout=self.timeout,
+            max_retries=0,
+            log_warning_experimental_features=False,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"CohereScorer(model={self.model!r}, base_url={self.base_url!r}, "
+            f"batch_size={self.batch_size}, timeout={self.timeout:g}, max_retries={self.max_retries})"
+        )
+
+    def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
+        """Cohere relevance scores in [0, 1], one per chunk, in the order of ``chunks``.
+
+        Raises:
+            QueryError: the query is empty.
+            AuthenticationError: Cohere rejected the key (401 or 403).
+            RateLimitError: still rate-limited (429) after ``max_retries`` retries.
+            ScoringServiceError: timeout, no connection, 5xx after retries, or a malformed answer.
+            InvalidScoresError: a score is not a finite number.
+        """
+        query, _ = clean_query(query)
+        texts = [chunk.text for chunk in chunks]
+        scores = np.empty(len(texts), dtype=np.float64)
+        starts = range(0, len(texts), self.batch_size)
+        for number, start in enumerate(starts, 1):
+            batch = texts[start : start + self.batch_size]
+            response = self._rerank(query, batch)
+            scores[start : start + len(batch)] = _scores_in_order(response, len(batch))
+            if progress is not None:
+                progress(number / len(starts), f"Cohere rerank: batch {number} of {len(starts)}")
+        return check_scores(scores, len(texts), "Cohere")
+
+    def _rerank(self, query: str, documents: list[str]) -> Any:
+        """One rerank call with our bounded retry; SDK and transport errors are translated."""
+        import httpx
+        from cohere.core.api_error import ApiError
+        from cohere.core.parse_error import ParsingError
+
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return self._client.rerank(
+                    model=self.model,
+                    query=query,
+                    documents=documents,
+                    request_options={"max_retries": 0, "timeout": self.timeout},
+                )
+            except ApiError as error:
+                status = error.status_code or 0
+                if (status == 429 or status >= 500) and attempt <= self.max_retries:
+                    self._wait(attempt, f"HTTP {status}")
+                    continue
+                raise self._status_error(status, error.body, attempt) from None
+            except httpx.RemoteProtocolError as error:
+                if attempt <= self.max_retries:
+                    self._wait(attempt, "a dropped connection")
+                    continue
+                raise ScoringServiceError(
+                    f"Cohere at {self.base_url} closed the connection without answering, "
+                    f"{attempt} time(s) in a row; try again later."
+                ) from error
+            except httpx.TimeoutException as error:
+                raise ScoringServiceError(
+                    f"Cohere at {self.base_url} did not answer within {self.timeout:g} s; "
+                    "try again, or raise the timeout for long documents."
+                ) from error
+            except httpx.ConnectError as error:
+                raise ScoringServiceError(
+                    f"Could not connect to Cohere at {self.base_url} ({self._scrub(str(error))}); "
+                    "check the network and the base URL."
+                ) from error
+            except httpx.HTTPError as error:
+                raise ScoringServiceError(
+                    f"The request to Cohere at {self.base_url} failed ({type(error).__name__})."
+                ) from error
+            except ParsingError:
+                raise ScoringServiceError(
+                    "Cohere's answer did not have the expected shape; the service or the "
+                    "cohere package may have changed."
+                ) from None
+
+    def _wait(self, attempt: int, reason: str) -> None:
+        delay = min(self.retry_base_delay * 2 ** (attempt - 1), MAX_RETRY_DELAY)
+        logger.warning(
+            "Cohere rerank got %s; retrying in %.1f s (attempt %d of %d).",
+            reason,
+            delay,
+            attempt + 1,
+            self.max_retries + 1,
+        )
+        _sleep(delay)
+
+    def _status_error(self, status: int, body: object, attempts: int) -> ScorerError:
+        """The error matching an unsuccessful (or unreadable) answer.
+
+        It is raised without the SDK's exception as cause or context: that one's text dumps every
+        response header and the body, which this message summarises with the key scrubbed.
+        """
+        detail = self._server_message(body)
+        if 200 <= status < 300:
+            return ScoringServiceError("Cohere answered with a body that is not valid JSON.")
+        if status in _AUTH_STATUSES:
+            return AuthenticationError(
+                f"Cohere rejected the API key (HTTP {status}{detail}). Check the key at "
+                "https://dashboard.cohere.com/api-keys, or pass a valid one / set CO_API_KEY."
+            )
+        if status == 429:
+            return RateLimitError(
+                f"Cohere is rate-limiting this API key (HTTP 429 on {attempts} attempt(s)). "
+                "Wait a minute and try again; trial keys allow only a few rerank calls per minute."
+            )
+        if status >= 500:
+            return ScoringServiceError(
+                f"Cohere's service failed (HTTP {status}{detail}) on {attempts} attempt(s); try again later."
+            )
+        if 400 <= status < 500:
+            return ScorerError(
+                f"Cohere refused the request (HTTP {status}{detail}); check the model name "
+                f"{self.model!r} and the base URL {self.base_url}."
+            )
+        return ScoringServiceError(f"Cohere answered with unexpected HTTP status {status}{detail}.")
+
+    def _server_message(self, body: object) -> str:
+        """``": <message>"`` from an error body, shortened and scrubbed, or ``""``."""
+        message = body.get("message") if isinstance(body, dict) else body
+        if not isinstance(message, str) or not message.strip():
+            return ""
+        text = " ".join(self._scrub(message).split())
+        if len(text) > _SERVER_MESSAGE_CHARS:
+            text = text[: _SERVER_MESSAGE_CHARS - 3] + "..."
+        return f": {text}"
+
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._key, "[api key]")
+
+
+def _scores_in_order(response: object, count: int) -> np.ndarray:
+    """Put a rerank answer back in document order, checking each document came back once."""
+    results = getattr(response, "results", None)
+    if not isinstance(results, list):
+        raise ScoringServiceError("Cohere's answer has no list of results; it cannot be used.")
+    scores = np.empty(count, dtype=np.float64)
+    seen = np.zeros(count, dtype=bool)
+    for result in results:
+        index = _field(result, "index")
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
+            raise ScoringServiceError(
+                f"Cohere returned a score for document {index!r}, but {count} documents were sent "
+                "(numbered from 0); the answer cannot be matched to the chunks."
+            )
+        if seen[index]:
+            raise ScoringServiceError(f"Cohere returned two scores for document {index}.")
+        value = _field(result, "relevance_score")
+        if not isinstance(value, Real) or isinstance(value, bool):
+            raise InvalidScoresError(
+                f"Cohere returned a relevance score that is not a number ({str(value)[:40]!r}) for document {index}."
+            )
+        scores[index] = float(value)
+        seen[index] = True
+    if not seen.all():
+        missing = np.flatnonzero(~seen)
+        raise ScoringServiceError(
+            f"Cohere returned scores for {int(seen.sum())} of {count} documents "
+            f"(first missing: {int(missing[0])}); the answer cannot be used."
+        )
+    return scores
+
+
+def _field(result: object, name: str) -> object:
+    return result.get(name) if isinstance(result, dict) else getattr(result, name, None)
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ParameterError(f"{name} must be a whole number from {low} to {high}; got {value!r}.")
+
+
+def _check_number(name: str, value: object, *, minimum: float, strict: bool = False) -> None:
+    ok = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(float(value))
+    if not ok or float(value) < minimum or (strict and float(value) == minimum):  # type: ignore[arg-type]
+        bound = "above" if strict else "at least"
+        raise ParameterError(f"{name} must be a number {bound} {minimum:g}; got {value!r}.")

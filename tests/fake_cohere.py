@@ -1,0 +1,229 @@
+"""A local stand-in for Cohere's ``/v2/rerank`` endpoint, for tests that must not leave 127.0.0.1.
+
+It answers the real request and response JSON with a deterministic score (the share of query
+words found in the document), and can be told to fail the way the real service does: a rejected
+key, rate limiting, server errors, a dropped connection, a slow answer, or a broken body. Every
+request is recorded so tests can check batching and count retries.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import socket
+import threading
+import uuid
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+_WORD = re.compile(r"\w+")
+
+FAILURE_MODES = (
+    "unauthorized",  # 401 with Cohere's JSON error body
+    "forbidden",  # 403
+    "rate_limited",  # 429
+    "server_error",  # 500
+    "unavailable",  # 503
+    "drop",  # read the request, then close the socket without answering
+    "slow",  # wait ``slow_seconds`` before answering normally
+    "malformed_json",  # 200 with a body that is not JSON
+    "missing_results",  # 200 with JSON that has no "results"
+    "wrong_index",  # 200 with one result pointing past the documents sent
+    "bad_score",  # 200 with a relevance_score that is not a number
+)
+
+
+def overlap_score(query: str, document: str) -> float:
+    """Share of the query's distinct words that occur in the document, in [0, 1]."""
+    query_words = set(_WORD.findall(query.lower()))
+    if not query_words:
+        return 0.0
+    return len(query_words & set(_WORD.findall(document.lower()))) / len(query_words)
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """What the fake server saw of one request."""
+
+    path: str
+    authorization: str | None
+    body: dict[str, Any] | None
+
+    @property
+    def documents(self) -> list[str]:
+        return list((self.body or {}).get("documents") or [])
+
+
+@dataclass
+class FakeCohere:
+    """Threaded HTTP server on 127.0.0.1 speaking Cohere's rerank API.
+
+    Use as a context manager. ``api_key``, when set, is the only key accepted (others get 401).
+    ``echo_authorization`` copies the Authorization header into error messages, to test that a
+    client never repeats a key a server sent back.
+    ``fail(mode, times)`` makes the next ``times`` requests fail in ``mode`` (``None``: all).
+    """
+
+    api_key: str | None = None
+    slow_seconds: float = 2.0
+    echo_authorization: bool = False  # put the Authorization header in error bodies, like a bad proxy
+    requests: list[RecordedRequest] = field(default_factory=list)
+    _mode: str | None = None
+    _remaining: int | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _release: threading.Event = field(default_factory=threading.Event)
+    _server: ThreadingHTTPServer | None = None
+    _thread: threading.Thread | None = None
+
+    # -- control -------------------------------------------------------------------------------
+
+    def fail(self, mode: str, times: int | None = None) -> None:
+        if mode not in FAILURE_MODES:
+            raise ValueError(f"unknown failure mode {mode!r}; choose from {FAILURE_MODES}")
+        with self._lock:
+            self._mode, self._remaining = mode, times
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None, "server not started"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    @property
+    def request_count(self) -> int:
+        with self._lock:
+            return len(self.requests)
+
+    def start(self) -> FakeCohere:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        server.daemon_threads = True
+        server.block_on_close = False
+        self._server = server
+        self._thread = threading.Thread(
+            target=server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-cohere", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._release.set()  # let slow handlers finish at once
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeCohere:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.stop()
+
+    # -- request handling ----------------------------------------------------------------------
+
+    def _next_failure(self) -> str | None:
+        """The failure mode for the request being handled, counting down ``times``."""
+        with self._lock:
+            if self._mode is None:
+                return None
+            mode = self._mode
+            if self._remaining is not None:
+                self._remaining -= 1
+                if self._remaining <= 0:
+                    self._mode, self._remaining = None, None
+            return mode
+
+    def _record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self.requests.append(request)
+
+
+def _make_handler(fake: FakeCohere) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # answer keep-alive requests without a 40 ms stall
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass  # keep test output clean
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length)
+            try:
+                body = json.loads(raw) if raw else None
+            except json.JSONDecodeError:
+                body = None
+            fake._record(RecordedRequest(self.path, self.headers.get("Authorization"), body))
+
+            if self.path.rstrip("/") != "/v2/rerank":
+                self._send_json(404, {"message": f"no route for {self.path}"})
+                return
+            if fake.api_key is not None and self.headers.get("Authorization") != f"Bearer {fake.api_key}":
+                self._send_json(401, {"message": "invalid api token"})
+                return
+            if not isinstance(body, dict) or not isinstance(body.get("documents"), list):
+                self._send_json(400, {"message": "invalid request: documents must be a list"})
+                return
+
+            mode = fake._next_failure()
+            if mode == "drop":
+                self.close_connection = True
+                with contextlib.suppress(OSError):
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if mode == "slow":
+                fake._release.wait(fake.slow_seconds)
+            statuses = {"unauthorized": 401, "forbidden": 403, "rate_limited": 429, "server_error": 500}
+            if mode in statuses:
+                self._send_json(statuses[mode], {"message": f"fake {mode}"})
+                return
+            if mode == "unavailable":
+                self._send_json(503, {"message": "service unavailable"})
+                return
+            if mode == "malformed_json":
+                self._send_bytes(200, b'{"id": "x", "results": [{"index": 0, "relevance_')
+                return
+
+            documents = [str(document) for document in body["documents"]]
+            query = str(body.get("query", ""))
+            results = sorted(
+                ({"index": i, "relevance_score": overlap_score(query, d)} for i, d in enumerate(documents)),
+                key=lambda result: -result["relevance_score"],
+            )
+            top_n = body.get("top_n")
+            if isinstance(top_n, int):
+                results = results[:top_n]
+            if mode == "wrong_index" and results:
+                results[0] = {**results[0], "index": len(documents) + 5}
+            if mode == "bad_score" and results:
+                results[0] = {**results[0], "relevance_score": "very relevant"}
+            answer: dict[str, Any] = {
+                "id": str(uuid.uuid4()),
+                "results": results,
+                "meta": {"api_version": {"version": "2"}, "billed_units": {"search_units": 1}},
+            }
+            if mode == "missing_results":
+                del answer["results"]
+            self._send_json(200, answer)
+
+        def _send_json(self, status: int, payload: dict[str, Any]) -> None:
+            if status >= 400 and fake.echo_authorization:
+                payload = {**payload, "message": f"{payload.get('message')} (got {self.headers.get('Authorization')})"}
+            self._send_bytes(status, json.dumps(payload).encode("utf-8"))
+
+        def _send_bytes(self, status: int, data: bytes) -> None:
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError:
+                pass  # the client gave up (a timeout test); nothing to answer
+
+    return Handler
