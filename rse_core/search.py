@@ -11,17 +11,18 @@ Semantics are those of the RSE authors' reference (dsRAG's ``get_best_segments``
 3. If that best segment is worth less than ``minimum_value`` (or there is none), the query retires.
 4. The search ends when the chunk budget is spent or every query has retired.
 
-The reference scans every (start, end) pair on every pick. Here each query's candidates (pairs
-whose two ends are non-negative) are built once with numpy, sorted by value, and walked with a
-pointer: a candidate that becomes invalid (it overlaps a pick, or no longer fits the budget) stays
-invalid, so no candidate is looked at twice. Candidate sums are accumulated left to right, the
-order in which Python's ``sum`` adds, and near-ties are settled with ``sum`` itself, so scores and
-tie-breaks match the reference to the last bit.
+The reference scans every (start, end) pair on every pick, in Python. Here each query's
+candidates (pairs whose two ends are non-negative, within one document) are built once with numpy;
+a pick removes the candidates it overlaps, and a shrinking budget removes those that no longer fit.
+Both removals are permanent, so each pick is one vectorised max over what is left. Candidate sums
+are accumulated left to right, the order in which Python's ``sum`` adds, and near-ties are settled
+with ``sum`` itself, so scores and tie-breaks match the reference to the last bit.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -30,9 +31,10 @@ import numpy as np
 
 from .errors import ParameterError
 
-# Sums closer than this to the best are re-added with Python's ``sum`` before a tie is broken.
+# Up to Python 3.11, ``sum`` of floats adds left to right, exactly like ``np.cumsum``; from 3.12
+# it compensates rounding, so sums within this tolerance of the best are re-added with ``sum``.
+_SUM_IS_SEQUENTIAL = sys.version_info < (3, 12)
 _TIE_TOLERANCE = 1e-9
-_BLOCK = 2048
 
 
 class StopReason(StrEnum):
@@ -88,7 +90,8 @@ class SearchResult(list):
 
     Attributes:
         stop_reason: why the whole search ended.
-        steps: every turn, in order, for step-through displays.
+        steps: every turn, in order, for step-through displays (built on first use, so the
+            search itself stays lean).
         query_stops: per query, why it retired (``None`` if it was still active at the end).
     """
 
@@ -96,13 +99,23 @@ class SearchResult(list):
         self,
         segments: Sequence[Segment],
         stop_reason: StopReason,
-        steps: Sequence[SearchStep],
+        trace: Sequence[tuple[int, tuple[int, int, float] | None, StopReason | None, int]],
         query_stops: Sequence[StopReason | None],
     ) -> None:
         super().__init__(segments)
         self.stop_reason = stop_reason
-        self.steps = tuple(steps)
         self.query_stops = tuple(query_stops)
+        self._trace = trace
+        self._steps: tuple[SearchStep, ...] | None = None
+
+    @property
+    def steps(self) -> tuple[SearchStep, ...]:
+        if self._steps is None:
+            self._steps = tuple(
+                SearchStep(query, None if best is None else Segment(*best, query), retired is None, retired, used)
+                for query, best, retired, used in self._trace
+            )
+        return self._steps
 
     @property
     def segments(self) -> list[Segment]:
@@ -114,77 +127,63 @@ class SearchResult(list):
 
 
 class _Candidates:
-    """All segments of one query whose first and last chunk are non-negative, best first."""
+    """All segments of one query whose first and last chunk are non-negative.
 
-    def __init__(self, values: list[float], max_length: int, doc_of: np.ndarray) -> None:
-        self.values = values
-        array = np.asarray(values, dtype=np.float64)
-        n = len(array)
-        starts = np.flatnonzero(array >= 0)
-        run = np.zeros(len(starts))
-        all_starts, all_ends, all_sums = [], [], []
-        for offset in range(min(max_length, n)):
-            ends = starts + offset  # inclusive end
-            inside = ends < n
-            starts, ends, run = starts[inside], ends[inside], run[inside]
-            run = run + array[ends]  # left-to-right, as ``sum`` adds
-            keep = (array[ends] >= 0) & (doc_of[ends] == doc_of[starts])
-            all_starts.append(starts[keep])
-            all_ends.append(ends[keep] + 1)
-            all_sums.append(run[keep])
-            # Segments that already cross a split stay crossed as they grow.
-            same_doc = doc_of[ends] == doc_of[starts]
-            starts, run = starts[same_doc], run[same_doc]
-        if all_starts:
-            starts = np.concatenate(all_starts)
-            ends = np.concatenate(all_ends)
-            sums = np.concatenate(all_sums)
-        else:
-            starts = ends = np.zeros(0, dtype=np.int64)
-            sums = np.zeros(0)
-        order = np.lexsort((ends, starts, -sums))
-        self.starts = starts[order]
-        self.ends = ends[order]
-        self.sums = sums[order]
-        self.pointer = 0
+    Built as a (non-negative start) x (length) grid: one cumulative sum along each row gives
+    every candidate's sum, added left to right like Python's ``sum``. Flattened row by row, the
+    candidates are in (start, end) order, so ``argmax`` (first of equal maxima) is the
+    reference's tie-break. A candidate that overlaps a pick or outgrows the budget gets the sum
+    ``-inf``; both are permanent, so each pick costs one ``argmax``.
+    """
 
-    def best(self, occupied_prefix: np.ndarray, budget: int) -> Segment | None:
-        """Best candidate that overlaps no pick and is at most ``budget`` chunks long."""
-        first = self._first_valid(occupied_prefix, budget)
-        if first is None:
+    def __init__(
+        self, values: np.ndarray, exact: Sequence[float], max_length: int, splits: np.ndarray
+    ) -> None:
+        self.exact = exact
+        self.max_length = max_length
+        n = len(values)
+        starts = np.flatnonzero(values >= 0)
+        ends = starts[:, None] + np.arange(min(max_length, n))  # inclusive ends
+        clipped = np.minimum(ends, n - 1)
+        terms = values[clipped]
+        next_split = splits[splits.searchsorted(starts, side="right").clip(max=len(splits) - 1)]
+        keep = (ends < next_split[:, None]) & (terms >= 0)
+        flat = np.flatnonzero(keep)
+        rows, offsets = np.divmod(flat, ends.shape[1]) if len(flat) else (flat, flat)
+        self.sums = np.cumsum(terms, axis=1).ravel()[flat]
+        self.starts = starts[rows]
+        self.ends = self.starts + offsets + 1
+
+    def best(self, budget: int) -> tuple[int, int, float] | None:
+        """(start, end, sum) of the best live candidate at most ``budget`` chunks long.
+
+        Ties go to the earliest start, then the shortest.
+        """
+        if budget < self.max_length:  # budgets only shrink: what no longer fits never will
+            self.sums[self.ends - self.starts > budget] = -np.inf
+        if not len(self.sums):
             return None
-        self.pointer = first
-        # Candidates whose float sums are within the tolerance of the best: settle exactly.
-        cutoff = self.sums[first] - _TIE_TOLERANCE * max(1.0, abs(self.sums[first]))
-        last = int(np.searchsorted(-self.sums, -cutoff, side="right"))
-        near = np.arange(first, max(last, first + 1))
-        near = near[self._valid(near, occupied_prefix, budget)]
-        if len(near) == 1:
-            start, end = int(self.starts[first]), int(self.ends[first])
-            return Segment(start, end, sum(self.values[start:end]))
-        scored = [
-            (sum(self.values[int(self.starts[i]) : int(self.ends[i])]), int(self.starts[i]), int(self.ends[i]))
-            for i in near
-        ]
-        best_sum = max(score for score, _, _ in scored)
-        start, end = min((start, end) for score, start, end in scored if score == best_sum)
-        return Segment(start, end, best_sum)
+        index = int(self.sums.argmax())
+        top = self.sums[index]
+        if top == -np.inf:
+            return None
+        if not _SUM_IS_SEQUENTIAL:
+            # This Python's ``sum`` compensates rounding: settle near-ties with ``sum`` itself.
+            near = np.flatnonzero(self.sums >= top - _TIE_TOLERANCE * max(1.0, abs(top)))
+            scored = [(self._exact_sum(i), i) for i in near.tolist()]
+            best_sum = max(score for score, _ in scored)
+            index = min(i for score, i in scored if score == best_sum)
+        return int(self.starts[index]), int(self.ends[index]), self._exact_sum(index)
 
-    def _valid(self, indices: np.ndarray, occupied_prefix: np.ndarray, budget: int) -> np.ndarray:
-        starts, ends = self.starts[indices], self.ends[indices]
-        return (ends - starts <= budget) & (occupied_prefix[ends] == occupied_prefix[starts])
+    def remove_overlapping(self, start: int, end: int) -> None:
+        """Retire candidates overlapping chunks ``start:end`` (only starts in reach can)."""
+        low = int(self.starts.searchsorted(start - self.max_length + 1))
+        high = int(self.starts.searchsorted(end))
+        window = self.sums[low:high]
+        window[self.ends[low:high] > start] = -np.inf
 
-    def _first_valid(self, occupied_prefix: np.ndarray, budget: int) -> int | None:
-        position = self.pointer
-        total = len(self.starts)
-        while position < total:
-            block = np.arange(position, min(position + _BLOCK, total))
-            valid = np.flatnonzero(self._valid(block, occupied_prefix, budget))
-            if len(valid):
-                return int(block[valid[0]])
-            position = int(block[-1]) + 1
-            self.pointer = position  # everything before is invalid for good
-        return None
+    def _exact_sum(self, index: int) -> float:
+        return sum(self.exact[int(self.starts[index]) : int(self.ends[index])])
 
 
 def find_best_segments(
@@ -212,71 +211,92 @@ def find_best_segments(
     Raises:
         ParameterError: a limit is out of range, or the values are ragged or not finite.
     """
-    queries = _as_query_lists(values)
     _check_limits(max_length, overall_max_length, minimum_value)
-    n = len(queries[0]) if queries else 0
-    splits = np.array(sorted({int(split) for split in document_splits}), dtype=np.int64)
-    doc_of = np.searchsorted(splits, np.arange(n), side="right")
-    candidates = [_Candidates(query_values, max_length, doc_of) for query_values in queries]
+    queries = _as_query_arrays(values)
+    n = len(queries[0][0])
+    splits = _split_points(document_splits, n)
+    candidates = [_Candidates(array, exact, max_length, splits) for array, exact in queries]
 
-    occupied = np.zeros(n, dtype=np.int64)
-    occupied_prefix = np.zeros(n + 1, dtype=np.int64)
     picked: list[Segment] = []
-    steps: list[SearchStep] = []
+    trace: list[tuple[int, tuple[int, int, float] | None, StopReason | None, int]] = []
     query_stops: list[StopReason | None] = [None] * len(queries)
+    active = len(queries)
     total = 0
     turn = 0
-    while total < overall_max_length and any(stop is None for stop in query_stops):
+    while total < overall_max_length and active:
         query = turn % len(queries)
         turn += 1
         if query_stops[query] is not None:
             continue
-        best = candidates[query].best(occupied_prefix, overall_max_length - total)
-        if best is None or best.score < minimum_value:
-            reason = StopReason.NO_CANDIDATES if best is None else StopReason.BELOW_MINIMUM
-            query_stops[query] = reason
-            best = None if best is None else Segment(best.start, best.end, best.score, query)
-            steps.append(SearchStep(query, best, False, reason, total))
+        best = candidates[query].best(overall_max_length - total)
+        if best is None or best[2] < minimum_value:
+            query_stops[query] = StopReason.NO_CANDIDATES if best is None else StopReason.BELOW_MINIMUM
+            active -= 1
+            trace.append((query, best, query_stops[query], total))
             continue
-        segment = Segment(best.start, best.end, best.score, query)
-        picked.append(segment)
-        total += len(segment)
-        occupied[segment.start : segment.end] = 1
-        occupied_prefix[1:] = np.cumsum(occupied)
-        steps.append(SearchStep(query, segment, True, None, total))
+        start, end, score = best
+        picked.append(Segment(start, end, score, query))
+        total += end - start
+        for query_candidates in candidates:
+            query_candidates.remove_overlapping(start, end)
+        trace.append((query, best, None, total))
 
-    if total >= overall_max_length and queries:
+    if total >= overall_max_length:
         stop_reason = StopReason.BUDGET_SPENT
     elif StopReason.BELOW_MINIMUM in query_stops:
         stop_reason = StopReason.BELOW_MINIMUM
     else:
         stop_reason = StopReason.NO_CANDIDATES
-    return SearchResult(picked, stop_reason, steps, query_stops)
+    return SearchResult(picked, stop_reason, trace, query_stops)
 
 
-def _as_query_lists(values: object) -> list[list[float]]:
-    """One list of Python floats per query; validates shape and finiteness."""
-    array_like = values.tolist() if isinstance(values, np.ndarray) else values
-    if not isinstance(array_like, Sequence) or isinstance(array_like, (str, bytes)):
-        raise ParameterError("values must be a sequence of numbers, or a list of such sequences (one per query).")
-    if len(array_like) and isinstance(array_like[0], (Sequence, np.ndarray)):
-        queries = [list(query.tolist() if isinstance(query, np.ndarray) else query) for query in array_like]
+def _split_points(document_splits: Sequence[int], n: int) -> np.ndarray:
+    """Sorted chunk indices where a new document starts, ending with ``n``."""
+    return np.array(sorted({int(split) for split in document_splits if 0 < int(split) < n} | {n}))
+
+
+def _as_query_arrays(values: object) -> list[tuple[np.ndarray, Sequence[float]]]:
+    """Per query: the values as a float64 array, and a sequence for exact ``sum`` re-adds.
+
+    A list given by the caller is kept for the re-adds (so its own element types are summed, as
+    the reference does); an array is re-added through ``tolist`` slices.
+    """
+    if isinstance(values, np.ndarray):
+        rows = [values] if values.ndim == 1 else list(values)
+    elif isinstance(values, Sequence) and not isinstance(values, (str, bytes)):
+        nested = len(values) > 0 and isinstance(values[0], (Sequence, np.ndarray))
+        rows = list(values) if nested else [values]
     else:
-        queries = [list(array_like)]
-    lengths = {len(query) for query in queries}
-    if len(lengths) > 1:
-        raise ParameterError(f"every query needs one value per chunk; got lengths {sorted(lengths)}.")
-    cleaned = []
-    for number, query in enumerate(queries):
+        raise ParameterError("values must be a sequence of numbers, or a list of such sequences (one per query).")
+    queries = []
+    for number, row in enumerate(rows):
         try:
-            floats = [float(value) for value in query]
+            array = np.asarray(row)
         except (TypeError, ValueError) as error:
             raise ParameterError(f"values of query {number} must be numbers ({error}).") from error
-        bad = next((index for index, value in enumerate(floats) if not math.isfinite(value)), None)
-        if bad is not None:
-            raise ParameterError(f"value of chunk {bad} (query {number}) is {floats[bad]}; values must be finite.")
-        cleaned.append(floats)
-    return cleaned
+        if array.ndim != 1 or not (np.issubdtype(array.dtype, np.number) or len(array) == 0):
+            raise ParameterError(f"values of query {number} must be one number per chunk.")
+        array = array.astype(np.float64, copy=False)
+        finite = np.isfinite(array)
+        if not finite.all():
+            bad = int(np.flatnonzero(~finite)[0])
+            raise ParameterError(f"value of chunk {bad} (query {number}) is {array[bad]}; values must be finite.")
+        exact = row if isinstance(row, (list, tuple)) else _TolistSlices(array)
+        queries.append((array, exact))
+    lengths = {len(array) for array, _ in queries}
+    if len(lengths) > 1:
+        raise ParameterError(f"every query needs one value per chunk; got lengths {sorted(lengths)}.")
+    return queries
+
+
+class _TolistSlices:
+    """Slices of an array as lists of Python floats (what ``sum`` adds in the reference)."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        self.array = array
+
+    def __getitem__(self, index: slice) -> list[float]:
+        return self.array[index].tolist()
 
 
 def _check_limits(max_length: object, overall_max_length: object, minimum_value: object) -> None:
