@@ -104,16 +104,18 @@ class Evaluation:
             chosen = [q for q in self.queries if kind in ("all", q.kind)]
             for method in METHODS:
                 scores = [q.scores[method] for q in chosen]
-                rows.append({
-                    "kind": kind,
-                    "method": method,
-                    "queries": len(scores),
-                    "recall": _mean(s.recall for s in scores),
-                    "precision": _mean(s.precision for s in scores),
-                    "covered": _mean(float(s.covered) for s in scores),
-                    "characters": _mean(s.characters for s in scores),
-                    "pieces": _mean(s.pieces for s in scores),
-                })
+                rows.append(
+                    {
+                        "kind": kind,
+                        "method": method,
+                        "queries": len(scores),
+                        "recall": _mean(s.recall for s in scores),
+                        "precision": _mean(s.precision for s in scores),
+                        "covered": _mean(float(s.covered) for s in scores),
+                        "characters": _mean(s.characters for s in scores),
+                        "pieces": _mean(s.pieces for s in scores),
+                    }
+                )
         return rows
 
     def to_dict(self) -> dict[str, object]:
@@ -183,14 +185,15 @@ def format_table(evaluation: Evaluation) -> str:
     """Per-query lines, then averages per kind, as fixed-width text."""
     lines = [f"{evaluation.golden.document}  scorer={evaluation.scorer}", ""]
     header = f"{'id':<7}{'kind':<8}" + "".join(f"{METHOD_LABELS[m]:>26}" for m in METHODS)
-    lines += [header, f"{'':<15}" + "   recall  prec   chars" * 0 + "".join(f"{'rec  prec  chars':>26}" for _ in METHODS)]
+    lines += [header, f"{'':<15}" + "".join(f"{'rec  prec  chars':>26}" for _ in METHODS)]
     for q in evaluation.queries:
         cells = "".join(
             f"{s.recall:>10.2f}{s.precision:>6.2f}{s.characters:>7}{'*' if s.covered else ' ':>3}"
             for s in (q.scores[m] for m in METHODS)
         )
         lines.append(f"{q.id:<7}{q.kind:<8}{cells}")
-    lines += ["", "* = gold span fully covered", "", f"{'kind':<9}{'method':<22}{'recall':>7}{'prec':>7}{'covered':>9}{'chars':>8}{'pieces':>8}"]
+    summary_header = f"{'kind':<9}{'method':<22}{'recall':>7}{'prec':>7}{'covered':>9}{'chars':>8}{'pieces':>8}"
+    lines += ["", "* = gold span fully covered", "", summary_header]
     for row in evaluation.summary():
         lines.append(
             f"{row['kind']:<9}{METHOD_LABELS[row['method']]:<22}{row['recall']:>7.2f}{row['precision']:>7.2f}"

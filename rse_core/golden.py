@@ -29,8 +29,8 @@ __all__ = [
     "GoldenSet",
     "GoldenSetError",
     "PhraseError",
-    "load_golden_set",
     "find_phrase_all",
+    "load_golden_set",
     "locate_phrase",
     "locate_region",
     "locate_unique_phrase",
@@ -173,8 +173,13 @@ def parse_golden_set(data: object, path: Path | None = None) -> GoldenSet:
         seen.add(item["id"])
         queries.append(
             GoldenQuery(
-                id=str(item["id"]), query=str(item["query"]), kind=item["kind"], start_char=start, end_char=end,
-                first_phrase=str(item.get("first_phrase", "")), last_phrase=str(item.get("last_phrase", "")),
+                id=str(item["id"]),
+                query=str(item["query"]),
+                kind=item["kind"],
+                start_char=start,
+                end_char=end,
+                first_phrase=str(item.get("first_phrase", "")),
+                last_phrase=str(item.get("last_phrase", "")),
                 note=str(item.get("note", "")),
             )
         )

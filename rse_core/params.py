@@ -18,6 +18,12 @@ average chunk length when chunks are cut at 800 characters."""
 class RSEParams:
     """Everything that turns chunk scores into segments.
 
+    The defaults are what the app opens with, tuned for the default ``minilm`` scorer on the
+    sample golden sets (``python -m rse_core.evaluate sample_docs/*.golden.json``): penalty 0.2
+    and decay 30 as in the course, segments of up to 20 chunks within a 30-chunk budget, and a
+    minimum segment value of 0.5 (dsRAG's ``balanced``), which keeps one-chunk factoid answers
+    worth 0.5-0.7 that a minimum of 0.7 would drop.
+
     Attributes:
         irrelevant_chunk_penalty: subtracted from every chunk's value; higher -> shorter segments
             (dsRAG: 0.05 gives segments of 20-50 chunks, 0.4 of 1-3).
@@ -37,9 +43,9 @@ class RSEParams:
     decay_rate: float = 30.0
     beta_a: float = 0.4
     beta_b: float = 0.4
-    max_length: int = 15
+    max_length: int = 20
     overall_max_length: int = 30
-    minimum_value: float = 0.7
+    minimum_value: float = 0.5
     chunk_length_adjustment: bool = False
     top_k: int = 5
     chunk_size: int = DEFAULT_CHUNK_SIZE

@@ -34,6 +34,9 @@ class Calibration:
         - ``linear``: ``clip((raw - low) / (high - low), 0, 1)``;
         - ``logistic``: ``1 / (1 + exp(-(raw - low) / high))`` (``low`` = midpoint, ``high`` = scale);
         - ``max_ratio``: ``raw / max(raw over the document set)``, for unbounded scores such as BM25.
+        - ``quantile``: ``clip((raw - q) / (max(top, high) - q), 0, 1)`` where ``q`` is the ``low``
+          quantile of this query's scores over the loaded chunks and ``top`` the best score; for
+          similarities whose absolute level drifts from query to query (a bi-encoder's cosine).
     """
 
     kind: str = "identity"
@@ -52,6 +55,12 @@ class Calibration:
         if self.kind == "max_ratio":
             top = float(raw.max()) if len(raw) else 0.0
             return np.clip(raw / top, 0.0, 1.0) if top > 0 else np.zeros_like(raw)
+        if self.kind == "quantile":
+            if not len(raw):
+                return raw
+            floor = float(np.quantile(raw, self.low))
+            ceiling = max(float(raw.max()), self.high)
+            return np.clip((raw - floor) / (ceiling - floor), 0.0, 1.0) if ceiling > floor else np.zeros_like(raw)
         raise ValueError(f"unknown calibration kind {self.kind!r}")
 
     def describe(self) -> str:
@@ -60,6 +69,10 @@ class Calibration:
             "linear": f"clip((raw - {self.low:g}) / ({self.high:g} - {self.low:g}), 0, 1)",
             "logistic": f"1 / (1 + exp(-(raw - {self.low:g}) / {self.high:g}))",
             "max_ratio": "raw / highest raw score for this query",
+            "quantile": (
+                f"clip((raw - q{self.low * 100:g}) / (max(best, {self.high:g}) - q{self.low * 100:g}), 0, 1), "
+                f"q{self.low * 100:g} = the {self.low * 100:g}th percentile of this query's scores"
+            ),
         }[self.kind]
         return f"{formula}. {self.note}".strip()
 
