@@ -54,6 +54,8 @@ class RSEParams:
         problems = list(_problems(self))
         if problems:
             raise ParameterError("Invalid RSE parameters: " + "; ".join(problems) + ".")
+        for name in _FLOAT_FIELDS:  # 30 and 30.0 are the same setting: store one type
+            object.__setattr__(self, name, float(getattr(self, name)))
 
     def with_changes(self, **changes: object) -> RSEParams:
         """A copy with some fields changed (validated like a new instance)."""
@@ -69,6 +71,9 @@ class RSEParams:
     def from_dict(cls, data: dict[str, object]) -> RSEParams:
         """Build from a mapping, refusing unknown keys (a typo should not pass silently)."""
         return cls().with_changes(**data)
+
+
+_FLOAT_FIELDS = ("irrelevant_chunk_penalty", "decay_rate", "beta_a", "beta_b", "minimum_value")
 
 
 def _problems(params: RSEParams):

@@ -1,0 +1,33 @@
+"""rse-explorer: see Relevant Segment Extraction work. Entry point and router.
+
+Run with ``streamlit run app.py``. This file sets the page config, initialises the session state
+once, draws the shared sidebar, computes the result of this run from cached scores, and hands
+over to the page the user is on.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_ui import backend, state
+from app_ui.sidebar import render_sidebar
+from app_ui.theme import CSS
+from views import compare, explore
+
+st.set_page_config(page_title="RSE Explorer", page_icon=":material/segment:", layout="wide")
+st.html(CSS)
+
+state.init_state()
+pages = st.navigation(
+    {
+        "Explore": [
+            st.Page(explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True),
+            st.Page(compare.render, title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
+        ],
+    }
+)
+render_sidebar()
+inputs = state.read_inputs()
+st.session_state["_outcome"] = backend.compute(inputs)
+state.sync_url(inputs)
+pages.run()

@@ -1,0 +1,202 @@
+"""The app's bridge to ``rse_core``: cached documents, models and scores, and one result per run.
+
+Caching lives here, at the app boundary (the core stays pure):
+- models and clients: ``st.cache_resource`` (one per process);
+- parsed uploads: ``st.cache_data`` keyed by the file's bytes;
+- raw scores: a process-wide LRU keyed by (document contents, chunk size, query, scorer), held
+  in ``st.cache_resource``. Not ``st.cache_data``, because scoring reports progress to a bar made
+  outside the cached call, which ``st.cache_data`` would try to replay.
+Every slider except chunk size, query, scorer and documents only reruns :func:`run_rse`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import streamlit as st
+
+from rse_core import (
+    Corpus,
+    Document,
+    ExtractionResult,
+    RSEError,
+    Scorer,
+    build_corpus,
+    get_scorer,
+    load_document,
+    normalize_queries,
+    run_rse,
+)
+
+from . import state
+from .samples import list_samples
+
+SCORE_CACHE_ENTRIES = 512
+
+
+@st.cache_resource(show_spinner=False)
+def sample_document(slug: str) -> Document:
+    return load_document(list_samples()[slug].path)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def parse_upload(data: bytes, name: str) -> Document:
+    """Parse an upload; errors propagate (and are not cached) so the UI can show them."""
+    return load_document(data, name=name)
+
+
+@st.cache_resource(show_spinner=False)
+def corpus_for(key: tuple[tuple[str, ...], int], _documents: tuple[Document, ...]) -> Corpus:
+    return build_corpus(list(_documents), key[1])
+
+
+@st.cache_resource(show_spinner=False)
+def scorer_for(name: str, options: tuple[tuple[str, str], ...], key_digest: str = "") -> Scorer:
+    """One scorer per (name, options, API key) in the process; the key itself is not a cache key."""
+    kwargs: dict[str, object] = dict(options)
+    if name == "cohere":
+        kwargs["api_key"] = _cohere_key()
+    return get_scorer(name, **kwargs)
+
+
+def _cohere_key() -> str | None:
+    typed = st.session_state.get(state.COHERE_KEY_KEY) or ""
+    if typed.strip():
+        return typed.strip()
+    if os.environ.get("CO_API_KEY"):
+        return os.environ["CO_API_KEY"]
+    try:
+        return st.secrets.get("CO_API_KEY")
+    except Exception:  # no secrets file: not an error
+        return None
+
+
+class ScoreStore:
+    """A thread-safe LRU of raw score arrays shared by all sessions (keys hold content hashes)."""
+
+    def __init__(self, entries: int) -> None:
+        self.entries = entries
+        self._data: OrderedDict[tuple, np.ndarray] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> np.ndarray | None:
+        with self._lock:
+            if key in self._data:
+                self._data.move_to_end(key)
+                return self._data[key]
+        return None
+
+    def put(self, key: tuple, scores: np.ndarray) -> None:
+        with self._lock:
+            self._data[key] = scores
+            while len(self._data) > self.entries:
+                self._data.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def score_store() -> ScoreStore:
+    return ScoreStore(SCORE_CACHE_ENTRIES)
+
+
+@dataclass
+class RunOutcome:
+    """What a page needs: the result (maybe the last good one), and what to tell the user."""
+
+    result: ExtractionResult | None
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    stale: bool = False
+
+
+def active_documents(inputs: state.Inputs, outcome: RunOutcome) -> list[Document]:
+    documents = []
+    for slug in inputs.samples:
+        try:
+            documents.append(sample_document(slug))
+        except RSEError as error:
+            outcome.errors.append(str(error))
+    for upload in st.session_state.get(state.UPLOADS_KEY) or []:
+        try:
+            documents.append(parse_upload(upload.getvalue(), upload.name))
+        except RSEError as error:
+            outcome.errors.append(f"{error}")
+    return documents
+
+
+def compute(inputs: state.Inputs) -> RunOutcome:
+    """Documents -> corpus -> scores (cached) -> RSE, keeping the last good result on failure."""
+    outcome = RunOutcome(result=None)
+    try:
+        documents = active_documents(inputs, outcome)
+        if not documents:
+            raise RSEError("No document selected: pick a sample document or upload a file.")
+        queries, notes = normalize_queries(inputs.queries)
+        scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
+        corpus = corpus_for((tuple(d.doc_id for d in documents), inputs.params.chunk_size), tuple(documents))
+        raw_scores = [scores_for(corpus, query, scorer, inputs) for query in queries]
+        outcome.result = run_rse(
+            corpus,
+            queries,
+            raw_scores,
+            inputs.params,
+            scorer.calibration,
+            scorer=scorer.name,
+            model=scorer.model,
+            notes=notes,
+        )
+        st.session_state["_last_good_result"] = outcome.result
+    except RSEError as error:
+        outcome.errors.append(str(error))
+        previous = st.session_state.get("_last_good_result")
+        if previous is not None:
+            outcome.result, outcome.stale = previous, True
+    return outcome
+
+
+def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs) -> np.ndarray:
+    key = (corpus.key, query, scorer.name, scorer.model, inputs.scorer_options)
+    store = score_store()
+    cached = store.get(key)
+    if cached is not None:
+        return cached
+    bar = st.progress(0.0, text=f"Scoring {len(corpus.chunks)} chunks with {scorer.name}...")
+    try:
+        scores = scorer.score(
+            query, corpus.chunks, progress=lambda done, label: bar.progress(min(done, 1.0), text=label)
+        )
+    finally:
+        bar.empty()
+    store.put(key, scores)
+    return scores
+
+
+def _key_digest(scorer: str) -> str:
+    """A hash of the Cohere key, so a new key gets a new client without the key being a cache key."""
+    if scorer != "cohere":
+        return ""
+    key = _cohere_key() or ""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def current_outcome() -> RunOutcome:
+    """The outcome computed by ``app.py`` for this run (pages call this, never ``compute``)."""
+    return st.session_state["_outcome"]
+
+
+def show_messages(outcome: RunOutcome, notices: Sequence[str] = ()) -> None:
+    """Errors, warnings and notes above a page's content: short, escaped, never a traceback."""
+    for error in outcome.errors:
+        st.error(error, icon=":material/error:")
+    if outcome.stale:
+        st.warning("Showing the last good result until the problem above is fixed.", icon=":material/history:")
+    for notice in notices:
+        st.info(notice, icon=":material/link:")
+    if outcome.result is not None:
+        for note in outcome.result.notes:
+            st.info(note, icon=":material/info:")
