@@ -136,9 +136,7 @@ class _Candidates:
     ``-inf``; both are permanent, so each pick costs one ``argmax``.
     """
 
-    def __init__(
-        self, values: np.ndarray, exact: Sequence[float], max_length: int, splits: np.ndarray
-    ) -> None:
+    def __init__(self, values: np.ndarray, exact: Sequence[float], max_length: int, splits: np.ndarray) -> None:
         self.exact = exact
         self.max_length = max_length
         n = len(values)
