@@ -5,28 +5,38 @@ top-k with RSE's character budget. Each is judged on characters: how much of the
 sends (recall), how much of what it sends is gold (precision), whether it covers the span fully,
 and how many characters and pieces it sends. Run it as::
 
-    python -m rse_core.evaluate sample_docs/annual_report.golden.json [--preset P] [--scorer S]
+    python -m rse_core.evaluate sample_docs/*.golden.json [--preset P] [--scorer S] [--json F] [--csv F]
+
+The app evaluates from its cached scores: pass ``corpus`` and ``score_fn`` to :func:`evaluate`
+and nothing is scored twice; the numbers are the same as the CLI's for the same scores.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .documents import load_document
+import numpy as np
+
+from .documents import Document, load_document
 from .errors import RSEError
-from .golden import QUERY_KINDS, GoldenSet, load_golden_set
+from .golden import QUERY_KINDS, GoldenSet, GoldenSetError, load_golden_set
 from .params import Preset, RSEParams, preset
-from .pipeline import ExtractionResult, build_corpus, run_rse
+from .pipeline import Corpus, ExtractedSegment, ExtractionResult, build_corpus, normalize_queries, run_rse
 from .scoring import Scorer, ScorerName, get_scorer
 
 METHODS = ("rse", "top_k", "top_k_equal_budget")
 METHOD_LABELS = {"rse": "RSE", "top_k": "top-k", "top_k_equal_budget": "top-k, RSE's budget"}
+SCORE_FIELDS = ("recall", "precision", "covered", "characters", "pieces")
+
+ScoreFn = Callable[[str], np.ndarray]
+"""``score_fn(query) -> raw scores`` for every chunk of the corpus (e.g. read from a cache)."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +51,7 @@ class SpanScore:
 
 
 def merge_ranges(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sorted, non-overlapping ranges (adjacent ones joined)."""
+    """Sorted, non-overlapping ranges (adjacent ones joined, empty ones dropped)."""
     merged: list[tuple[int, int]] = []
     for start, end in sorted(r for r in ranges if r[1] > r[0]):
         if merged and start <= merged[-1][1]:
@@ -51,20 +61,29 @@ def merge_ranges(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def span_score(selected: Sequence[tuple[int, int]], gold: tuple[int, int], pieces: int | None = None) -> SpanScore:
+def span_score(
+    selected: Sequence[tuple[int, int]],
+    gold: tuple[int, int],
+    pieces: int | None = None,
+    other_characters: int = 0,
+) -> SpanScore:
     """Character recall/precision of ``selected`` ranges against the ``gold`` range.
+
+    recall = |selected ∩ gold| / |gold|; precision = |selected ∩ gold| / |selected|, where
+    overlapping selected ranges count once. ``other_characters`` were sent from other documents:
+    they add to what is sent, never to the overlap.
 
     Precision of an empty selection is 0: sending nothing is not precise, it is useless.
     """
     merged = merge_ranges(selected)
     gold_start, gold_end = gold
     overlap = sum(max(0, min(end, gold_end) - max(start, gold_start)) for start, end in merged)
-    sent = sum(end - start for start, end in merged)
+    sent = sum(end - start for start, end in merged) + other_characters
     gold_length = gold_end - gold_start
     return SpanScore(
         recall=overlap / gold_length if gold_length else 0.0,
         precision=overlap / sent if sent else 0.0,
-        covered=overlap == gold_length,
+        covered=gold_length > 0 and overlap == gold_length,
         characters=sent,
         pieces=len(merged) if pieces is None else pieces,
     )
@@ -72,14 +91,23 @@ def span_score(selected: Sequence[tuple[int, int]], gold: tuple[int, int], piece
 
 @dataclass(frozen=True)
 class QueryEvaluation:
-    """One golden query: its scores for each method."""
+    """One golden query: what each method sent and how it scored.
+
+    ``segments`` are RSE's segments; ``top_k`` and ``top_k_equal_budget`` are corpus chunk
+    indices, best first (``Evaluation.corpus`` turns them into chunks).
+    """
 
     id: str
     query: str
     kind: str
+    gold: tuple[int, int]
     scores: dict[str, SpanScore]
+    segments: tuple[ExtractedSegment, ...] = ()
+    top_k: tuple[int, ...] = ()
+    top_k_equal_budget: tuple[int, ...] = ()
 
     def row(self) -> dict[str, object]:
+        """id, kind, query and ``<method>_<field>`` for every method and score field."""
         row: dict[str, object] = {"id": self.id, "kind": self.kind, "query": self.query}
         for method, score in self.scores.items():
             for field, value in asdict(score).items():
@@ -89,64 +117,169 @@ class QueryEvaluation:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Per-query results and their averages per query kind."""
+    """Per-query results on one golden set, and their averages per query kind."""
 
     golden: GoldenSet
     params: RSEParams
     scorer: str
     queries: tuple[QueryEvaluation, ...]
+    corpus: Corpus | None = None
+    document: Document | None = None
 
     def summary(self) -> list[dict[str, object]]:
         """Mean recall, precision, full-coverage rate, characters and pieces per kind and method."""
+        return summarize(self.queries)
+
+    def chunk_numbers(self, indices: Iterable[int]) -> list[int]:
+        """Chunk numbers within their document for corpus ``indices`` (unchanged without a corpus)."""
+        if self.corpus is None:
+            return list(indices)
+        return [self.corpus.chunks[index].index for index in indices]
+
+    def gold_chunks(self, query: QueryEvaluation) -> tuple[int, int] | None:
+        """First and last chunk number (inclusive) of the golden document that the gold span touches."""
+        if self.corpus is None or self.document is None:
+            return None
+        start, end = query.gold
+        touched = [
+            chunk.index
+            for chunk in self.corpus.chunks
+            if chunk.doc_id == self.document.doc_id and chunk.start < end and chunk.end > start
+        ]
+        return (touched[0], touched[-1]) if touched else None
+
+    def rows(self) -> list[dict[str, object]]:
+        """One flat row per query (the CSV): scores, the gold span and what each method sent."""
         rows = []
-        kinds = [kind for kind in QUERY_KINDS if any(q.kind == kind for q in self.queries)] + ["all"]
-        for kind in kinds:
-            chosen = [q for q in self.queries if kind in ("all", q.kind)]
-            for method in METHODS:
-                scores = [q.scores[method] for q in chosen]
-                rows.append(
-                    {
-                        "kind": kind,
-                        "method": method,
-                        "queries": len(scores),
-                        "recall": _mean(s.recall for s in scores),
-                        "precision": _mean(s.precision for s in scores),
-                        "covered": _mean(float(s.covered) for s in scores),
-                        "characters": _mean(s.characters for s in scores),
-                        "pieces": _mean(s.pieces for s in scores),
-                    }
-                )
+        for query in self.queries:
+            row = {"document": self.golden.document_name, **query.row()}
+            row["gold_start_char"], row["gold_end_char"] = query.gold
+            row["rse_segments"] = " ".join(self._segment_label(segment) for segment in query.segments)
+            row["top_k_chunks"] = " ".join(str(n) for n in self.chunk_numbers(query.top_k))
+            row["top_k_equal_budget_chunks"] = " ".join(str(n) for n in self.chunk_numbers(query.top_k_equal_budget))
+            rows.append(row)
         return rows
 
+    def _segment_label(self, segment: ExtractedSegment) -> str:
+        """``"12-18"`` (chunk numbers, inclusive), prefixed by the file name in a corpus of several."""
+        chunks = (
+            str(segment.first_chunk)
+            if segment.first_chunk == segment.last_chunk
+            else f"{segment.first_chunk}-{segment.last_chunk}"
+        )
+        several = self.corpus is not None and len(self.corpus.documents) > 1
+        return f"{segment.doc_name}:{chunks}" if several else chunks
+
     def to_dict(self) -> dict[str, object]:
+        """The JSON: set-up, one entry per query (scores and what was sent), and the summary."""
+        queries = []
+        for query, row in zip(self.queries, self.rows(), strict=True):
+            row = {key: value for key, value in row.items() if not key.endswith(("_segments", "_chunks"))}
+            row["rse_segments"] = [
+                {
+                    "doc": segment.doc_name,
+                    "first_chunk": segment.first_chunk,
+                    "last_chunk": segment.last_chunk,
+                    "start_char": segment.start_char,
+                    "end_char": segment.end_char,
+                    "score": segment.score,
+                }
+                for segment in query.segments
+            ]
+            row["top_k_chunks"] = self.chunk_numbers(query.top_k)
+            row["top_k_equal_budget_chunks"] = self.chunk_numbers(query.top_k_equal_budget)
+            queries.append(row)
         return {
             "document": self.golden.document,
             "scorer": self.scorer,
             "parameters": self.params.to_dict(),
-            "queries": [q.row() for q in self.queries],
+            "queries": queries,
             "summary": self.summary(),
         }
 
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
-def _mean(values) -> float:
+    def to_csv(self) -> str:
+        return rows_to_csv(self.rows())
+
+
+def rows_to_csv(rows: Sequence[dict[str, object]]) -> str:
+    """Rows of equal keys as CSV text (header from the first row); empty string for no rows."""
+    if not rows:
+        return ""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def summarize(queries: Sequence[QueryEvaluation]) -> list[dict[str, object]]:
+    """Mean of every score field per query kind (in :data:`QUERY_KINDS` order, then "all") and method.
+
+    Each query counts once, so pooling several golden sets weights them by their query counts.
+    """
+    rows = []
+    kinds = [kind for kind in QUERY_KINDS if any(q.kind == kind for q in queries)] + ["all"]
+    for kind in kinds:
+        chosen = [q for q in queries if kind in ("all", q.kind)]
+        for method in METHODS:
+            scores = [q.scores[method] for q in chosen]
+            rows.append(
+                {
+                    "kind": kind,
+                    "method": method,
+                    "queries": len(scores),
+                    "recall": _mean(s.recall for s in scores),
+                    "precision": _mean(s.precision for s in scores),
+                    "covered": _mean(float(s.covered) for s in scores),
+                    "characters": _mean(s.characters for s in scores),
+                    "pieces": _mean(s.pieces for s in scores),
+                }
+            )
+    return rows
+
+
+def _mean(values: Iterable[float]) -> float:
     values = list(values)
     return sum(values) / len(values) if values else 0.0
 
 
-def score_result(result: ExtractionResult, gold: tuple[int, int]) -> dict[str, SpanScore]:
-    """Judge RSE and both top-k baselines of one result against a gold span (one document)."""
-    chunks = result.corpus.chunks
+def score_result(result: ExtractionResult, gold: tuple[int, int], doc_id: str | None = None) -> dict[str, SpanScore]:
+    """Judge RSE and both top-k baselines of one result against a gold span.
 
-    def chunk_ranges(indices: Sequence[int]) -> list[tuple[int, int]]:
-        return [(chunks[i].start, chunks[i].end) for i in indices]
+    ``gold`` are offsets into the document ``doc_id`` (default: the corpus' only document).
+    Characters sent from other documents of the corpus count as sent, never as gold.
+    """
+    corpus = result.corpus
+    if doc_id is None:
+        if len(corpus.documents) != 1:
+            raise RSEError("The corpus holds several documents; say which one the gold span is in (doc_id).")
+        doc_id = corpus.documents[0].doc_id
+
+    def judge(ranges: list[tuple[str, int, int]], pieces: int) -> SpanScore:
+        inside = [(start, end) for owner, start, end in ranges if owner == doc_id]
+        outside = sum(end - start for start, end in merge_ranges([(s, e) for o, s, e in ranges if o != doc_id]))
+        return span_score(inside, gold, pieces=pieces, other_characters=outside)
+
+    def chunk_ranges(indices: Sequence[int]) -> list[tuple[str, int, int]]:
+        return [(corpus.chunks[i].doc_id, corpus.chunks[i].start, corpus.chunks[i].end) for i in indices]
 
     return {
-        "rse": span_score([(s.start_char, s.end_char) for s in result.segments], gold, pieces=len(result.segments)),
-        "top_k": span_score(chunk_ranges(result.top_k), gold, pieces=len(result.top_k)),
-        "top_k_equal_budget": span_score(
-            chunk_ranges(result.top_k_equal_budget), gold, pieces=len(result.top_k_equal_budget)
-        ),
+        "rse": judge([(s.doc_id, s.start_char, s.end_char) for s in result.segments], len(result.segments)),
+        "top_k": judge(chunk_ranges(result.top_k), len(result.top_k)),
+        "top_k_equal_budget": judge(chunk_ranges(result.top_k_equal_budget), len(result.top_k_equal_budget)),
     }
+
+
+def find_document(corpus: Corpus, name: str) -> Document:
+    """The corpus document whose file name is ``name`` (how a golden set names its document)."""
+    for document in corpus.documents:
+        if Path(document.name).name == name:
+            return document
+    names = ", ".join(document.name for document in corpus.documents)
+    raise GoldenSetError(f"The golden set is for {name}, which is not among the documents ({names}).")
 
 
 def evaluate(
@@ -154,50 +287,114 @@ def evaluate(
     params: RSEParams | None = None,
     scorer: Scorer | str | None = None,
     progress: Callable[[float, str], None] | None = None,
+    *,
+    document: Document | None = None,
+    corpus: Corpus | None = None,
+    score_fn: ScoreFn | None = None,
 ) -> Evaluation:
     """Run RSE and the top-k baselines on every golden query of one document.
 
-    Raises:
-        GoldenSetError: the stored offsets no longer match the document's phrases.
-    """
-    from .golden import GoldenSetError
+    Args:
+        golden: the golden set.
+        params: RSE parameters (default ``RSEParams()``).
+        scorer: a scorer or its name (default minilm). With ``score_fn`` it only supplies the
+            calibration and its name.
+        progress: called with (fraction, label) before each query.
+        document: the golden set's document, already loaded (default: load ``golden.document_path``).
+        corpus: the chunked documents to search (default: ``document`` alone at
+            ``params.chunk_size``). May hold other documents too; the golden document is found in it
+            by file name, and what is sent from the others counts against precision.
+        score_fn: raw scores of the corpus' chunks for a query (default: ``scorer.score``). The
+            app passes its score cache here, so nothing is scored twice.
 
+    Raises:
+        GoldenSetError: the golden document is not in the corpus, or a span lies outside the
+            document or no longer matches its phrases.
+        RSEError: from loading, scoring or the parameters.
+    """
     params = params or RSEParams()
     scorer = get_scorer(scorer or ScorerName.MINILM) if scorer is None or isinstance(scorer, str) else scorer
-    document = load_document(golden.document_path)
-    problems = golden.check_offsets(document.text)
-    if problems:
-        raise GoldenSetError("Golden offsets do not match the document: " + "; ".join(problems))
-    corpus = build_corpus(document, params.chunk_size)
+    if corpus is not None:
+        document = find_document(corpus, golden.document_name)
+    elif document is None:
+        document = load_document(golden.document_path)
+    golden.validate_document(document.text)
+    if corpus is None:
+        corpus = build_corpus(document, params.chunk_size)
+    if score_fn is None:
+        chunks = corpus.chunks
+
+        def score_fn(query: str) -> np.ndarray:
+            return scorer.score(query, chunks)
+
     evaluations = []
     for number, query in enumerate(golden.queries):
         if progress is not None:
             progress(number / len(golden.queries), f"Query {query.id}")
-        raw = scorer.score(query.query, corpus.chunks)
-        result = run_rse(corpus, [query.query], [raw], params, scorer.calibration, scorer=scorer.name)
-        evaluations.append(
-            QueryEvaluation(query.id, query.query, query.kind, score_result(result, (query.start_char, query.end_char)))
+        queries, notes = normalize_queries(query.query)
+        result = run_rse(
+            corpus, queries, [score_fn(queries[0])], params, scorer.calibration, scorer=scorer.name, notes=notes
         )
-    return Evaluation(golden, params, scorer.name, tuple(evaluations))
+        evaluations.append(
+            QueryEvaluation(
+                id=query.id,
+                query=query.query,
+                kind=query.kind,
+                gold=query.span,
+                scores=score_result(result, query.span, document.doc_id),
+                segments=result.segments,
+                top_k=result.top_k,
+                top_k_equal_budget=result.top_k_equal_budget,
+            )
+        )
+    return Evaluation(golden, params, scorer.name, tuple(evaluations), corpus, document)
+
+
+# ------------------------------------------------------------------------------------ text table
+
+_CELL = 21  # recall, precision, characters and the covered mark of one method
+
+
+def _cell(score: SpanScore) -> str:
+    return f"{score.recall:>6.2f}{score.precision:>6.2f}{score.characters:>7} {'*' if score.covered else ' '}"
 
 
 def format_table(evaluation: Evaluation) -> str:
     """Per-query lines, then averages per kind, as fixed-width text."""
-    lines = [f"{evaluation.golden.document}  scorer={evaluation.scorer}", ""]
-    header = f"{'id':<7}{'kind':<8}" + "".join(f"{METHOD_LABELS[m]:>26}" for m in METHODS)
-    lines += [header, f"{'':<15}" + "".join(f"{'rec  prec  chars':>26}" for _ in METHODS)]
+    lines = [
+        f"{evaluation.golden.document_name}  scorer={evaluation.scorer}  queries={len(evaluation.queries)}",
+        "",
+        f"{'':<15}" + "".join(f" | {METHOD_LABELS[m]:^{_CELL}}" for m in METHODS),
+        f"{'id':<7}{'kind':<8}" + "".join(f" | {'rec':>6}{'prec':>6}{'chars':>7}  " for _ in METHODS),
+    ]
     for q in evaluation.queries:
-        cells = "".join(
-            f"{s.recall:>10.2f}{s.precision:>6.2f}{s.characters:>7}{'*' if s.covered else ' ':>3}"
-            for s in (q.scores[m] for m in METHODS)
-        )
-        lines.append(f"{q.id:<7}{q.kind:<8}{cells}")
-    summary_header = f"{'kind':<9}{'method':<22}{'recall':>7}{'prec':>7}{'covered':>9}{'chars':>8}{'pieces':>8}"
-    lines += ["", "* = gold span fully covered", "", summary_header]
-    for row in evaluation.summary():
+        lines.append(f"{q.id:<7.7}{q.kind:<8}" + "".join(f" | {_cell(q.scores[m])}" for m in METHODS))
+    lines += ["", "* = gold span fully covered; rec/prec = share of the gold span sent / of what is sent that is gold"]
+    lines += ["", *format_summary(evaluation.summary())]
+    return "\n".join(lines)
+
+
+def format_summary(summary: Sequence[dict[str, object]]) -> list[str]:
+    """The per-kind averages as fixed-width lines."""
+    lines = [f"{'kind':<9}{'method':<22}{'recall':>7}{'prec':>7}{'covered':>9}{'chars':>8}{'pieces':>8}"]
+    for row in summary:
         lines.append(
             f"{row['kind']:<9}{METHOD_LABELS[row['method']]:<22}{row['recall']:>7.2f}{row['precision']:>7.2f}"
             f"{row['covered']:>9.2f}{row['characters']:>8.0f}{row['pieces']:>8.1f}"
+        )
+    return lines
+
+
+def format_markdown(summary: Sequence[dict[str, object]]) -> str:
+    """The per-kind averages as a Markdown table (what the README shows)."""
+    lines = [
+        "| kind (queries) | method | recall | precision | full coverage | characters |",
+        "| --- | --- | ---: | ---: | ---: | ---: |",
+    ]
+    for row in summary:
+        lines.append(
+            f"| {row['kind']} ({row['queries']}) | {METHOD_LABELS[row['method']]} | {row['recall']:.2f} "
+            f"| {row['precision']:.2f} | {row['covered']:.2f} | {row['characters']:,.0f} |"
         )
     return "\n".join(lines)
 
@@ -207,8 +404,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("golden", nargs="+", help="golden-set JSON file(s)")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
-    parser.add_argument("--json", type=Path, help="write per-query rows and the summary as JSON")
-    parser.add_argument("--csv", type=Path, help="write per-query rows as CSV")
+    parser.add_argument("--json", type=Path, help="write every evaluation (per-query rows and summary) as JSON")
+    parser.add_argument("--csv", type=Path, help="write per-query rows of all golden sets as CSV")
+    parser.add_argument(
+        "--markdown", action="store_true", help="also print the summary over all golden sets as a Markdown table"
+    )
     args = parser.parse_args(argv)
     try:
         params = preset(args.preset)
@@ -218,14 +418,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print("\n\n".join(format_table(evaluation) for evaluation in evaluations))
+    pooled = summarize([q for evaluation in evaluations for q in evaluation.queries])
+    if len(evaluations) > 1:
+        total = sum(len(evaluation.queries) for evaluation in evaluations)
+        print(f"\n\nAll {len(evaluations)} golden sets ({total} queries, each counts once)  scorer={scorer.name}\n")
+        print("\n".join(format_summary(pooled)))
+    if args.markdown:
+        print("\n" + format_markdown(pooled))
     if args.json:
-        args.json.write_text(json.dumps([e.to_dict() for e in evaluations], indent=2), encoding="utf-8")
+        args.json.write_text(
+            json.dumps([evaluation.to_dict() for evaluation in evaluations], indent=2, ensure_ascii=False) + "\n",
+            encoding="utf-8",
+        )
     if args.csv:
-        rows = [{"document": e.golden.document, **q.row()} for e in evaluations for q in e.queries]
-        with args.csv.open("w", newline="", encoding="utf-8") as file:
-            writer = csv.DictWriter(file, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        args.csv.write_text(rows_to_csv([row for evaluation in evaluations for row in evaluation.rows()]), "utf-8")
     return 0
 
 

@@ -14,13 +14,19 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path, PurePath
 
 from .errors import RSEError
 
 SCHEMA = "rse-golden/1"
 QUERY_KINDS = ("factoid", "broad", "gapped")
+MAX_QUERIES = 1000
+MAX_GOLDEN_BYTES = 5_000_000
+MIN_PHRASE_WORDS = 5
+REQUIRED_FIELDS = ("id", "query", "kind", "start_char", "end_char")
+OPTIONAL_TEXT_FIELDS = ("first_phrase", "last_phrase", "note")
+_MAX_LISTED = 8  # problems named in one error message; the rest are counted
 
 __all__ = [
     "QUERY_KINDS",
@@ -34,7 +40,10 @@ __all__ = [
     "locate_phrase",
     "locate_region",
     "locate_unique_phrase",
+    "parse_golden_json",
+    "parse_golden_set",
     "phrase_regex",
+    "query_for_span",
 ]
 
 
@@ -97,6 +106,14 @@ class GoldenSetError(RSEError):
     """A golden set file is malformed or does not match its document."""
 
 
+def _problems_error(what: str, problems: list[str]) -> GoldenSetError:
+    """One error naming the first few problems and counting the rest."""
+    listed = "; ".join(problems[:_MAX_LISTED])
+    more = f"; and {len(problems) - _MAX_LISTED} more" if len(problems) > _MAX_LISTED else ""
+    count = "1 problem" if len(problems) == 1 else f"{len(problems)} problems"
+    return GoldenSetError(f"{what} has {count}: {listed}{more}.")
+
+
 @dataclass(frozen=True)
 class GoldenQuery:
     """One query and the character span ``start_char:end_char`` that answers it."""
@@ -109,6 +126,10 @@ class GoldenQuery:
     first_phrase: str = ""
     last_phrase: str = ""
     note: str = ""
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return self.start_char, self.end_char
 
 
 @dataclass(frozen=True)
@@ -124,73 +145,240 @@ class GoldenSet:
         base = self.path.parent if self.path is not None else Path.cwd()
         return base / self.document
 
+    @property
+    def document_name(self) -> str:
+        """The document's file name without folders: what an uploaded file is matched by."""
+        return PurePath(self.document.replace("\\", "/")).name
+
     def to_dict(self) -> dict[str, object]:
         return {"schema": SCHEMA, "document": self.document, "queries": [asdict(query) for query in self.queries]}
 
+    def to_json(self) -> str:
+        """The golden set as ``rse-golden/1`` JSON (what ``load_golden_set`` reads back)."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+    def with_query(self, query: GoldenQuery) -> GoldenSet:
+        """A copy with ``query`` appended; raises GoldenSetError if its id is taken."""
+        if any(existing.id == query.id for existing in self.queries):
+            raise GoldenSetError(f"Query id {query.id!r} is already in the golden set; choose another id.")
+        return replace(self, queries=(*self.queries, query))
+
     def check_offsets(self, text: str) -> list[str]:
-        """Problems where a query's stored span no longer starts/ends with its phrases."""
+        """Problems where a query's span lies outside ``text`` or no longer starts/ends with its phrases.
+
+        A query without phrases is only checked for its range. When the phrases are found
+        elsewhere in the text, the problem says where, so a stale offset is easy to fix.
+        """
         problems = []
         for query in self.queries:
+            if query.end_char > len(text):
+                problems.append(
+                    f"query {query.id}: end_char {query.end_char} is past the end of the document "
+                    f"({len(text)} characters)"
+                )
+                continue
             if not query.first_phrase or not query.last_phrase:
                 continue
             span = text[query.start_char : query.end_char]
+            wrong = []
             if not phrase_regex(query.first_phrase).match(span):
-                problems.append(f"{query.id}: the span does not start with {query.first_phrase!r}")
-            if not phrase_regex(query.last_phrase).search(span) or not re.search(
-                phrase_regex(query.last_phrase).pattern + r"\Z", span
-            ):
-                problems.append(f"{query.id}: the span does not end with {query.last_phrase!r}")
+                wrong.append(f"does not start with first_phrase {query.first_phrase!r}")
+            if not re.search(phrase_regex(query.last_phrase).pattern + r"\Z", span):
+                wrong.append(f"does not end with last_phrase {query.last_phrase!r}")
+            if wrong:
+                problems.append(
+                    f"query {query.id}: the text at {query.start_char}-{query.end_char} {' and '.join(wrong)}"
+                    f" ({_where_phrases_are(text, query)})"
+                )
         return problems
 
+    def validate_document(self, text: str) -> None:
+        """Raise GoldenSetError naming every query whose span does not fit ``text``."""
+        problems = self.check_offsets(text)
+        if problems:
+            raise _problems_error(f"The golden set for {self.document_name}", problems)
 
-def parse_golden_set(data: object, path: Path | None = None) -> GoldenSet:
-    """Validate golden-set JSON (already parsed); errors name the query and the field."""
+
+def _where_phrases_are(text: str, query: GoldenQuery) -> str:
+    """Where the phrases of ``query`` actually are, as advice for a problem message."""
+    try:
+        start, end = locate_region(text, query.first_phrase, query.last_phrase)
+    except PhraseError as error:
+        return str(error)
+    return f"the phrases are found at {start}-{end}"
+
+
+def _query_problems(item: object, label: str) -> list[str]:
+    """Every problem with one query object of the JSON (empty if it is valid)."""
+    if not isinstance(item, dict):
+        return [f"{label} must be an object with {', '.join(REQUIRED_FIELDS)}, not {type(item).__name__}"]
+    missing = [key for key in REQUIRED_FIELDS if key not in item]
+    problems = [f"{label} is missing {', '.join(repr(key) for key in missing)}"] if missing else []
+    for key in ("id", "query"):
+        if key in item and (not isinstance(item[key], str) or not item[key].strip()):
+            problems.append(f"{label}: {key!r} must be a non-empty string, not {item[key]!r}")
+    if "kind" in item and item["kind"] not in QUERY_KINDS:
+        problems.append(f"{label}: 'kind' must be one of {', '.join(QUERY_KINDS)}, not {item['kind']!r}")
+    numbers = {}
+    for key in ("start_char", "end_char"):
+        if key in item:
+            value = item[key]
+            if isinstance(value, bool) or not isinstance(value, int):
+                problems.append(f"{label}: {key!r} must be a whole number of characters, not {value!r}")
+            else:
+                numbers[key] = value
+    if len(numbers) == 2 and not 0 <= numbers["start_char"] < numbers["end_char"]:
+        problems.append(
+            f"{label}: need 0 <= start_char < end_char (got {numbers['start_char']}, {numbers['end_char']})"
+        )
+    for key in OPTIONAL_TEXT_FIELDS:
+        if key in item and not isinstance(item[key], str):
+            problems.append(f"{label}: {key!r} must be a string, not {item[key]!r}")
+    return problems
+
+
+def parse_golden_set(data: object, path: Path | None = None, *, name: str = "") -> GoldenSet:
+    """Validate golden-set JSON (already parsed); errors name the query and the field.
+
+    Raises:
+        GoldenSetError: listing the problems found (missing fields, wrong types, unknown kinds,
+            reversed or negative offsets, duplicate ids). Offsets against the document itself are
+            checked by :meth:`GoldenSet.validate_document`, which needs the document's text.
+    """
+    name = name or (path.name if path is not None else "")
+    where = f"Golden set {name}" if name else "The golden set"
     if not isinstance(data, dict):
-        raise GoldenSetError("A golden set must be a JSON object with 'document' and 'queries'.")
+        raise GoldenSetError(
+            f"{where} must be a JSON object with 'schema', 'document' and 'queries', not {type(data).__name__}."
+        )
     if data.get("schema", SCHEMA) != SCHEMA:
-        raise GoldenSetError(f"Unknown golden-set schema {data.get('schema')!r}; expected {SCHEMA!r}.")
+        raise GoldenSetError(f"{where}: unknown schema {data.get('schema')!r}; expected {SCHEMA!r}.")
     document = data.get("document")
     raw_queries = data.get("queries")
-    if not isinstance(document, str) or not document:
-        raise GoldenSetError("The golden set needs a 'document' (file name of the PDF or text file).")
+    if not isinstance(document, str) or not document.strip():
+        raise GoldenSetError(f"{where} needs a 'document': the file name of the PDF or text file it is about.")
     if not isinstance(raw_queries, list) or not raw_queries:
-        raise GoldenSetError("The golden set needs a non-empty 'queries' list.")
-    queries, seen = [], set()
-    for number, item in enumerate(raw_queries):
-        label = item.get("id", f"#{number}") if isinstance(item, dict) else f"#{number}"
-        if not isinstance(item, dict):
-            raise GoldenSetError(f"Query {label} must be an object.")
-        missing = [key for key in ("id", "query", "kind", "start_char", "end_char") if key not in item]
-        if missing:
-            raise GoldenSetError(f"Query {label} is missing {', '.join(missing)}.")
-        if item["kind"] not in QUERY_KINDS:
-            raise GoldenSetError(f"Query {label}: kind must be one of {', '.join(QUERY_KINDS)}, not {item['kind']!r}.")
-        start, end = item["start_char"], item["end_char"]
-        if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end):
-            raise GoldenSetError(f"Query {label}: need 0 <= start_char < end_char (got {start!r}, {end!r}).")
-        if item["id"] in seen:
-            raise GoldenSetError(f"Query id {item['id']!r} appears twice.")
-        seen.add(item["id"])
-        queries.append(
-            GoldenQuery(
-                id=str(item["id"]),
-                query=str(item["query"]),
-                kind=item["kind"],
-                start_char=start,
-                end_char=end,
-                first_phrase=str(item.get("first_phrase", "")),
-                last_phrase=str(item.get("last_phrase", "")),
-                note=str(item.get("note", "")),
-            )
+        raise GoldenSetError(f"{where} needs a non-empty 'queries' list.")
+    if len(raw_queries) > MAX_QUERIES:
+        raise GoldenSetError(f"{where} has {len(raw_queries)} queries; at most {MAX_QUERIES} are supported.")
+    problems: list[str] = []
+    seen: set[str] = set()
+    for number, item in enumerate(raw_queries, 1):
+        item_id = item.get("id") if isinstance(item, dict) else None
+        label = f"query {item_id}" if isinstance(item_id, str) and item_id.strip() else f"query #{number}"
+        problems += _query_problems(item, label)
+        if isinstance(item_id, str):
+            if item_id in seen:
+                problems.append(f"query id {item_id!r} appears twice")
+            seen.add(item_id)
+    if problems:
+        raise _problems_error(where, problems)
+    queries = tuple(
+        GoldenQuery(
+            id=item["id"],
+            query=item["query"],
+            kind=item["kind"],
+            start_char=item["start_char"],
+            end_char=item["end_char"],
+            **{key: item.get(key, "") for key in OPTIONAL_TEXT_FIELDS},
         )
-    return GoldenSet(document=document, queries=tuple(queries), path=path)
+        for item in raw_queries
+    )
+    return GoldenSet(document=document, queries=queries, path=path)
+
+
+def parse_golden_json(data: bytes | str, name: str = "", path: Path | None = None) -> GoldenSet:
+    """Parse golden-set JSON from bytes or text (an upload); every failure is a GoldenSetError.
+
+    ``name`` (e.g. the uploaded file's name) labels the error messages.
+    """
+    name = name or (path.name if path is not None else "")
+    where = f"Golden set {name}" if name else "The golden set"
+    if isinstance(data, bytes):
+        if len(data) > MAX_GOLDEN_BYTES:
+            raise GoldenSetError(f"{where} is {len(data):,} bytes; a golden set may be at most {MAX_GOLDEN_BYTES:,}.")
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise GoldenSetError(f"{where} is not UTF-8 text; a golden set is a JSON file.") from None
+    try:
+        parsed = json.loads(data)
+    except json.JSONDecodeError as error:
+        raise GoldenSetError(
+            f"{where} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+        ) from None
+    except RecursionError:
+        raise GoldenSetError(f"{where} is nested too deeply to be a golden set.") from None
+    return parse_golden_set(parsed, path, name=name)
 
 
 def load_golden_set(path: str | Path) -> GoldenSet:
     """Read and validate a golden-set JSON file."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise GoldenSetError(f"Could not read golden set {path.name}: {error}") from error
-    return parse_golden_set(data, path)
+        raw = path.read_bytes()
+    except OSError as error:
+        raise GoldenSetError(f"Could not read golden set {path.name}: {error.strerror or error}.") from error
+    return parse_golden_json(raw, path=path)
+
+
+def _phrase_pins(text: str, phrase: str, start: int) -> bool:
+    """``phrase`` occurs exactly once in ``text``, at ``start``."""
+    hits = find_phrase_all(text, phrase)
+    return len(hits) == 1 and hits[0][0] == start
+
+
+def query_for_span(
+    text: str, start: int, end: int, *, query_id: str, query: str, kind: str, note: str = ""
+) -> GoldenQuery:
+    """A golden query for ``text[start:end]`` with first/last phrases taken from the span.
+
+    Whitespace at either end of the span is dropped. Each phrase is the shortest run of words
+    (at least :data:`MIN_PHRASE_WORDS`, or the whole span if it is shorter) that pins the span
+    down: the first phrase occurs once in the text, and :func:`locate_region` finds exactly
+    this span from the two phrases, so :meth:`GoldenSet.check_offsets` accepts it.
+
+    Raises:
+        GoldenSetError: empty span, bad id/query/kind, or no phrases make the span unique.
+    """
+    problems = _query_problems(
+        {"id": query_id, "query": query, "kind": kind, "start_char": start, "end_char": end}, f"query {query_id}"
+    )
+    if problems:
+        raise GoldenSetError("; ".join(problems) + ".")
+    span = text[start:end]
+    if not span.strip():
+        raise GoldenSetError("The selected span holds no text.")
+    start += len(span) - len(span.lstrip())
+    end -= len(span) - len(span.rstrip())
+    words = text[start:end].split()
+    shortest = min(MIN_PHRASE_WORDS, len(words))
+    first = next(
+        (
+            " ".join(words[:n])
+            for n in range(shortest, len(words) + 1)
+            if _phrase_pins(text, " ".join(words[:n]), start)
+        ),
+        None,
+    )
+    if first is None:
+        raise GoldenSetError("The start of the span is not unique in the document, so no first phrase pins it down.")
+    for n in range(shortest, len(words) + 1):
+        last = " ".join(words[-n:])
+        try:
+            if locate_region(text, first, last) == (start, end):
+                break
+        except PhraseError:
+            continue
+    else:
+        raise GoldenSetError("No last phrase pins down the end of the span.")
+    return GoldenQuery(
+        id=query_id.strip(),
+        query=query.strip(),
+        kind=kind,
+        start_char=start,
+        end_char=end,
+        first_phrase=first,
+        last_phrase=last,
+        note=note.strip(),
+    )
