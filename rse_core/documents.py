@@ -109,8 +109,13 @@ def load_document(
     else:
         data = bytes(source)
         _check_size(len(data), name or "the upload", limits)
-    looks_like_pdf = data[:1024].lstrip().startswith(b"%PDF") or b"%PDF-" in data[:1024]
-    name = name or ("document.pdf" if looks_like_pdf else "document.txt")
+    head = data[:1024]
+    starts_as_pdf = head.lstrip().startswith(b"%PDF")
+    looks_like_pdf = starts_as_pdf or b"%PDF-" in head
+    # A text file may mention "%PDF-" in its first lines: call it a PDF only if it starts with the
+    # header, or has the header after a few stray bytes and a PDF trailer too.
+    is_pdf = starts_as_pdf or (looks_like_pdf and b"startxref" in data)
+    name = name or ("document.pdf" if is_pdf else "document.txt")
     suffix = Path(name).suffix.lower()
     if not data.strip():
         raise EmptyDocumentError(f"{name} is empty.")
@@ -126,7 +131,7 @@ def load_document(
                 "Check the file, or rename it if it is plain text."
             )
         return _load_pdf(data, name, doc_id, limits)
-    if looks_like_pdf:
+    if is_pdf:
         raise UnsupportedFormatError(f"{name} is a PDF file with a {suffix} extension; rename it to .pdf.")
     kind = "text" if suffix == ".txt" else "markdown"
     text = clean_text(_decode_text(data, name))
@@ -137,9 +142,18 @@ def load_document(
 
 def _check_size(size: int, name: str, limits: LoadLimits) -> None:
     if size > limits.max_bytes:
-        raise DocumentTooLargeError(
-            f"{name} is {size / 1_048_576:.1f} MB; the limit is {limits.max_bytes / 1_048_576:.1f} MB."
-        )
+        size_text, limit_text = _format_size(size), _format_size(limits.max_bytes)
+        if size_text == limit_text:  # "50.0 MB; the limit is 50.0 MB" would not say why
+            size_text, limit_text = f"{size:,} bytes", f"{limits.max_bytes:,} bytes"
+        raise DocumentTooLargeError(f"{name} is {size_text}; the limit is {limit_text}.")
+
+
+def _format_size(size: int) -> str:
+    if size < 1024:
+        return f"{size:,} bytes"
+    if size < 1_048_576:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 1_048_576:.1f} MB"
 
 
 def _decode_text(data: bytes, name: str) -> str:
@@ -152,6 +166,13 @@ def _decode_text(data: bytes, name: str) -> str:
     binary_bytes = sum(byte < 9 or 13 < byte < 32 for byte in sample)
     if b"\x00" in sample or binary_bytes > len(sample) * 0.05:
         raise UnsupportedFormatError(f"{name} does not look like a text file (it contains binary data).")
+    # Mostly UTF-8 with a few broken bytes (a damaged copy, a cut multi-byte character): keep the
+    # UTF-8 and show each broken byte as U+FFFD. Otherwise it is a legacy Windows (cp1252) file.
+    as_utf8 = data.decode("utf-8-sig", errors="replace")
+    broken = as_utf8.count("\ufffd")
+    non_ascii = len(as_utf8) - len(as_utf8.encode("ascii", errors="ignore"))
+    if non_ascii - broken > broken:
+        return as_utf8
     return data.decode("cp1252", errors="replace")
 
 
@@ -175,21 +196,30 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
     with pdf:
         if pdf.needs_pass:
             raise EncryptedDocumentError(f"{name} is password protected; remove the password and upload it again.")
-        if pdf.page_count == 0:
+        try:
+            page_count = pdf.page_count
+        except Exception as error:  # a truncated file whose page tree cannot be rebuilt
+            raise CorruptDocumentError(
+                f"{name}: its list of pages could not be read ({error}). It may be damaged or truncated."
+            ) from error
+        if page_count == 0:
             raise CorruptDocumentError(f"{name} has no pages; it may be damaged or truncated.")
-        if pdf.page_count > limits.max_pages:
-            raise DocumentTooLargeError(f"{name} has {pdf.page_count} pages; the limit is {limits.max_pages} pages.")
+        if page_count > limits.max_pages:
+            raise DocumentTooLargeError(f"{name} has {page_count} pages; the limit is {limits.max_pages} pages.")
         page_texts: list[str] = []
         failed = 0
-        for page in pdf:
-            try:
-                page_text = clean_text(page.get_text("text"))
+        for number in range(page_count):
+            try:  # loading a page can fail too (a malformed or cyclic page tree)
+                page_text = clean_text(pdf.load_page(number).get_text("text"))
             except Exception:  # a damaged page: keep the others
                 page_text, failed = "", failed + 1
             if page_text and not page_text.endswith("\n"):
                 page_text += "\n"  # keep words on either side of a page break apart
             page_texts.append(page_text)
-        metadata_title = (pdf.metadata or {}).get("title") or ""
+        try:
+            metadata_title = (pdf.metadata or {}).get("title") or ""
+        except Exception:  # damaged metadata is no reason to refuse the text
+            metadata_title = ""
     if failed == len(page_texts):
         raise CorruptDocumentError(f"{name}: no page could be read; the file may be damaged.")
     if not any(page_text.strip() for page_text in page_texts):

@@ -21,7 +21,8 @@ _LIGATURES = {
 }
 # C0 controls except tab and newline, DEL, C1 controls, the BOM, soft hyphen, lone surrogates.
 _DROPPED = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\ufeff\ud800-\udfff]")
-_LINE_BREAKS = re.compile("\r\n?|[\x0b\x0c\u2028\u2029]")
+# NEL (U+0085) is a C1 control but also a line break: it must become one, not glue two lines.
+_LINE_BREAKS = re.compile("\r\n?|[\x0b\x0c\x85\u2028\u2029]")
 _LIGATURE_RE = re.compile("[" + "".join(_LIGATURES) + "]")
 
 
