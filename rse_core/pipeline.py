@@ -16,7 +16,7 @@ import numpy as np
 from .chunking import Chunk, chunk_document
 from .context import ContextPiece, format_context
 from .documents import Document
-from .errors import QueryError, RSEError
+from .errors import InvalidScoresError, QueryError, RSEError
 from .params import RSEParams
 from .scoring import Calibration, ProgressCallback, Scorer, clean_query, get_scorer
 from .search import SearchResult, StopReason, find_best_segments
@@ -307,6 +307,13 @@ def run_rse(
         raise RSEError(
             f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
         )
+    if len(raw_scores) != len(queries):
+        raise InvalidScoresError(f"{len(raw_scores)} score arrays for {len(queries)} queries; score every query.")
+    for number, raw in enumerate(raw_scores):
+        if np.shape(raw) != (len(corpus.chunks),):
+            raise InvalidScoresError(
+                f"Query {number} has {np.size(raw)} scores for {len(corpus.chunks)} chunks; rescore the documents."
+            )
     lengths = corpus.lengths
     values = tuple(chunk_values(calibration(raw), params, chunk_lengths=lengths, raw=raw) for raw in raw_scores)
     search = find_best_segments(

@@ -111,8 +111,11 @@ def clean_query(query: str) -> tuple[str, str | None]:
 
 
 def check_scores(scores: object, chunk_count: int, scorer_name: str) -> np.ndarray:
-    """Refuse NaN, infinite or mis-shaped scores from a backend instead of plotting them."""
-    array = np.asarray(scores, dtype=np.float64).reshape(-1)
+    """Refuse NaN, infinite, non-numeric or mis-shaped scores from a backend instead of plotting them."""
+    try:
+        array = np.asarray(scores, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError) as error:
+        raise InvalidScoresError(f"{scorer_name} returned scores that are not numbers ({error}).") from error
     if array.shape != (chunk_count,):
         raise InvalidScoresError(f"{scorer_name} returned {array.size} scores for {chunk_count} chunks.")
     bad = np.flatnonzero(~np.isfinite(array))

@@ -21,6 +21,11 @@ BM25_CALIBRATION = Calibration(
 )
 
 
+# Words of two or more letters, and each CJK character on its own: Chinese and Japanese are not
+# written with spaces, so without this a whole clause would be one "word" that never matches.
+TOKEN_PATTERN = r"(?u)[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\b\w\w+\b"
+
+
 class BM25Scorer:
     """BM25 (Lucene variant, k1 = 1.5, b = 0.75) over the chunks, with English stop words.
 
@@ -35,7 +40,7 @@ class BM25Scorer:
     def __init__(self, k1: float = 1.5, b: float = 0.75, stopwords: str | None = "en", max_indexes: int = 8) -> None:
         self.k1, self.b, self.stopwords = k1, b, stopwords
         self.max_indexes = max_indexes
-        self._indexes: OrderedDict[str, object] = OrderedDict()
+        self._indexes: OrderedDict[str, object | None] = OrderedDict()
 
     def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         import bm25s
@@ -44,8 +49,13 @@ class BM25Scorer:
         if not chunks:
             return np.zeros(0)
         retriever = self._index([chunk.text for chunk in chunks])
-        query_tokens = bm25s.tokenize([query], stopwords=self.stopwords, return_ids=False, show_progress=False)[0]
-        scores = retriever.get_scores(query_tokens) if query_tokens else np.zeros(len(chunks))
+        query_tokens = bm25s.tokenize(
+            [query], stopwords=self.stopwords, token_pattern=TOKEN_PATTERN, return_ids=False, show_progress=False
+        )[0]
+        if retriever is None or not query_tokens:  # no indexable word in the documents or the query
+            scores = np.zeros(len(chunks))
+        else:
+            scores = retriever.get_scores(query_tokens)
         if progress is not None:
             progress(1.0, "BM25 scores ready")
         return check_scores(scores, len(chunks), self.name)
@@ -55,9 +65,11 @@ class BM25Scorer:
 
         key = embedding_key(f"bm25:{self.k1}:{self.b}:{self.stopwords}", texts)
         if key not in self._indexes:
-            retriever = bm25s.BM25(k1=self.k1, b=self.b)
-            tokens = bm25s.tokenize(texts, stopwords=self.stopwords, show_progress=False)
-            retriever.index(tokens, show_progress=False)
+            tokens = bm25s.tokenize(texts, stopwords=self.stopwords, token_pattern=TOKEN_PATTERN, show_progress=False)
+            retriever = None
+            if any(len(ids) for ids in tokens.ids):
+                retriever = bm25s.BM25(k1=self.k1, b=self.b)
+                retriever.index(tokens, show_progress=False)
             self._indexes[key] = retriever
             while len(self._indexes) > self.max_indexes:
                 self._indexes.popitem(last=False)
