@@ -93,8 +93,8 @@ def simulate_corpus(n: int, n_queries: int, seed: int) -> Corpus:
     starts = [0]
     while starts[-1] + 360 < n:
         starts.append(starts[-1] + int(rng.integers(240, 361)))
-    splits = starts[1:] + [n]
-    doc_bounds = list(zip(starts, splits))
+    splits = [*starts[1:], n]
+    doc_bounds = list(zip(starts, splits, strict=False))
 
     # What every query sees alike: the chunk's "topicality" noise.
     background = rng.beta(1.2, 14.0, size=n)
@@ -109,7 +109,7 @@ def simulate_corpus(n: int, n_queries: int, seed: int) -> Corpus:
         start = int(rng.integers(lo, max(lo + 1, hi - length)))
         return start, min(length, hi - start), float(rng.uniform(0.6, 0.95))
 
-    n_sections = 3 + int(round(math.log10(max(n, 10))))  # 6 at 1k, 7 at 10k, 8 at 100k
+    n_sections = 3 + round(math.log10(max(n, 10)))  # 6 at 1k, 7 at 10k, 8 at 100k
     shared = [random_section() for _ in range(n_sections)]
 
     calibrated = []
@@ -164,7 +164,7 @@ def per_call(function: Callable[[], object], minimum_seconds: float = 0.02) -> f
     """Seconds per call, from a loop of calls lasting at least ``minimum_seconds``."""
     calls = 1
     while True:
-        seconds, _ = timed(lambda: [function() for _ in range(calls)])
+        seconds, _ = timed(lambda repeat=calls: [function() for _ in range(repeat)])
         if seconds >= minimum_seconds:
             return seconds / calls
         calls *= 2
@@ -220,7 +220,9 @@ def run_case(n: int, preset_name: str, n_queries: int, corpus: Corpus, args: arg
         from dsrag.rse import get_best_segments
 
         def theirs() -> object:
-            return get_best_segments(values, splits, limits["max_length"], limits["overall_max_length"], limits["minimum_value"])
+            return get_best_segments(
+                values, splits, limits["max_length"], limits["overall_max_length"], limits["minimum_value"]
+            )
 
         dsrag_times = []
         reference = None
@@ -238,7 +240,9 @@ def run_case(n: int, preset_name: str, n_queries: int, corpus: Corpus, args: arg
         time_ours(repeats - max(1, repeats // 2))
         dsrag_runs = 1
 
-    from_lists = min(per_call(lambda: find_best_segments(list_input, document_splits=splits, **limits)) for _ in range(3))
+    from_lists = min(
+        per_call(lambda: find_best_segments(list_input, document_splits=splits, **limits)) for _ in range(3)
+    )
     ours_segments = [(segment.start, segment.end) for segment in result]
     ours_scores = [segment.score for segment in result]
     if reference is None:
@@ -315,7 +319,8 @@ def format_row(row: Row, cap: float) -> str:
     identical = {True: "yes", False: "NO", None: "n/a"}[row.match]
     return (
         f"{row.n:>7}  {row.preset:<9}  {row.queries:>7}  {row.nonneg:>6}  {row.picks:>5}  "
-        f"{row.ours_s * 1e3:>9.2f}  {dsrag:>11}  {ratio:>8}  {row.ours_list_s * 1e3:>12.2f}  {list_ratio:>10}  {identical}"
+        f"{row.ours_s * 1e3:>9.2f}  {dsrag:>11}  {ratio:>8}  "
+        f"{row.ours_list_s * 1e3:>12.2f}  {list_ratio:>10}  {identical}"
     )
 
 
@@ -325,7 +330,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2024, help="base seed of the simulated corpora")
     parser.add_argument("--repeats", type=int, default=9, help="timed runs of ours (best is kept)")
     parser.add_argument("--dsrag-repeats", type=int, default=3, help="timed runs of dsRAG for n <= 10,000")
-    parser.add_argument("--cap", type=float, default=120.0, help="seconds after which a dsRAG run is stopped (n > 10,000)")
+    parser.add_argument(
+        "--cap", type=float, default=120.0, help="seconds after which a dsRAG run is stopped (n > 10,000)"
+    )
     args = parser.parse_args(argv)
 
     sizes = QUICK_SIZES if args.quick else FULL_SIZES
@@ -335,7 +342,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(
         f"ours: best of {args.repeats} (n <= {IN_PROCESS_MAX_N}) or {max(3, args.repeats // 2)}; "
-        f"dsRAG: best of {args.dsrag_repeats} interleaved (n <= {IN_PROCESS_MAX_N}), else 1 run capped at {args.cap:g} s; "
+        f"dsRAG: best of {args.dsrag_repeats} interleaved (n <= {IN_PROCESS_MAX_N}), "
+        f"else 1 run capped at {args.cap:g} s; "
         f"ratio = dsRAG / ours; nonneg = chunks with value >= 0 (query 0)"
     )
     print(

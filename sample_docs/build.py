@@ -33,6 +33,7 @@ for _p in (str(HERE), str(REPO)):
         sys.path.insert(0, _p)
 
 import pymupdf  # noqa: E402
+
 from rse_core.golden import PhraseError, locate_region  # noqa: E402
 
 SRC_DIR = HERE / "src"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,7 +19,7 @@ def test_chunks_rebuild_any_text_exactly(text, chunk_size):
     assert "".join(chunk.text for chunk in chunks) == text
     assert all(0 < len(chunk) <= chunk_size for chunk in chunks)
     assert [chunk.index for chunk in chunks] == list(range(len(chunks)))
-    assert all(a.end == b.start for a, b in zip(chunks, chunks[1:], strict=False))
+    assert all(a.end == b.start for a, b in itertools.pairwise(chunks))
     assert all(chunk.text == text[chunk.start : chunk.end] for chunk in chunks)
 
 
@@ -49,8 +51,14 @@ def test_document_shorter_than_one_chunk_is_one_chunk():
 
 
 def test_chunks_know_their_pages():
-    document = Document(doc_id="d", name="x.pdf", title="x", text="a" * 100 + "b" * 100 + "c" * 100,
-                        page_starts=(0, 100, 200), kind="pdf")
+    document = Document(
+        doc_id="d",
+        name="x.pdf",
+        title="x",
+        text="a" * 100 + "b" * 100 + "c" * 100,
+        page_starts=(0, 100, 200),
+        kind="pdf",
+    )
     chunks = chunk_document(document, 150)
     assert (chunks[0].first_page, chunks[0].last_page) == (1, 2)
     assert (chunks[1].first_page, chunks[1].last_page) == (2, 3)

@@ -43,7 +43,7 @@ def test_empty_pages_are_kept_and_reported():
 
 
 def test_text_and_markdown(tmp_path):
-    markdown = load_document("# Handbook\n\nRule one.\n".encode(), name="rules.md")
+    markdown = load_document(b"# Handbook\n\nRule one.\n", name="rules.md")
     assert markdown.title == "Handbook" and markdown.kind == "markdown"
     text = load_document("line one\r\nline two\u00ad\x00".encode(), name="notes.txt")
     assert text.text == "line one\nline two" and text.title == "notes"

@@ -36,8 +36,9 @@ def sectioned_document() -> Document:
 
 def test_extract_with_bm25_returns_the_matching_section():
     document = sectioned_document()
-    result = extract(document, "volcano magma eruptions lava ash", RSEParams(chunk_size=200, minimum_value=0.5),
-                     scorer="bm25")
+    result = extract(
+        document, "volcano magma eruptions lava ash", RSEParams(chunk_size=200, minimum_value=0.5), scorer="bm25"
+    )
     assert result.segments, result.empty_reason()
     segment = result.segments[0]
     assert segment.text == document.text[segment.start_char : segment.end_char]
@@ -60,7 +61,9 @@ def test_to_dict_has_the_documented_json_fields():
 def test_cli_json_equals_to_dict(tmp_path, capsys):
     path = tmp_path / "sections.txt"
     path.write_text(sectioned_document().text, encoding="utf-8")
-    code = cli_main([str(path), "--query", "tomatoes compost soil", "--scorer", "bm25", "--chunk-size", "200", "--json"])
+    code = cli_main(
+        [str(path), "--query", "tomatoes compost soil", "--scorer", "bm25", "--chunk-size", "200", "--json"]
+    )
     assert code == 0
     printed = json.loads(capsys.readouterr().out)
     direct = extract(sectioned_document(), "tomatoes compost soil", RSEParams(chunk_size=200), scorer="bm25").to_dict()
@@ -73,7 +76,9 @@ def test_cli_reports_errors_without_a_traceback(tmp_path):
     empty.write_text("")
     completed = subprocess.run(
         [sys.executable, "-m", "rse_core", str(empty), "--query", "x", "--scorer", "bm25"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert completed.returncode == 2
     assert "error: empty.txt is empty" in completed.stderr and "Traceback" not in completed.stderr
@@ -82,16 +87,24 @@ def test_cli_reports_errors_without_a_traceback(tmp_path):
 def test_segments_never_cross_documents():
     first = Document.from_text("Alpha beta gamma. " * 30, name="a.txt")
     second = Document.from_text("Alpha beta gamma! " * 30, name="b.txt")
-    result = extract([first, second], "alpha beta gamma", RSEParams(chunk_size=100, irrelevant_chunk_penalty=0,
-                                                                   max_length=40, minimum_value=0), scorer="bm25")
+    result = extract(
+        [first, second],
+        "alpha beta gamma",
+        RSEParams(chunk_size=100, irrelevant_chunk_penalty=0, max_length=40, minimum_value=0),
+        scorer="bm25",
+    )
     split = result.corpus.document_splits[0]
     assert all(not (s.start < split < s.end) for s in result.segments)
     assert {s.doc_name for s in result.segments} == {"a.txt", "b.txt"}
 
 
 def test_several_queries_take_turns():
-    result = extract(sectioned_document(), ["parking permits lot", "tomatoes compost soil"],
-                     RSEParams(chunk_size=200, minimum_value=0.3), scorer="bm25")
+    result = extract(
+        sectioned_document(),
+        ["parking permits lot", "tomatoes compost soil"],
+        RSEParams(chunk_size=200, minimum_value=0.3),
+        scorer="bm25",
+    )
     assert {segment.query for segment in result.segments} == {0, 1}
 
 
@@ -115,8 +128,9 @@ def test_run_rse_is_pure_given_scores():
     corpus = build_corpus(sectioned_document(), 200)
     raw = np.linspace(0, 1, len(corpus.chunks))
     first = run_rse(corpus, ["q"], [raw], RSEParams(chunk_size=200), Calibration())
-    lower_penalty = run_rse(corpus, ["q"], [raw], RSEParams(chunk_size=200, irrelevant_chunk_penalty=0.05),
-                            Calibration())
+    lower_penalty = run_rse(
+        corpus, ["q"], [raw], RSEParams(chunk_size=200, irrelevant_chunk_penalty=0.05), Calibration()
+    )
     assert first.rse_chunks and set(first.rse_chunks) <= set(lower_penalty.rse_chunks)
 
 

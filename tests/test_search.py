@@ -49,8 +49,9 @@ def test_budget_stops_the_search():
 
 
 def test_segments_never_cross_a_document_split():
-    result = find_best_segments([0.5, 0.5, 0.5, 0.5], max_length=4, overall_max_length=4, minimum_value=0,
-                                document_splits=[2])
+    result = find_best_segments(
+        [0.5, 0.5, 0.5, 0.5], max_length=4, overall_max_length=4, minimum_value=0, document_splits=[2]
+    )
     assert sorted((s.start, s.end) for s in result) == [(0, 2), (2, 4)]
 
 
@@ -160,7 +161,10 @@ def search_inputs(draw):
 def test_fast_search_equals_the_brute_force_oracle(case):
     values, splits, max_length, overall_max_length, minimum_value = case
     result = find_best_segments(
-        values, max_length=max_length, overall_max_length=overall_max_length, minimum_value=minimum_value,
+        values,
+        max_length=max_length,
+        overall_max_length=overall_max_length,
+        minimum_value=minimum_value,
         document_splits=splits,
     )
     expected_segments, expected_scores = brute_force(values, splits, max_length, overall_max_length, minimum_value)
@@ -173,8 +177,11 @@ def test_fast_search_equals_the_brute_force_oracle(case):
 def test_constraints_always_hold(case):
     values, splits, max_length, overall_max_length, minimum_value = case
     result = find_best_segments(
-        np.array(values), max_length=max_length, overall_max_length=overall_max_length,
-        minimum_value=minimum_value, document_splits=splits,
+        np.array(values),
+        max_length=max_length,
+        overall_max_length=overall_max_length,
+        minimum_value=minimum_value,
+        document_splits=splits,
     )
     covered = set()
     for segment in result:

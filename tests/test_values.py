@@ -88,15 +88,29 @@ def test_unknown_parameter_and_preset_names_list_the_choices():
 def test_presets_carry_the_reference_numbers():
     find_all = preset("find_all")
     assert (find_all.max_length, find_all.overall_max_length, find_all.minimum_value) == (40, 200, 0.4)
-    assert (find_all.irrelevant_chunk_penalty, find_all.decay_rate, find_all.chunk_length_adjustment) == (0.18, 200, True)
+    assert (find_all.irrelevant_chunk_penalty, find_all.decay_rate, find_all.chunk_length_adjustment) == (
+        0.18,
+        200,
+        True,
+    )
     balanced = preset("balanced")
-    assert (balanced.max_length, balanced.overall_max_length, balanced.minimum_value,
-            balanced.irrelevant_chunk_penalty) == (15, 30, 0.5, 0.18)
+    assert (
+        balanced.max_length,
+        balanced.overall_max_length,
+        balanced.minimum_value,
+        balanced.irrelevant_chunk_penalty,
+    ) == (15, 30, 0.5, 0.18)
     precision = preset("precision")
     assert (precision.minimum_value, precision.irrelevant_chunk_penalty) == (0.7, 0.2)
     course = preset("course")
-    assert (course.irrelevant_chunk_penalty, course.decay_rate, course.max_length, course.overall_max_length,
-            course.minimum_value, course.chunk_length_adjustment) == (0.2, 30, 20, 30, 0.7, False)
+    assert (
+        course.irrelevant_chunk_penalty,
+        course.decay_rate,
+        course.max_length,
+        course.overall_max_length,
+        course.minimum_value,
+        course.chunk_length_adjustment,
+    ) == (0.2, 30, 20, 30, 0.7, False)
 
 
 def test_extreme_but_valid_penalties():
