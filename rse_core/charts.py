@@ -1,8 +1,33 @@
-"""Plotly figures of RSE results (no Streamlit here: usable from a notebook too)."""
+"""Plotly figures of RSE results (no Streamlit here: usable from a notebook too).
+
+Two figures:
+
+- :func:`value_chart`: one bar per chunk in document order (its value for one query), the picked
+  segments as shaded bands labelled S1, S2 ... in pick order, gap chunks (negative chunks kept
+  inside a segment) in amber, the top-k chunks marked with an orange triangle, document
+  boundaries as dashed lines. ``show_stages=True`` overlays each stage of the value formula.
+- :func:`compare_chart`: the same values above a strip that shows, chunk by chunk, what RSE and
+  top-k (at k and at RSE's character budget) keep.
+
+Both run on every slider move, so they are built for speed: one bar trace per colour class
+(never one shape per bar), per-chunk hover text cached per corpus, and figures created without
+plotly's per-element validation (``_validate=False``); the tests validate the output once.
+Every piece of document text that reaches a hover or a label is HTML-escaped, because Plotly
+renders a subset of HTML in them.
+"""
 
 from __future__ import annotations
 
+import html
+import threading
+import weakref
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .pipeline import Corpus, ExtractionResult
 
 
 @dataclass(frozen=True)
@@ -11,11 +36,619 @@ class Palette:
 
     segment: str = "#2563eb"  # RSE segments: blue
     segment_band: str = "rgba(37, 99, 235, 0.12)"
+    segment_band_other: str = "rgba(37, 99, 235, 0.06)"  # a segment picked for another query
     top_k: str = "#ea580c"  # top-k chunks: orange
     gap: str = "#ca8a04"  # low-scored chunks kept inside a segment: amber
+    gap_fill: str = "#fcd34d"
     positive: str = "#0f766e"  # value >= 0: teal
     negative: str = "#94a3b8"  # value < 0: slate
     boundary: str = "#475569"
+    selected: str = "#111827"
+    text: str = "#1f2937"
+    muted: str = "#64748b"
+    grid: str = "#e5e7eb"
+    zero: str = "#334155"
+    # The stages of the value formula (show_stages=True)
+    stage_calibrated: str = "#7c3aed"  # violet
+    stage_transformed: str = "#db2777"  # magenta
+    stage_decayed: str = "#0891b2"  # cyan
+    stage_value: str = "#111827"  # near black
 
 
 PALETTE = Palette()
+
+FONT_FAMILY = '"Source Sans 3", "Source Sans Pro", "Segoe UI", Arial, sans-serif'
+FONT_SIZE = 14  # readable on a projector
+RANGE_SLIDER_ABOVE = 120  # chunks: more than this gets a range slider for zooming
+SNIPPET_WORDS = 12
+_LABEL_CACHE_ENTRIES = 8
+
+# Columns of the bar traces' customdata (numbers only, so Plotly sends them as typed arrays).
+_CD_INDEX, _CD_RAW, _CD_CALIBRATED, _CD_TRANSFORMED, _CD_RANK, _CD_DECAY, _CD_LENGTH = range(7)
+
+
+# --- per-corpus labels (cached: they depend on the documents only, not on the parameters) ---
+
+
+@dataclass(frozen=True)
+class CorpusLabels:
+    """Escaped, ready-to-render text for every chunk of a corpus.
+
+    Attributes:
+        headers: per chunk, ``"<b>Title</b> · chunk 3 · p. 4"`` (escaped).
+        snippets: per chunk, its first words in italics (escaped).
+        doc_starts: corpus index of each document's first chunk.
+        titles: each document's title (raw, not escaped).
+    """
+
+    headers: np.ndarray
+    snippets: np.ndarray
+    doc_starts: tuple[int, ...]
+    titles: tuple[str, ...]
+
+
+_label_cache: dict[int, tuple[weakref.ref, CorpusLabels]] = {}
+_label_lock = threading.Lock()
+
+
+def corpus_labels(corpus: Corpus) -> CorpusLabels:
+    """Hover headers and snippets of every chunk, computed once per corpus object."""
+    key = id(corpus)
+    with _label_lock:
+        hit = _label_cache.get(key)
+        if hit is not None and hit[0]() is corpus:
+            return hit[1]
+    labels = _build_labels(corpus)
+    with _label_lock:
+        _label_cache[key] = (weakref.ref(corpus), labels)
+        for stale in [k for k, (ref, _) in _label_cache.items() if ref() is None]:
+            del _label_cache[stale]
+        while len(_label_cache) > _LABEL_CACHE_ENTRIES:
+            del _label_cache[next(iter(_label_cache))]
+    return labels
+
+
+def _build_labels(corpus: Corpus) -> CorpusLabels:
+    titles_by_id = {document.doc_id: html.escape(shorten(document.title, 60)) for document in corpus.documents}
+    headers = np.empty(len(corpus.chunks), dtype=object)
+    snippets = np.empty(len(corpus.chunks), dtype=object)
+    for position, chunk in enumerate(corpus.chunks):
+        headers[position] = f"<b>{titles_by_id[chunk.doc_id]}</b> · chunk {chunk.index} · {chunk.pages}"
+        snippets[position] = f"<i>{html.escape(snippet(chunk.text))}</i>"
+    doc_starts = (0, *corpus.document_splits)
+    return CorpusLabels(headers, snippets, doc_starts, tuple(document.title for document in corpus.documents))
+
+
+def snippet(text: str, words: int = SNIPPET_WORDS) -> str:
+    """The first ``words`` words of ``text`` on one line, with an ellipsis if there is more."""
+    head = text[: words * 16].split()
+    shown = " ".join(head[:words])
+    return shown + " …" if len(head) > words or len(text) > words * 16 else shown
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: max(1, limit - 1)].rstrip() + "…"
+
+
+# --- the value chart ---
+
+
+def value_chart(
+    result: ExtractionResult,
+    query: int = 0,
+    *,
+    show_stages: bool = False,
+    selected_chunk: int | None = None,
+    height: int | None = None,
+) -> go.Figure:
+    """Chunk values of one query in document order, with segments, gap chunks and top-k.
+
+    Args:
+        result: what :func:`rse_core.run_rse` returned.
+        query: which query's values to draw (segments of every query are shown; those picked for
+            another query are labelled with it).
+        show_stages: overlay each stage of the value formula: calibrated score, beta-transformed,
+            times the rank decay, and the final value (after the penalty).
+        selected_chunk: corpus index of a chunk to outline (e.g. the one the user clicked).
+        height: figure height in pixels (default: 520, or 600 with the stages' longer legend).
+
+    Every bar's ``x`` is its corpus index and its ``customdata[0]`` too, so a click event tells
+    which chunk was picked.
+    """
+    if not 0 <= query < len(result.values):
+        raise ValueError(f"query must be between 0 and {len(result.values) - 1}; got {query}.")
+    values = result.values[query]
+    value = values.value
+    n = len(value)
+    labels = corpus_labels(result.corpus)
+    palette = PALETTE
+    params = result.params
+
+    in_segment = np.zeros(n, dtype=bool)
+    for segment in result.segments:
+        in_segment[segment.start : segment.end] = True
+    negative = value < 0
+    gap = in_segment & negative
+    customdata = np.column_stack(
+        (
+            np.arange(n),
+            values.raw,
+            values.calibrated,
+            values.transformed,
+            values.rank,
+            values.decay,
+            values.length_factor,
+        )
+    )
+    bar_width = 0.82 if n <= RANGE_SLIDER_ABOVE else 1.0
+    hovertemplate = _value_hovertemplate(params)
+    traces: list[dict] = []
+    for name, mask, fill, line in (
+        ("Value ≥ 0", ~negative, palette.positive, None),
+        ("Value < 0", negative & ~gap, palette.negative, None),
+        ("Gap chunk (< 0, kept)", gap, palette.gap_fill, palette.gap),
+    ):
+        indices = np.flatnonzero(mask)
+        traces.append(
+            {
+                "type": "bar",
+                "name": name,
+                "x": indices,
+                "y": value[indices],
+                "width": bar_width,
+                "marker": {"color": fill, "line": {"color": line or fill, "width": 1.5 if line else 0}},
+                "customdata": customdata[indices],
+                "hovertext": labels.headers[indices],
+                "text": labels.snippets[indices],
+                "textposition": "none",
+                "hovertemplate": hovertemplate,
+                "legendrank": 1,
+                "showlegend": bool(len(indices)) or name != "Gap chunk (< 0, kept)",
+            }
+        )
+
+    low = min(float(value.min(initial=0.0)), 0.0)
+    high = max(float(value.max(initial=0.0)), 0.0)
+    if show_stages:
+        high = max(high, 1.0)
+    span = (high - low) or 1.0
+
+    top_k = np.asarray(result.top_k, dtype=np.int64)
+    traces.append(
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "name": f"Top-k (k={params.top_k})",
+            "x": top_k,
+            "y": np.maximum(value[top_k], 0.0) + 0.055 * span if len(top_k) else top_k,
+            "marker": {
+                "symbol": "triangle-down",
+                "size": 13,
+                "color": palette.top_k,
+                "line": {"color": "white", "width": 1},
+            },
+            "customdata": np.column_stack((top_k, np.arange(1, len(top_k) + 1))),
+            "hovertext": labels.headers[top_k] if len(top_k) else [],
+            "hovertemplate": "%{hovertext}<br><b>Top-k #%{customdata[1]}</b> of the baseline<extra></extra>",
+            "legendrank": 3,
+        }
+    )
+    traces.append(_legend_swatch("RSE segment", palette.segment_band, palette.segment))
+    if len(labels.doc_starts) > 1:
+        traces.append(
+            {
+                "type": "scatter",
+                "mode": "lines",
+                "name": "Document boundary",
+                "x": [None],
+                "y": [None],
+                "line": {"color": palette.boundary, "dash": "dash", "width": 1.5},
+                "hoverinfo": "skip",
+                "legendrank": 4,
+            }
+        )
+    if show_stages:
+        traces.extend(_stage_traces(values, params, n))
+
+    shapes, annotations = _segment_marks(result, query, n)
+    boundary_shapes, title_annotations = _document_marks(labels, n)
+    shapes += boundary_shapes
+    annotations += title_annotations
+    if selected_chunk is not None and 0 <= selected_chunk < n:
+        shapes.append(
+            {
+                "type": "rect",
+                "xref": "x",
+                "yref": "paper",
+                "x0": selected_chunk - 0.6,
+                "x1": selected_chunk + 0.6,
+                "y0": 0,
+                "y1": 1,
+                "line": {"color": palette.selected, "width": 2, "dash": "dot"},
+                "fillcolor": "rgba(0,0,0,0)",
+                "layer": "above",
+            }
+        )
+
+    layout = _base_layout(height or (600 if show_stages else 520), top=44, bottom=10)
+    layout.update(
+        barmode="overlay",
+        uirevision=f"{result.corpus.key}/{query}",
+        xaxis=_x_axis(n, "Chunk, in document order" if len(labels.doc_starts) == 1 else "Chunk, documents in order"),
+        yaxis={
+            "title": {"text": "Chunk value" if not show_stages else "Score / value"},
+            "range": [low - 0.06 * span, high + 0.24 * span],
+            "gridcolor": palette.grid,
+            "zeroline": True,
+            "zerolinecolor": palette.zero,
+            "zerolinewidth": 1.5,
+            "fixedrange": False,
+        },
+        shapes=shapes,
+        annotations=annotations,
+    )
+    if n > RANGE_SLIDER_ABOVE:
+        layout["xaxis"]["rangeslider"] = {
+            "visible": True,
+            "thickness": 0.07,
+            "bgcolor": "#f8fafc",
+            "range": [-0.5, n - 0.5],
+        }
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def _value_hovertemplate(params) -> str:
+    """Hover text of a chunk bar: where it is, then each stage of its value, then its words."""
+    decay = f"{params.decay_rate:g}"
+    penalty = f"{params.irrelevant_chunk_penalty:g}"
+    formula = (
+        f"value = (%{{customdata[{_CD_TRANSFORMED}]:.3f}} × %{{customdata[{_CD_DECAY}]:.3f}} − {penalty})"
+        f" × %{{customdata[{_CD_LENGTH}]:.2f}} = <b>%{{y:.3f}}</b>"
+        if params.chunk_length_adjustment
+        else f"value = %{{customdata[{_CD_TRANSFORMED}]:.3f}} × %{{customdata[{_CD_DECAY}]:.3f}} − {penalty}"
+        " = <b>%{y:.3f}</b>"
+    )
+    return (
+        "%{hovertext}<br>"
+        f"raw score %{{customdata[{_CD_RAW}]:.3f}} → calibrated %{{customdata[{_CD_CALIBRATED}]:.3f}}"
+        f" → beta-transformed %{{customdata[{_CD_TRANSFORMED}]:.3f}}<br>"
+        f"rank %{{customdata[{_CD_RANK}]:d}} → decay factor exp(−rank/{decay}) = %{{customdata[{_CD_DECAY}]:.3f}}<br>"
+        f"{formula}<br>"
+        "%{text}<extra></extra>"
+    )
+
+
+def _stage_traces(values, params, n: int) -> list[dict]:
+    """One line per stage of the value formula, and the final value as markers.
+
+    Lines are drawn as steps centred on each chunk (``hvh``), so every chunk reads as one level.
+    """
+    palette = PALETTE
+    x = np.arange(n)
+    decayed = values.transformed * values.decay
+    marker_size = 7 if n <= RANGE_SLIDER_ABOVE else 4
+    adjusted = " × length factor" if params.chunk_length_adjustment else ""
+    stages = [
+        ("① calibrated", "① calibrated score", values.calibrated, palette.stage_calibrated, "dot"),
+        (
+            "② beta-transformed",
+            f"② beta CDF (a={params.beta_a:g}, b={params.beta_b:g})",
+            values.transformed,
+            palette.stage_transformed,
+            "solid",
+        ),
+        ("③ × rank decay", f"③ ② × exp(−rank/{params.decay_rate:g})", decayed, palette.stage_decayed, "dash"),
+    ]
+    traces: list[dict] = [
+        {
+            "type": "scatter",
+            "mode": "lines",
+            "name": name,
+            "x": x,
+            "y": y,
+            "line": {"color": color, "width": 2.2, "dash": dash, "shape": "hvh"},
+            "hovertemplate": f"{hover}: %{{y:.3f}}<extra></extra>",
+            "legendrank": 10 + number,
+        }
+        for number, (name, hover, y, color, dash) in enumerate(stages)
+    ]
+    traces.append(
+        {
+            "type": "scatter",
+            "mode": "markers",
+            "name": "④ − penalty = value",
+            "x": x,
+            "y": values.value,
+            "marker": {"symbol": "diamond", "size": marker_size, "color": palette.stage_value},
+            "hovertemplate": f"④ value = (③ − {params.irrelevant_chunk_penalty:g}){adjusted}: "
+            "%{y:.3f}<extra></extra>",
+            "legendrank": 20,
+        }
+    )
+    return traces
+
+
+def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[dict], list[dict]]:
+    """A shaded band and an ``S1`` label per segment; labels of close segments are staggered."""
+    palette = PALETTE
+    several_queries = len(result.queries) > 1
+    shapes: list[dict] = []
+    annotations: list[dict] = []
+    min_gap = max(1.0, 0.035 * n)  # about one label width, in chunks, on a ~900 px wide plot
+    row_ends: list[float] = []  # per label row, the x of its last label
+    for segment in sorted(result.segments, key=lambda s: s.start):
+        own = segment.query == query
+        shapes.append(
+            {
+                "type": "rect",
+                "xref": "x",
+                "yref": "paper",
+                "x0": segment.start - 0.5,
+                "x1": segment.end - 0.5,
+                "y0": 0,
+                "y1": 1,
+                "fillcolor": palette.segment_band if own else palette.segment_band_other,
+                "line": {"width": 1, "color": palette.segment, "dash": "solid" if own else "dot"},
+                "opacity": 1,
+                "layer": "below",
+            }
+        )
+        centre = (segment.start + segment.end - 1) / 2
+        row = next((r for r, end in enumerate(row_ends) if centre - end >= min_gap), None)
+        if row is None and len(row_ends) < 3:
+            row = len(row_ends)
+            row_ends.append(centre)
+        row = row or 0
+        row_ends[row] = centre
+        label = segment.label + (f"·Q{segment.query + 1}" if several_queries else "")
+        annotations.append(
+            {
+                "x": centre,
+                "xref": "x",
+                "y": 1,
+                "yref": "paper",
+                "yanchor": "bottom",
+                "yshift": 2 + 17 * row,
+                "text": f"<b>{label}</b>",
+                "showarrow": False,
+                "font": {"color": palette.segment, "size": 14},
+            }
+        )
+    return shapes, annotations
+
+
+def _document_marks(labels: CorpusLabels, n: int) -> tuple[list[dict], list[dict]]:
+    """A dashed line where each document starts, and its title at the top left of its span."""
+    palette = PALETTE
+    shapes: list[dict] = []
+    annotations: list[dict] = []
+    ends = (*labels.doc_starts[1:], n)
+    for number, (start, end, title) in enumerate(zip(labels.doc_starts, ends, labels.titles, strict=True)):
+        if number:
+            shapes.append(
+                {
+                    "type": "line",
+                    "xref": "x",
+                    "yref": "paper",
+                    "x0": start - 0.5,
+                    "x1": start - 0.5,
+                    "y0": 0,
+                    "y1": 1,
+                    "line": {"color": palette.boundary, "width": 1.5, "dash": "dash"},
+                    "layer": "above",
+                }
+            )
+        room = max(6, int((end - start) / max(n, 1) * 110))
+        annotations.append(
+            {
+                "x": start - 0.5,
+                "xref": "x",
+                "y": 1,
+                "yref": "paper",
+                "xanchor": "left",
+                "yanchor": "top",
+                "xshift": 4,
+                "yshift": -2,
+                "text": html.escape(shorten(title, room)),
+                "hovertext": html.escape(shorten(title, 200)),
+                "showarrow": False,
+                "font": {"color": palette.muted, "size": 13},
+                "bgcolor": "rgba(255,255,255,0.75)",
+            }
+        )
+    return shapes, annotations
+
+
+def _legend_swatch(name: str, fill: str, line: str) -> dict:
+    """A legend entry for something that is not a trace (a shaded band)."""
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": name,
+        "x": [None],
+        "y": [None],
+        "marker": {"symbol": "square", "size": 16, "color": fill, "line": {"color": line, "width": 1.5}},
+        "hoverinfo": "skip",
+        "legendrank": 2,
+    }
+
+
+def _base_layout(height: int, *, top: int, bottom: int) -> dict:
+    """White, projector-friendly layout (no template: every setting is explicit)."""
+    palette = PALETTE
+    return {
+        "template": {"layout": {}},
+        "height": height,
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "font": {"family": FONT_FAMILY, "size": FONT_SIZE, "color": palette.text},
+        "margin": {"l": 64, "r": 16, "t": top, "b": bottom, "autoexpand": True},
+        "hovermode": "closest",
+        "hoverlabel": {
+            "bgcolor": "white",
+            "bordercolor": palette.boundary,
+            "font": {"family": FONT_FAMILY, "size": 14, "color": palette.text},
+            "align": "left",
+        },
+        "legend": {
+            "orientation": "h",
+            "x": 0,
+            "xanchor": "left",
+            "y": 0,
+            "yref": "container",
+            "yanchor": "bottom",
+            "font": {"size": 13},
+            "bgcolor": "rgba(255,255,255,0)",
+            "itemclick": "toggle",
+        },
+        "dragmode": "zoom",
+    }
+
+
+def _x_axis(n: int, title: str) -> dict:
+    return {
+        "title": {"text": title, "standoff": 6},
+        "range": [-0.5, max(n, 1) - 0.5],
+        "showgrid": False,
+        "zeroline": False,
+        "automargin": True,
+        "ticks": "outside",
+        "linecolor": PALETTE.grid,
+        "tickformat": "d",
+    }
+
+
+# --- the comparison chart ---
+
+CompareRows = tuple[str, str, str]
+COMPARE_ROWS: CompareRows = ("RSE", "Top-k", "Top-k, same characters")
+
+
+def chunk_sets(result: ExtractionResult, top_k_indices: Sequence[int] | None = None) -> dict[str, list[int]]:
+    """Which chunks RSE and a top-k selection keep: ``both``, ``rse_only``, ``top_k_only``.
+
+    Lists are corpus indices in document order. ``top_k_indices`` defaults to ``result.top_k``.
+    """
+    rse = set(result.rse_chunks)
+    top = set(result.top_k if top_k_indices is None else top_k_indices)
+    return {
+        "both": sorted(rse & top),
+        "rse_only": sorted(rse - top),
+        "top_k_only": sorted(top - rse),
+    }
+
+
+def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470) -> go.Figure:
+    """Values of one query above a strip of what each method keeps, chunk by chunk.
+
+    Rows of the strip, top to bottom: RSE (segment chunks blue, gap chunks amber), top-k at the
+    chosen k, and top-k at RSE's character budget (both orange). Segment bands span the whole
+    figure, so a glance down a band shows what top-k keeps of each segment and what it drops.
+    """
+    palette = PALETTE
+    values = result.values[query].value
+    n = len(values)
+    labels = corpus_labels(result.corpus)
+    rse = np.asarray(result.rse_chunks, dtype=np.int64)
+    gap_set = {index for segment in result.segments for index in segment.gap_chunks}
+    is_gap = np.array([index in gap_set for index in rse.tolist()], dtype=bool)
+    top_k = np.asarray(result.top_k, dtype=np.int64)
+    budget = np.asarray(result.top_k_equal_budget, dtype=np.int64)
+    rse_set = set(rse.tolist())
+    width = 0.82 if n <= RANGE_SLIDER_ABOVE else 1.0
+    rows = {
+        "RSE": 2,
+        f"Top-k (k={result.params.top_k})": 1,
+        f"Top-k, RSE's characters<br>({len(budget)} chunks)": 0,
+    }
+
+    rank_of = {index: rank for rank, index in enumerate(result.ranking, 1)}
+
+    def strip(name: str, indices: np.ndarray, row: int, fill: str, line: str, what: str, legend: bool) -> dict:
+        """One row of the strip: a cell per kept chunk, with a hover that says who else keeps it."""
+        if what.startswith("RSE"):
+            notes = labels.headers[indices] if len(indices) else []
+        else:
+            notes = np.array(
+                [
+                    f"{labels.headers[i]}<br>rank {rank_of.get(i, '?')}, "
+                    + ("also kept by RSE" if i in rse_set else "not kept by RSE")
+                    for i in indices.tolist()
+                ],
+                dtype=object,
+            )
+        return {
+            "type": "bar",
+            "name": name,
+            "x": indices,
+            "y": np.full(len(indices), 0.76),
+            "base": np.full(len(indices), row - 0.38),
+            "width": width,
+            "xaxis": "x",
+            "yaxis": "y2",
+            "marker": {"color": fill, "line": {"color": line, "width": 1.5 if line != fill else 0}},
+            "customdata": np.column_stack((indices, values[indices])) if len(indices) else [],
+            "hovertext": notes,
+            "hovertemplate": f"<b>{what}</b><br>%{{hovertext}}<br>value %{{customdata[1]:.3f}}<extra></extra>",
+            "showlegend": legend,
+            "legendgroup": name,
+        }
+
+    top_label, budget_label = list(rows)[1:]
+    traces: list[dict] = [
+        {
+            "type": "bar",
+            "name": "Chunk value",
+            "x": np.arange(n),
+            "y": values,
+            "width": width,
+            "marker": {"color": np.where(values >= 0, palette.positive, palette.negative)},
+            "customdata": np.arange(n),
+            "hovertext": labels.headers,
+            "hovertemplate": "%{hovertext}<br>value <b>%{y:.3f}</b><extra></extra>",
+            "showlegend": False,
+        },
+        strip("RSE segment chunk", rse[~is_gap], rows["RSE"], palette.segment, palette.segment, "RSE", True),
+        strip("RSE gap chunk", rse[is_gap], rows["RSE"], palette.gap_fill, palette.gap, "RSE, gap chunk", True),
+        strip("Top-k chunk", top_k, rows[top_label], palette.top_k, palette.top_k, top_label, True),
+        strip("Top-k chunk", budget, rows[budget_label], palette.top_k, palette.top_k, budget_label, False),
+    ]
+
+    shapes, annotations = _segment_marks(result, query, n)
+    boundary_shapes, _ = _document_marks(labels, n)
+    shapes += boundary_shapes
+    low = min(float(values.min(initial=0.0)), 0.0)
+    high = max(float(values.max(initial=0.0)), 0.0)
+    span = (high - low) or 1.0
+    layout = _base_layout(height, top=48, bottom=10)
+    layout.update(
+        barmode="overlay",
+        uirevision=f"compare/{result.corpus.key}/{query}",
+        xaxis={**_x_axis(n, "Chunk, in document order"), "anchor": "y2"},
+        yaxis={
+            "domain": [0.45, 1.0],
+            "title": {"text": "Chunk value"},
+            "range": [low - 0.05 * span, high + 0.08 * span],
+            "gridcolor": palette.grid,
+            "zeroline": True,
+            "zerolinecolor": palette.zero,
+            "zerolinewidth": 1.5,
+        },
+        yaxis2={
+            "domain": [0.0, 0.38],
+            "anchor": "x",
+            "range": [-0.5, 2.5],
+            "tickvals": list(rows.values()),
+            "ticktext": list(rows),
+            "automargin": True,
+            "showgrid": False,
+            "zeroline": False,
+            "fixedrange": True,
+        },
+        shapes=shapes,
+        annotations=annotations,
+    )
+    layout["margin"]["l"] = 150
+    return go.Figure(data=traces, layout=layout, _validate=False)
