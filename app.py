@@ -9,22 +9,27 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_ui import backend, state
+from app_ui import backend, navigation, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS
-from views import compare, explore
+from views import compare, evaluate, explore
 
 st.set_page_config(page_title="RSE Explorer", page_icon=":material/segment:", layout="wide")
 st.html(CSS)
 
 state.init_state()
 pages = st.navigation(
-    {
-        "Explore": [
-            st.Page(explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True),
-            st.Page(compare.render, title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
-        ],
-    }
+    navigation.register(
+        {
+            "Explore": [
+                st.Page(explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True),
+                st.Page(compare.render, title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
+            ],
+            "Measure": [
+                st.Page(evaluate.render, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
+            ],
+        }
+    )
 )
 render_sidebar()
 inputs = state.read_inputs()

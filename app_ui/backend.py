@@ -33,6 +33,8 @@ from rse_core import (
     normalize_queries,
     run_rse,
 )
+from rse_core.evaluate import Evaluation, evaluate
+from rse_core.golden import GoldenSet
 
 from . import state
 from .samples import list_samples
@@ -174,6 +176,24 @@ def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs)
         bar.empty()
     store.put(key, scores)
     return scores
+
+
+def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) -> Evaluation:
+    """Evaluate ``golden`` on ``document`` alone at the sidebar's scorer and parameters.
+
+    Scores come from the score cache (and go into it), so a query already seen is not rescored,
+    and the numbers equal ``rse_core.evaluate.evaluate`` run with the same scorer and parameters.
+    Raises RSEError (e.g. GoldenSetError) for the page to show.
+    """
+    scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
+    corpus = corpus_for(((document.doc_id,), inputs.params.chunk_size), (document,))
+    return evaluate(
+        golden,
+        inputs.params,
+        scorer,
+        corpus=corpus,
+        score_fn=lambda query: scores_for(corpus, query, scorer, inputs),
+    )
 
 
 def _key_digest(scorer: str) -> str:

@@ -1,0 +1,26 @@
+"""The Evaluate page in a real browser: it opens by URL, shows the chart and table, and is screenshotted."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import screenshot, wait_for_app
+
+pytestmark = pytest.mark.browser  # conftest's own pytestmark does not reach test modules
+
+
+def test_evaluate_page_opens_by_url(app_url, page):
+    page.goto(app_url + "/evaluate")
+    wait_for_app(page)
+    page.get_by_text("Per query kind").first.wait_for(timeout=180_000)
+    page.locator("[data-testid='stPlotlyChart']").first.wait_for(timeout=60_000)
+    page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=60_000)
+    wait_for_app(page)
+    page.wait_for_timeout(1500)  # let Plotly finish drawing
+    assert page.locator("[data-testid='stException']").count() == 0
+    # Streamlit scrolls inside its main container, so a full-page shot is one viewport: grow the viewport.
+    page.set_viewport_size({"width": 1440, "height": 2700})
+    page.wait_for_timeout(1500)
+    path = screenshot(page, "evaluate_page")
+    assert path.exists()
+    assert page.dialogs == []

@@ -1,0 +1,484 @@
+"""Evaluate: RSE vs top-k on a golden set, per query and per query kind, at the sidebar's settings.
+
+The page picks a golden set (a sample's, an uploaded one, or one built here), evaluates it from
+the app's cached scores (``backend.evaluation_for``: the numbers equal the CLI's), and draws a
+table per query and a grouped bar chart per kind. A row opens Explore on that query. Below, the
+user marks the gold span of the sidebar's query by picking chunks and collects such spans into a
+golden set to download.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+from plotly.subplots import make_subplots
+
+from app_ui import backend, navigation, state
+from app_ui.samples import SAMPLE_DIR, list_samples
+from rse_core import Document, RSEError
+from rse_core.charts import PALETTE
+from rse_core.evaluate import METHOD_LABELS, METHODS, Evaluation
+from rse_core.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+
+SOURCE_KEY = "ev_source"
+SAMPLE_KEY = "ev_sample"
+UPLOAD_KEY = "ev_upload"
+TABLE_KEY = "ev_table"
+OPEN_KEY = "ev_open_query"
+BUILT_KEY = "ev_built_set"  # GoldenSet | None: the set built on this page
+MARK_DOC_KEY = "ev_mark_doc"
+MARK_CHUNKS_KEY = "ev_mark_chunks"
+MARK_KIND_KEY = "ev_mark_kind"
+MARK_ID_KEY = "ev_mark_id"
+MARK_NOTE_KEY = "ev_mark_note"
+MARK_MESSAGE_KEY = "_ev_mark_message"  # (level, text) left by a callback for the next run
+GOTO_EXPLORE_KEY = "_ev_goto_explore"
+EXPLORE_CHUNK_KEY = "explore_selected_chunk"  # corpus index of the chunk clicked on Explore
+
+SOURCES = {"sample": "Sample golden set", "upload": "Upload a golden set", "built": "My golden set"}
+METHOD_COLORS = {
+    "rse": PALETTE.segment,
+    "top_k": PALETTE.top_k,
+    "top_k_equal_budget": "#fdba74",  # a lighter orange: top-k again, at RSE's character budget
+}
+SHORT_LABELS = {"rse": "RSE", "top_k": "top-k", "top_k_equal_budget": "budget"}  # table headers
+FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
+
+
+def escape_md(text: object) -> str:
+    """``text`` with every Markdown-special character escaped (file names and queries are user data)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+
+
+def render() -> None:
+    if st.session_state.pop(GOTO_EXPLORE_KEY, False):
+        navigation.switch_to("Explore")
+    st.title("Evaluate")
+    st.caption(
+        "How much of each gold answer RSE and top-k send, and how much of what they send is gold, "
+        "on a golden set of queries with known answers. Scorer and parameters come from the sidebar."
+    )
+    outcome = backend.current_outcome()
+    backend.show_messages(outcome)
+    inputs = state.read_inputs()
+    documents = backend.active_documents(inputs, backend.RunOutcome(result=None))
+    chosen = _choose_golden_set(inputs, documents)
+    if chosen is not None:
+        golden, document, slug = chosen
+        try:
+            with st.spinner(f"Scoring {len(golden.queries)} queries with {inputs.scorer}..."):
+                evaluation = backend.evaluation_for(golden, document, inputs)
+        except RSEError as error:
+            st.error(escape_md(error), icon=":material/error:")
+        else:
+            _render_results(evaluation, inputs, slug)
+    st.divider()
+    _render_marking(inputs, documents, outcome)
+
+
+# ------------------------------------------------------------------------------- golden set
+
+
+def _choose_golden_set(inputs: state.Inputs, documents: list[Document]) -> tuple[GoldenSet, Document, str] | None:
+    """The source picker; returns (golden set, its active document, sample slug or "") or None."""
+    samples = list_samples()
+    active_samples = [slug for slug in inputs.samples if slug in samples]
+    built: GoldenSet | None = st.session_state.get(BUILT_KEY)
+    options = [*(["sample"] if active_samples else []), "upload", *(["built"] if built else [])]
+    if st.session_state.get(SOURCE_KEY) not in options:
+        st.session_state[SOURCE_KEY] = options[0]
+    source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=SOURCE_KEY, horizontal=True)
+    _render_format_help()
+    if source == "sample":
+        if st.session_state.get(SAMPLE_KEY) not in active_samples:
+            st.session_state[SAMPLE_KEY] = active_samples[0]
+        slug = st.selectbox(
+            "Sample document",
+            active_samples,
+            format_func=lambda s: f"{samples[s].label} ({len(samples[s].golden.queries)} queries)",
+            key=SAMPLE_KEY,
+            help="The golden sets of the sample documents active in the sidebar.",
+        )
+        golden = samples[slug].golden
+    elif source == "upload":
+        if not active_samples:
+            st.caption("No sample document is active; pick one in the sidebar to use its golden set.")
+        upload = st.file_uploader(
+            "Golden-set JSON",
+            type=["json"],
+            key=UPLOAD_KEY,
+            help="Its 'document' must be the file name of an active document (a sample or an upload).",
+        )
+        if upload is None:
+            return None
+        try:
+            golden = parse_golden_json(upload.getvalue(), upload.name)
+        except GoldenSetError as error:
+            st.error(escape_md(error), icon=":material/error:")
+            return None
+    else:
+        golden = built
+    by_name = {Path(document.name).name: document for document in documents}
+    document = by_name.get(golden.document_name)
+    if document is None:
+        active = ", ".join(sorted(by_name)) or "none"
+        st.error(
+            escape_md(
+                f"This golden set is for {golden.document_name}, which is not an active document "
+                f"(active: {active}). Pick that sample or upload that file in the sidebar."
+            ),
+            icon=":material/error:",
+        )
+        return None
+    slug = next((s for s in active_samples if samples[s].path.name == golden.document_name), "")
+    return golden, document, slug
+
+
+def _render_format_help() -> None:
+    with st.expander("Golden-set format (rse-golden/1)", icon=":material/description:"):
+        try:
+            text = FORMAT_FILE.read_text(encoding="utf-8")
+            st.markdown(text[text.index("## Golden sets") :].replace("## Golden sets", "", 1))
+        except (OSError, ValueError):
+            st.write("A JSON object with 'schema', 'document' and a list of 'queries'.")
+        st.caption("From sample_docs/FORMAT.md. The sample golden sets in sample_docs/ follow it.")
+
+
+# ---------------------------------------------------------------------------------- results
+
+
+def query_table(evaluation: Evaluation) -> pd.DataFrame:
+    """One row per query: id, kind, query, then recall / precision / covered / characters per method."""
+    rows = []
+    for query in evaluation.queries:
+        row: dict[str, object] = {"id": query.id, "kind": query.kind, "query": query.query}
+        for method in METHODS:
+            score, label = query.scores[method], METHOD_LABELS[method]
+            row[f"{label} recall"] = score.recall
+            row[f"{label} precision"] = score.precision
+            row[f"{label} covered"] = score.covered
+            row[f"{label} chars"] = score.characters
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def summary_figure(evaluation: Evaluation) -> go.Figure:
+    """Grouped bars per query kind: recall, precision and characters sent, one colour per method."""
+    summary = evaluation.summary()
+    metrics = (("recall", "Recall"), ("precision", "Precision"), ("characters", "Characters sent"))
+    figure = make_subplots(rows=1, cols=3, subplot_titles=[title for _, title in metrics], horizontal_spacing=0.07)
+    for column, (metric, _) in enumerate(metrics, 1):
+        for method in METHODS:
+            rows = [row for row in summary if row["method"] == method]
+            figure.add_trace(
+                go.Bar(
+                    x=[f"{row['kind']} ({row['queries']})" for row in rows],
+                    y=[row[metric] for row in rows],
+                    name=METHOD_LABELS[method],
+                    legendgroup=method,
+                    showlegend=column == 1,
+                    marker={
+                        "color": METHOD_COLORS[method],
+                        "line": {"color": PALETTE.top_k, "width": 1 if method == "top_k_equal_budget" else 0},
+                    },
+                    hovertemplate=f"{METHOD_LABELS[method]}<br>%{{x}}: %{{y:.2f}}<extra></extra>"
+                    if metric != "characters"
+                    else f"{METHOD_LABELS[method]}<br>%{{x}}: %{{y:,.0f}} characters<extra></extra>",
+                ),
+                row=1,
+                col=column,
+            )
+    figure.update_yaxes(range=[0, 1.05], row=1, col=1)
+    figure.update_yaxes(range=[0, 1.05], row=1, col=2)
+    figure.update_layout(
+        barmode="group",
+        height=340,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        legend={"orientation": "h", "y": -0.15},
+    )
+    return figure
+
+
+def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str) -> None:
+    params = inputs.params
+    st.caption(
+        f"{len(evaluation.queries)} queries on {escape_md(evaluation.golden.document_name)} - scorer "
+        f"{escape_md(evaluation.scorer)}, preset {escape_md(st.session_state.get(state.PRESET_KEY, ''))}, "
+        f"chunk size {params.chunk_size}, top-k {params.top_k}. Recall: share of the gold span sent; "
+        "precision: share of what is sent that is gold; covered: the whole gold span was sent."
+    )
+    st.subheader("Per query kind")
+    st.plotly_chart(summary_figure(evaluation), key="ev_chart", config={"displayModeBar": False})
+
+    st.subheader("Per query")
+    table = query_table(evaluation)
+    ids = [query.id for query in evaluation.queries]
+    columns: dict[str, object] = {
+        "id": st.column_config.TextColumn("id", width="small"),
+        "kind": st.column_config.TextColumn("kind", width="small"),
+        "query": st.column_config.TextColumn("query", width="medium"),
+    }
+    for method in METHODS:
+        label, short = METHOD_LABELS[method], SHORT_LABELS[method]
+        columns[f"{label} recall"] = st.column_config.NumberColumn(
+            f"{short} rec", format="%.2f", width="small", help=f"{label}: share of the gold span sent"
+        )
+        columns[f"{label} precision"] = st.column_config.NumberColumn(
+            f"{short} prec", format="%.2f", width="small", help=f"{label}: share of what is sent that is gold"
+        )
+        columns[f"{label} covered"] = st.column_config.CheckboxColumn(
+            f"{short} full", width="small", help=f"{label}: the whole gold span was sent"
+        )
+        columns[f"{label} chars"] = st.column_config.NumberColumn(
+            f"{short} chars", format="%d", width="small", help=f"{label}: characters sent"
+        )
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config=columns,
+        key=TABLE_KEY,
+        on_select=lambda: _on_row_selected(ids),
+        selection_mode="single-row",
+        height=min(38 + 35 * len(ids), 600),  # every row visible up to ~16 queries
+    )
+    csv_column, json_column, _ = st.columns([1, 1, 2])
+    csv_column.download_button(
+        "Download results (CSV)",
+        evaluation.to_csv(),
+        file_name=f"{Path(evaluation.golden.document_name).stem}.evaluation.csv",
+        mime="text/csv",
+        key="ev_download_csv",
+        icon=":material/download:",
+    )
+    json_column.download_button(
+        "Download results (JSON)",
+        evaluation.to_json(),
+        file_name=f"{Path(evaluation.golden.document_name).stem}.evaluation.json",
+        mime="application/json",
+        key="ev_download_json",
+        icon=":material/download:",
+    )
+    _render_open_query(evaluation, ids, slug)
+
+
+def _on_row_selected(ids: list[str]) -> None:
+    rows = st.session_state[TABLE_KEY].selection.rows
+    if rows and rows[0] < len(ids):
+        st.session_state[OPEN_KEY] = ids[rows[0]]
+
+
+def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str) -> None:
+    """Pick a query (or click its row): what each method sent, and a button to Explore it."""
+    st.subheader("One query")
+    by_id = {query.id: query for query in evaluation.queries}
+    if st.session_state.get(OPEN_KEY) not in by_id:
+        st.session_state[OPEN_KEY] = ids[0]
+    query_id = st.selectbox(
+        "Query (or click a row of the table)",
+        ids,
+        format_func=lambda i: f"{i} ({by_id[i].kind}): {by_id[i].query}",
+        key=OPEN_KEY,
+    )
+    query = by_id[query_id]
+    gold_chunks = evaluation.gold_chunks(query)
+    gold = f"characters {query.gold[0]}-{query.gold[1]}"
+    if gold_chunks:
+        gold += (
+            f", chunk {gold_chunks[0]}"
+            if gold_chunks[0] == gold_chunks[1]
+            else f", chunks {gold_chunks[0]}-{gold_chunks[1]}"
+        )
+    segments = (
+        ", ".join(
+            f"{segment.label} chunks {segment.first_chunk}-{segment.last_chunk} "
+            f"({segment.end_char - segment.start_char} characters)"
+            for segment in query.segments
+        )
+        or "no segment"
+    )
+    lines = [
+        f"- **Gold span:** {gold}",
+        f"- **RSE:** {segments}",
+        f"- **top-k:** chunks {', '.join(map(str, evaluation.chunk_numbers(query.top_k))) or 'none'}",
+        f"- **top-k at RSE's budget:** chunks "
+        f"{', '.join(map(str, evaluation.chunk_numbers(query.top_k_equal_budget))) or 'none'}",
+    ]
+    st.markdown("\n".join(lines))
+    where = "this sample alone" if slug else f"{escape_md(evaluation.golden.document_name)} with no sample documents"
+    st.button(
+        "Open in Explore",
+        key="ev_open_explore",
+        icon=":material/bar_chart:",
+        on_click=_open_in_explore,
+        args=(query.query, slug),
+        help=f"Sets the sidebar query to this one and the documents to {where}, "
+        "so Explore shows what this row measured.",
+    )
+
+
+def _open_in_explore(query: str, slug: str) -> None:
+    """Callback: put the query and its document in the sidebar, then switch page on the next run."""
+    st.session_state[state.QUERY_KEY] = query
+    st.session_state[state.QUERY_2_KEY] = ""
+    st.session_state[state.SAMPLES_KEY] = [slug] if slug else []
+    st.session_state[GOTO_EXPLORE_KEY] = True
+
+
+# ------------------------------------------------------------------------------ gold marking
+
+
+def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: backend.RunOutcome) -> None:
+    """Mark the gold span of the sidebar's query by picking chunks; collect spans into a golden set."""
+    st.subheader("Mark a gold span for the current query")
+    query = inputs.queries[0]
+    st.markdown(f"Query (from the sidebar): **{escape_md(query)}**")
+    message = st.session_state.pop(MARK_MESSAGE_KEY, None)
+    if message:
+        level, text = message
+        (st.success if level == "success" else st.error)(escape_md(text))
+    if not documents:
+        st.info("Pick a sample document or upload one in the sidebar to mark spans in it.")
+        _render_built_set()
+        return
+    names = [document.name for document in documents]
+    built: GoldenSet | None = st.session_state.get(BUILT_KEY)
+    if st.session_state.get(MARK_DOC_KEY) not in names:
+        st.session_state[MARK_DOC_KEY] = built.document if built and built.document in names else names[0]
+    name = st.selectbox("Document", names, key=MARK_DOC_KEY)
+    document = documents[names.index(name)]
+    corpus = backend.corpus_for(((document.doc_id,), inputs.params.chunk_size), (document,))
+    chunks = corpus.chunks
+    picked = [n for n in st.session_state.get(MARK_CHUNKS_KEY, []) if isinstance(n, int) and n < len(chunks)]
+    st.session_state[MARK_CHUNKS_KEY] = picked
+
+    clicked = _explore_chunk(outcome, document)
+    if clicked is not None:
+        st.button(
+            f"Add chunk {clicked} (clicked on Explore)",
+            key="ev_add_clicked",
+            on_click=lambda: st.session_state.__setitem__(
+                MARK_CHUNKS_KEY, sorted({*st.session_state[MARK_CHUNKS_KEY], clicked})
+            ),
+        )
+    selected = st.multiselect(
+        "Chunks that hold the answer",
+        list(range(len(chunks))),
+        format_func=lambda n: f"{n} (p. {chunks[n].first_page}): {' '.join(chunks[n].text.split()[:8])}...",
+        key=MARK_CHUNKS_KEY,
+        help="The gold span runs from the first picked chunk to the last, including the chunks between.",
+    )
+    kind_column, id_column, note_column = st.columns([1, 1, 2])
+    kind = kind_column.selectbox("Kind", QUERY_KINDS, key=MARK_KIND_KEY)
+    if not st.session_state.get(MARK_ID_KEY):
+        st.session_state[MARK_ID_KEY] = _next_id(built)
+    query_id = id_column.text_input("Id", key=MARK_ID_KEY)
+    note = note_column.text_input("Note (optional)", key=MARK_NOTE_KEY)
+    if selected:
+        first, last = min(selected), max(selected)
+        start, end = chunks[first].start, chunks[last].end
+        span = document.text[start:end]
+        label = f"chunk {first}" if first == last else f"chunks {first}-{last}"
+        with st.expander(f"Span: {label}, {len(span.strip())} characters", expanded=False):
+            st.text(span.strip())
+        st.button(
+            "Add to my golden set",
+            key="ev_add_span",
+            type="primary",
+            icon=":material/add:",
+            on_click=_add_span,
+            args=(document.name, document.text, start, end, query_id, query, kind, note),
+        )
+    else:
+        st.caption("Pick the chunks that answer the query; their text becomes the gold span.")
+    _render_built_set()
+
+
+def _explore_chunk(outcome: backend.RunOutcome, document: Document) -> int | None:
+    """The chunk number (in ``document``) of the chunk clicked on Explore, if it is in ``document``."""
+    index = st.session_state.get(EXPLORE_CHUNK_KEY)
+    result = outcome.result
+    if result is None or not isinstance(index, int) or not 0 <= index < len(result.corpus.chunks):
+        return None
+    chunk = result.corpus.chunks[index]
+    return chunk.index if chunk.doc_id == document.doc_id else None
+
+
+def _next_id(built: GoldenSet | None) -> str:
+    taken = {query.id for query in built.queries} if built else set()
+    number = len(taken) + 1
+    while f"q-{number:02d}" in taken:
+        number += 1
+    return f"q-{number:02d}"
+
+
+def _add_span(
+    document_name: str, text: str, start: int, end: int, query_id: str, query: str, kind: str, note: str
+) -> None:
+    """Callback: add the span to the golden set in session state (or leave an error message)."""
+    built: GoldenSet | None = st.session_state.get(BUILT_KEY)
+    try:
+        if built is not None and built.document != document_name:
+            raise GoldenSetError(
+                f"My golden set is for {built.document}; download it and clear it before marking spans in "
+                f"{document_name}."
+            )
+        golden_query = query_for_span(text, start, end, query_id=query_id, query=query, kind=kind, note=note)
+        built = (built or GoldenSet(document=document_name, queries=())).with_query(golden_query)
+    except GoldenSetError as error:
+        st.session_state[MARK_MESSAGE_KEY] = ("error", str(error))
+        return
+    st.session_state[BUILT_KEY] = built
+    st.session_state[MARK_ID_KEY] = _next_id(built)
+    st.session_state[MARK_NOTE_KEY] = ""
+    st.session_state[MARK_CHUNKS_KEY] = []
+    st.session_state[MARK_MESSAGE_KEY] = ("success", f"Added {golden_query.id} to my golden set.")
+
+
+def _clear_built_set() -> None:
+    st.session_state[BUILT_KEY] = None
+    st.session_state[MARK_ID_KEY] = _next_id(None)
+
+
+def _render_built_set() -> None:
+    built: GoldenSet | None = st.session_state.get(BUILT_KEY)
+    if not built:
+        return
+    st.markdown(f"**My golden set:** {len(built.queries)} queries for {escape_md(built.document)}")
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "id": q.id,
+                    "kind": q.kind,
+                    "query": q.query,
+                    "start_char": q.start_char,
+                    "end_char": q.end_char,
+                    "first_phrase": q.first_phrase,
+                    "last_phrase": q.last_phrase,
+                }
+                for q in built.queries
+            ]
+        ),
+        hide_index=True,
+        key="ev_built_table",
+    )
+    download_column, evaluate_column, clear_column = st.columns(3)
+    download_column.download_button(
+        "Download golden set (JSON)",
+        built.to_json(),
+        file_name=f"{Path(built.document).stem}.golden.json",
+        mime="application/json",
+        key="ev_download_golden",
+        icon=":material/download:",
+    )
+    evaluate_column.button(
+        "Evaluate it above",
+        key="ev_evaluate_built",
+        on_click=lambda: st.session_state.__setitem__(SOURCE_KEY, "built"),
+    )
+    clear_column.button("Clear my golden set", key="ev_clear_built", on_click=_clear_built_set)
