@@ -1,4 +1,8 @@
-"""One palette for every page, so segments, top-k and gap chunks look the same everywhere."""
+"""One palette for every page, so segments, top-k and gap chunks look the same everywhere.
+
+The colours come from :data:`rse_core.charts.PALETTE` (the charts use the same ones). Pages put
+document text inside these classes only after ``html.escape``.
+"""
 
 from __future__ import annotations
 
@@ -7,19 +11,35 @@ from rse_core.charts import PALETTE
 SEGMENT = PALETTE.segment
 TOP_K = PALETTE.top_k
 GAP = PALETTE.gap
+GAP_FILL = PALETTE.gap_fill
 
 CSS = f"""
 <style>
+/* Wide pages: the chart and the text beside it need the room more than the margins do. */
+[data-testid="stMainBlockContainer"] {{ padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 3.5rem; }}
 .rse-chip {{ display: inline-block; padding: 0 0.45em; border-radius: 0.35em; font-size: 0.85em;
-             font-weight: 600; color: white; margin-right: 0.3em; }}
+             font-weight: 600; color: white; margin-right: 0.3em; line-height: 1.5; white-space: nowrap; }}
 .rse-chip.segment {{ background: {SEGMENT}; }}
 .rse-chip.topk {{ background: {TOP_K}; }}
-.rse-chip.gap {{ background: {GAP}; }}
+.rse-chip.gap {{ background: {GAP_FILL}; color: #713f12; outline: 1.5px solid {GAP}; }}
+.rse-chip.both {{ background: #334155; border-left: 0.45em solid {SEGMENT}; border-right: 0.45em solid {TOP_K}; }}
+.rse-chip.muted {{ background: #e2e8f0; color: #334155; }}
 .rse-text {{ white-space: pre-wrap; font-family: ui-serif, Georgia, serif; font-size: 0.95em;
-            line-height: 1.45; border-left: 4px solid {SEGMENT}; padding: 0.4em 0.8em;
-            background: #f8fafc; }}
-.rse-text .boundary {{ color: #94a3b8; font-family: ui-monospace, monospace; font-size: 0.75em;
-                      user-select: none; }}
+            line-height: 1.5; border-left: 4px solid {SEGMENT}; padding: 0.4em 0.8em;
+            background: #f8fafc; margin: 0.25em 0 0.5em 0; overflow-wrap: anywhere; }}
+.rse-text .boundary {{ display: inline-block; color: #64748b; background: #e2e8f0; border-radius: 0.3em;
+                      font-family: ui-monospace, monospace; font-size: 0.7em; line-height: 1.3;
+                      padding: 0 0.3em; margin: 0 0.2em; vertical-align: 0.15em; user-select: none; }}
 .rse-text .gap-chunk {{ background: #fef3c7; outline: 1px dashed {GAP}; }}
+.rse-text .selected-chunk {{ box-shadow: inset 0 -3px 0 #111827; }}
+.rse-segment-head {{ font-size: 1.0em; margin-top: 0.6em; }}
+.rse-segment-head .meta {{ color: #475569; }}
+.rse-gap-note {{ font-size: 0.9em; color: #713f12; background: #fffbeb; border-left: 4px solid {GAP};
+                padding: 0.3em 0.7em; margin: 0 0 0.4em 0; }}
+.rse-query {{ font-size: 1.1em; margin: 0 0 0.4em 0; }}
+.rse-query q {{ font-style: italic; }}
+.rse-legend {{ font-size: 0.9em; color: #334155; margin: 0.2em 0 0.4em 0; }}
+.rse-stop {{ font-size: 1.0em; color: #1e293b; margin: 0.2em 0 0.6em 0; }}
+.rse-chunk-list {{ font-size: 0.92em; line-height: 1.6; }}
 </style>
 """

@@ -1,0 +1,300 @@
+"""Render helpers the pages share: escaped HTML for segments, sentences that explain a result,
+exports, the share link, and a guard that turns a page's unexpected error into a short message.
+
+Every string that comes from a document (titles, file names, chunk text) or from the user (the
+query) goes through ``html.escape`` before it reaches ``st.html`` or ``st.markdown``.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
+from urllib.parse import urlencode
+
+import numpy as np
+import streamlit as st
+
+from rse_core import ExtractedSegment, ExtractionResult, StopReason
+from rse_core.charts import shorten
+
+LOGGER = logging.getLogger(__name__)
+MINUS = "\u2212"
+MAX_GAP_NOTES = 6  # per segment; more are summed up in one line
+
+
+def chart_config(filename: str) -> dict[str, object]:
+    """Plotly config for ``st.plotly_chart``: a PNG export at 2x for slides, no Plotly logo."""
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "filename": filename, "scale": 2},
+        "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"],
+    }
+
+
+def guarded(page: Callable[[], None]) -> Callable[[], None]:
+    """Run a page; an unexpected error becomes a short message instead of a traceback.
+
+    The backend already turns every ``RSEError`` into a message; this catches what is left (a bug
+    in drawing code) so a demo never shows a stack trace. The traceback goes to the server log.
+    Streamlit's own control flow (rerun, stop) derives from ``BaseException`` and passes through.
+    """
+
+    @functools.wraps(page)
+    def run() -> None:
+        try:
+            page()
+        except Exception as error:  # the point is to catch everything
+            LOGGER.exception("page %s failed", page.__module__)
+            st.error(
+                f"This page could not be drawn ({type(error).__name__}: {shorten(str(error), 200)}). "
+                "Try other settings; the details are in the server log.",
+                icon=":material/error:",
+            )
+
+    return run
+
+
+def signed(number: float, digits: int = 2) -> str:
+    """``+0.42`` / ``−0.12`` with a real minus sign (readable on a projector)."""
+    return f"{number:+.{digits}f}".replace("-", MINUS)
+
+
+def number(value: float, digits: int = 2) -> str:
+    return f"{value:.{digits}f}".replace("-", MINUS)
+
+
+def doc_title(result: ExtractionResult, doc_id: str, limit: int = 70) -> str:
+    return shorten(result.corpus.documents_by_id[doc_id].title, limit)
+
+
+def query_html(result: ExtractionResult) -> str:
+    """The query (or queries) on one line each, escaped."""
+    if len(result.queries) == 1:
+        return f'<div class="rse-query">Query: <q>{html.escape(result.queries[0])}</q></div>'
+    return "".join(
+        f'<div class="rse-query">Q{number_}: <q>{html.escape(query)}</q></div>'
+        for number_, query in enumerate(result.queries, 1)
+    )
+
+
+def stop_sentence(result: ExtractionResult) -> str:
+    """Why the search stopped, with the numbers that made it stop (plain text)."""
+    reason = result.stop_reason
+    params = result.params
+    detail = ""
+    if reason is StopReason.BUDGET_SPENT:
+        detail = f" ({result.search.chunks_used} of {params.overall_max_length} chunks used)"
+    elif reason is StopReason.BELOW_MINIMUM:
+        rejected = [step.best.score for step in result.search.steps if step.best is not None and not step.accepted]
+        if rejected:
+            detail = f" (the next best was worth {number(max(rejected))}; the minimum is {params.minimum_value:g})"
+    return f"The search stopped because {reason.explanation}{detail}."
+
+
+def gap_reason(result: ExtractionResult, segment: ExtractedSegment, index: int) -> str:
+    """Why a negative chunk is inside a segment, in one sentence with its numbers (plain text).
+
+    A best segment never starts or ends with a run of chunks whose values sum below zero (dropping
+    it would make the segment worth more), so the chunks before and after a gap chunk always
+    outweigh it; the sentence gives both sums.
+    """
+    values = result.values[segment.query].value
+    before = float(values[segment.start : index].sum())
+    after = float(values[index + 1 : segment.end].sum())
+    chunk = result.corpus.chunks[index]
+    return (
+        f"Chunk {chunk.index} scores {signed(float(values[index]))} on its own; kept because the chunks on both "
+        f"sides outweigh it ({signed(before)} before it, {signed(after)} after it in {segment.label}): "
+        f"the segment is worth {number(segment.score)} with it."
+    )
+
+
+def segment_meta(result: ExtractionResult, segment: ExtractedSegment) -> str:
+    """``chunks 3–9 · pp. 2–4 · score 1.38 · 4,812 characters`` (plain text)."""
+    chunks = (
+        f"chunk {segment.first_chunk}"
+        if segment.first_chunk == segment.last_chunk
+        else f"chunks {segment.first_chunk}–{segment.last_chunk}"
+    )
+    pages = (
+        f"p. {segment.first_page}"
+        if segment.first_page == segment.last_page
+        else f"pp. {segment.first_page}–{segment.last_page}"
+    )
+    query = f" · Q{segment.query + 1}" if len(result.queries) > 1 else ""
+    return (
+        f"{chunks} · {pages} · score {number(segment.score)} · "
+        f"{segment.end_char - segment.start_char:,} characters{query}"
+    )
+
+
+def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_chunk: int | None = None) -> str:
+    """A segment's header, its exact text with a marker where each chunk starts, and its gaps.
+
+    Gap chunks are highlighted in the text (with the reason as a tooltip) and explained below it,
+    so the reason is readable on a projector too.
+    """
+    gaps = set(segment.gap_chunks)
+    parts = []
+    for index in range(segment.start, segment.end):
+        chunk = result.corpus.chunks[index]
+        text = html.escape(chunk.text)
+        marker = f'<span class="boundary" title="chunk {chunk.index} starts here">{chunk.index}</span>'
+        classes = " ".join(
+            name for name, on in (("gap-chunk", index in gaps), ("selected-chunk", index == selected_chunk)) if on
+        )
+        if classes:
+            title = html.escape(gap_reason(result, segment, index), quote=True) if index in gaps else ""
+            text = f'<span class="{classes}" title="{title}">{text}</span>'
+        parts.append(marker + text)
+    head = (
+        f'<div class="rse-segment-head"><span class="rse-chip segment">{segment.label}</span> '
+        f"<b>{html.escape(doc_title(result, segment.doc_id))}</b> "
+        f'<span class="meta">· {html.escape(segment_meta(result, segment))}</span></div>'
+    )
+    notes = [
+        f'<div class="rse-gap-note"><span class="rse-chip gap">gap</span> {html.escape(gap_reason(result, segment, i))}'
+        "</div>"
+        for i in segment.gap_chunks[:MAX_GAP_NOTES]
+    ]
+    if len(segment.gap_chunks) > MAX_GAP_NOTES:
+        rest = segment.gap_chunks[MAX_GAP_NOTES:]
+        listed = ", ".join(str(result.corpus.chunks[i].index) for i in rest)
+        notes.append(
+            f'<div class="rse-gap-note"><span class="rse-chip gap">gap</span> {len(rest)} more gap chunks '
+            f"({html.escape(listed)}), kept for the same reason.</div>"
+        )
+    return head + f'<div class="rse-text">{"".join(parts)}</div>' + "".join(notes)
+
+
+def segments_in_document_order(result: ExtractionResult) -> list[ExtractedSegment]:
+    return sorted(result.segments, key=lambda segment: segment.start)
+
+
+def runs(indices: Sequence[int], result: ExtractionResult) -> Iterator[tuple[int, int]]:
+    """Contiguous runs ``(start, end)`` (end exclusive) of sorted corpus indices, split at documents."""
+    splits = set(result.corpus.document_splits)
+    ordered = sorted(indices)
+    start = previous = None
+    for index in ordered:
+        if start is None:
+            start = previous = index
+        elif index == previous + 1 and index not in splits:
+            previous = index
+        else:
+            yield start, previous + 1
+            start = previous = index
+    if start is not None:
+        yield start, previous + 1
+
+
+def chunk_runs_html(result: ExtractionResult, indices: Sequence[int], *, gap_chunks: Sequence[int] = ()) -> str:
+    """A list of chunk runs as sources (``Title, pp. 3-4, chunks 5-9``), gap chunks flagged."""
+    if not len(indices):
+        return '<div class="rse-chunk-list">none</div>'
+    gaps = set(gap_chunks)
+    items = []
+    for start, end in runs(indices, result):
+        label = html.escape(result.corpus.source_label(start, end))
+        flagged = [result.corpus.chunks[i].index for i in range(start, end) if i in gaps]
+        flag = f' <span class="rse-chip gap">gap {", ".join(str(i) for i in flagged)}</span>' if flagged else ""
+        items.append(f"<li>{label}{flag}</li>")
+    return f'<ul class="rse-chunk-list">{"".join(items)}</ul>'
+
+
+def passages(result: ExtractionResult, indices: Sequence[int]) -> int:
+    """How many separate pieces of text a set of chunks makes (adjacent chunks join)."""
+    return sum(1 for _ in runs(indices, result))
+
+
+# --- exports and sharing ---
+
+
+def result_json(result: ExtractionResult) -> str:
+    """The result as JSON (``ExtractionResult.to_dict``): parameters, segments, top-k, every chunk.
+
+    Holds no API key: the result never sees one (scorers keep theirs, and only the scorer's name
+    and model are recorded).
+    """
+    return json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
+
+
+def context_markdown(result: ExtractionResult) -> str:
+    """The RSE context as Markdown: query, settings, then each segment's exact text, best first."""
+    params = result.params
+    lines = ["# RSE context", ""]
+    for number_, query in enumerate(result.queries, 1):
+        prefix = "Query" if len(result.queries) == 1 else f"Query {number_}"
+        lines.append(f"**{prefix}:** {query}  ")
+    lines += [
+        f"**Documents:** {', '.join(document.title for document in result.corpus.documents)}  ",
+        f"**Scorer:** {result.scorer}{f' ({result.model})' if result.model else ''}  ",
+        "**Parameters:** " + ", ".join(f"{name} = {value}" for name, value in params.to_dict().items()) + "  ",
+        f"**Generated:** {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')}",
+        "",
+    ]
+    if not result.segments:
+        lines += ["_No segment was extracted._", "", result.empty_reason() or ""]
+        return "\n".join(lines) + "\n"
+    for segment in result.segments:
+        source = result.corpus.source_label(segment.start, segment.end)
+        lines += [f"## [{segment.label}] {source} (score {segment.score:.2f})", "", segment.text.strip(), ""]
+    return "\n".join(lines)
+
+
+def share_url() -> str:
+    """The link that reopens this view: the page's address plus the state in the query string.
+
+    ``app.py`` writes the state into ``st.query_params`` before the page runs (never an API key or
+    an upload), so this is what the address bar shows.
+    """
+    params = {key: st.query_params.get(key) for key in st.query_params}
+    query = urlencode({key: value for key, value in params.items() if value is not None})
+    try:
+        base = st.context.url or ""
+    except Exception:  # no browser context (tests, bare mode)
+        base = ""
+    return f"{base}?{query}" if query else base
+
+
+def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downloads: bool = True) -> None:
+    """The share link (with a copy button) and, optionally, JSON and Markdown downloads."""
+    st.caption(
+        "Copy this link to share the view: it holds the documents, queries, scorer and every slider "
+        "(uploaded files and API keys are never put in it). The copy button is at the right of the box."
+    )
+    st.code(share_url(), language=None, wrap_lines=True)
+    if not downloads:
+        return
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
+    left, right = st.columns(2)
+    with left:
+        st.download_button(
+            "Download the result (JSON)",
+            data=lambda: result_json(result),
+            file_name=f"rse-result-{stamp}.json",
+            mime="application/json",
+            key=f"{key_prefix}_download_json",
+            icon=":material/data_object:",
+            on_click="ignore",
+            width="stretch",
+        )
+    with right:
+        st.download_button(
+            "Download the context (Markdown)",
+            data=lambda: context_markdown(result),
+            file_name=f"rse-context-{stamp}.md",
+            mime="text/markdown",
+            key=f"{key_prefix}_download_md",
+            icon=":material/description:",
+            on_click="ignore",
+            width="stretch",
+        )
+
+
+def value_of(result: ExtractionResult, query: int, index: int) -> float:
+    return float(np.asarray(result.values[query].value)[index])
