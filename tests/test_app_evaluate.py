@@ -131,6 +131,10 @@ def test_open_in_explore_sets_the_query_and_switches_page(at):
 
 def test_marking_chunks_builds_a_downloadable_golden_set(at):
     at.sidebar.text_area(key="sb_query").set_value("How many people work for the company?").run()
+    at.session_state["explore_selected_chunk"] = 41  # as if chunk 41 had been clicked on Explore
+    at.run()
+    at.button(key="ev_add_clicked").click().run()
+    assert at.multiselect(key="ev_mark_chunks").value == [41]
     at.multiselect(key="ev_mark_chunks").set_value([40, 41]).run()
     at.selectbox(key="ev_mark_kind").set_value("factoid")
     at.button(key="ev_add_span").click().run()

@@ -10,6 +10,7 @@ golden set to download.
 from __future__ import annotations
 
 import re
+from numbers import Integral
 from pathlib import Path
 
 import pandas as pd
@@ -402,7 +403,9 @@ def _explore_chunk(outcome: backend.RunOutcome, document: Document) -> int | Non
     """The chunk number (in ``document``) of the chunk clicked on Explore, if it is in ``document``."""
     index = st.session_state.get(EXPLORE_CHUNK_KEY)
     result = outcome.result
-    if result is None or not isinstance(index, int) or not 0 <= index < len(result.corpus.chunks):
+    if result is None or isinstance(index, bool) or not isinstance(index, Integral):
+        return None
+    if not 0 <= index < len(result.corpus.chunks):
         return None
     chunk = result.corpus.chunks[index]
     return chunk.index if chunk.doc_id == document.doc_id else None

@@ -24,3 +24,19 @@ def test_evaluate_page_opens_by_url(app_url, page):
     path = screenshot(page, "evaluate_page")
     assert path.exists()
     assert page.dialogs == []
+
+
+def test_bad_golden_set_upload_shows_an_error(app_url, page, tmp_path):
+    bad = tmp_path / "bad.golden.json"
+    bad.write_text('{"document": "annual_report.pdf", "queries": [{"id": "x_1", "query": "Who?", "kind": "trivia"}]}')
+    page.goto(app_url + "/evaluate")
+    wait_for_app(page)
+    page.get_by_text("Upload a golden set").click()
+    wait_for_app(page)
+    page.locator("[data-testid='stMain'] input[type='file']").set_input_files(str(bad))
+    alert = page.locator("[data-testid='stAlert']").filter(has_text="trivia")
+    alert.wait_for(timeout=60_000)
+    text = alert.inner_text()
+    assert "x_1" in text and "\\" not in text  # escaped for Markdown, shown as typed
+    assert page.locator("[data-testid='stException']").count() == 0
+    screenshot(page, "evaluate_upload_error")
