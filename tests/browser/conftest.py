@@ -29,7 +29,13 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark every test in this folder ``browser`` (``-m "not browser"`` skips them)."""
+    for item in items:
+        if "tests/browser/" in str(item.path).replace("\\", "/"):
+            item.add_marker(pytest.mark.browser)
 
 
 def _free_port() -> int:
