@@ -22,11 +22,13 @@ import numpy as np
 import streamlit as st
 
 from rse_core import (
+    AuthenticationError,
     Corpus,
     Document,
     ExtractionResult,
     RSEError,
     Scorer,
+    ScorerError,
     build_corpus,
     get_scorer,
     load_document,
@@ -114,6 +116,7 @@ class RunOutcome:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     stale: bool = False
+    scorer_failed: bool = False
 
 
 def active_documents(inputs: state.Inputs, outcome: RunOutcome) -> list[Document]:
@@ -154,7 +157,11 @@ def compute(inputs: state.Inputs) -> RunOutcome:
         )
         st.session_state["_last_good_result"] = outcome.result
     except RSEError as error:
-        outcome.errors.append(str(error))
+        message = str(error)
+        if isinstance(error, AuthenticationError):
+            message += " In the app, type the key into the sidebar's Cohere API key field."
+        outcome.errors.append(message)
+        outcome.scorer_failed = isinstance(error, ScorerError)
         previous = st.session_state.get("_last_good_result")
         if previous is not None:
             outcome.result, outcome.stale = previous, True
@@ -197,11 +204,12 @@ def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) 
 
 
 def _key_digest(scorer: str) -> str:
-    """A hash of the Cohere key, so a new key gets a new client without the key being a cache key."""
+    """A hash of the Cohere key and endpoint: a new key or ``CO_API_URL`` gets a new client,
+    without the key itself becoming a cache key."""
     if scorer != "cohere":
         return ""
-    key = _cohere_key() or ""
-    return hashlib.sha256(key.encode()).hexdigest()[:16]
+    identity = f"{_cohere_key() or ''}\x1f{os.environ.get('CO_API_URL', '')}"
+    return hashlib.sha256(identity.encode()).hexdigest()[:16]
 
 
 def current_outcome() -> RunOutcome:
@@ -213,6 +221,13 @@ def show_messages(outcome: RunOutcome, notices: Sequence[str] = ()) -> None:
     """Errors, warnings and notes above a page's content: short, escaped, never a traceback."""
     for error in outcome.errors:
         st.error(error, icon=":material/error:")
+    if outcome.scorer_failed and st.session_state.get(state.SCORER_KEY) != "minilm":
+        st.button(
+            "Switch to the offline minilm scorer",
+            icon=":material/wifi_off:",
+            key="messages_switch_to_offline",
+            on_click=lambda: st.session_state.update({state.SCORER_KEY: "minilm"}),
+        )
     if outcome.stale:
         st.warning("Showing the last good result until the problem above is fixed.", icon=":material/history:")
     for notice in notices:

@@ -1,0 +1,62 @@
+"""Shared helpers for AppTest-based page tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+TIMEOUT = 120
+
+
+def new_app(**query_params: str) -> AppTest:
+    """An AppTest of app.py with these URL parameters (bm25 unless a scorer is given)."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.setdefault("scorer", "bm25")
+    for name, value in query_params.items():
+        at.query_params[name] = value
+    return at
+
+
+def open_page(at: AppTest, url_path: str) -> AppTest:
+    """Switch to a callable page registered by ``st.navigation`` and run.
+
+    ``AppTest.switch_page`` only knows file pages; a callable page is identified by the hash
+    Streamlit registered for its URL path, which is what a browser's navigation sends.
+    """
+    matches = [h for h, info in at._registered_pages.items() if info.get("url_pathname") == url_path]
+    assert matches, f"no page with URL path {url_path!r}: {at._registered_pages}"
+    at._page_hash = matches[0]
+    return at.run()
+
+
+def result_of(at: AppTest):
+    return at.session_state["_outcome"].result
+
+
+def html_text(at: AppTest) -> str:
+    return "\n".join(element.proto.body for element in at.get("html"))
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
+
+
+def all_text(at: AppTest) -> str:
+    """Every string the page shows: messages, markdown, html, code, captions, metrics, widgets."""
+    parts = [
+        e.value
+        for kind in ("error", "warning", "info", "success", "markdown", "caption", "code", "text")
+        for e in at.get(kind)
+    ]
+    parts += [html_text(at)] + [str(m.value) for m in at.metric]
+    parts += [str(getattr(w, "value", "")) for w in at.text_input if w.key != "sb_cohere_api_key"]
+    return "\n".join(str(part) for part in parts)
+
+
+def no_problems(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
