@@ -63,6 +63,11 @@ def signed(number: float, digits: int = 2) -> str:
     return f"{number:+.{digits}f}".replace("-", MINUS)
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 chunk`` / ``3 chunks`` (the last word of ``noun`` takes the s)."""
+    return f"{count:,} {noun}{'s' * (count != 1)}"
+
+
 def number(value: float, digits: int = 2) -> str:
     return f"{value:.{digits}f}".replace("-", MINUS)
 

@@ -31,7 +31,8 @@ CSS = f"""
                       font-family: ui-monospace, monospace; font-size: 0.7em; line-height: 1.3;
                       padding: 0 0.3em; margin: 0 0.2em; vertical-align: 0.15em; user-select: none; }}
 .rse-text .gap-chunk {{ background: #fef3c7; outline: 1px dashed {GAP}; }}
-.rse-text .selected-chunk {{ box-shadow: inset 0 -3px 0 #111827; }}
+.rse-text .selected-chunk {{ background: #e0e7ff; outline: 1.5px dotted #111827; }}
+.rse-text .gap-chunk.selected-chunk {{ background: #fde68a; }}
 .rse-segment-head {{ font-size: 1.0em; margin-top: 0.6em; }}
 .rse-segment-head .meta {{ color: #475569; }}
 .rse-gap-note {{ font-size: 0.9em; color: #713f12; background: #fffbeb; border-left: 4px solid {GAP};

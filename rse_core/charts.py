@@ -57,7 +57,7 @@ class Palette:
 
 PALETTE = Palette()
 
-FONT_FAMILY = '"Source Sans 3", "Source Sans Pro", "Segoe UI", Arial, sans-serif'
+FONT_FAMILY = '"Source Sans", "Source Sans 3", "Source Sans Pro", "Segoe UI", Arial, sans-serif'
 FONT_SIZE = 14  # readable on a projector
 RANGE_SLIDER_ABOVE = 120  # chunks: more than this gets a range slider for zooming
 SNIPPET_WORDS = 12
@@ -420,7 +420,10 @@ def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[d
 
 
 def _document_marks(labels: CorpusLabels, n: int) -> tuple[list[dict], list[dict]]:
-    """A dashed line where each document starts, and its title at the top left of its span."""
+    """A dashed line where each document starts, and its title at the top left of its span.
+
+    A document too narrow for a readable title gets none (its bars' hover names it).
+    """
     palette = PALETTE
     shapes: list[dict] = []
     annotations: list[dict] = []
@@ -440,7 +443,9 @@ def _document_marks(labels: CorpusLabels, n: int) -> tuple[list[dict], list[dict
                     "layer": "above",
                 }
             )
-        room = max(6, int((end - start) / max(n, 1) * 110))
+        room = int((end - start) / max(n, 1) * 110)  # characters that fit on a ~900 px wide plot
+        if room < 8:
+            continue  # too narrow for a readable title: the bars' hover names the document
         annotations.append(
             {
                 "x": start - 0.5,
@@ -561,7 +566,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
     rows = {
         "RSE": 2,
         f"Top-k (k={result.params.top_k})": 1,
-        f"Top-k, RSE's characters<br>({len(budget)} chunks)": 0,
+        f"Top-k, RSE's characters<br>({len(budget)} chunk{'s' * (len(budget) != 1)})": 0,
     }
 
     rank_of = {index: rank for rank, index in enumerate(result.ranking, 1)}

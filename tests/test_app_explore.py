@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -133,7 +134,7 @@ def test_compare_page_shows_both_contexts_and_who_keeps_what():
     contexts = [code.value for code in at.code]
     assert result.rse_context() in contexts
     assert result.top_k_context() in contexts
-    lengths = [m.value for m in at.metric if m.label == "Context length (characters)"]
+    lengths = [m.value for m in at.metric if m.label == "Characters of document text"]
     assert lengths == [
         f"{result.characters(result.rse_chunks):,}",
         f"{result.characters(result.top_k):,}",
@@ -281,10 +282,18 @@ def test_selected_chunk_is_outlined_and_described():
     assert "chunk 92 (" in html_text(at)
     shapes = chart_specs(at)[0]["layout"]["shapes"]
     assert any(shape.get("x0") == 92 - 0.6 and shape.get("line", {}).get("dash") == "dot" for shape in shapes)
-    at.session_state["explore_selected_chunk"] = 10_000  # stale index (e.g. a smaller document now)
+    assert re.search(r'<span class="(gap-chunk )?selected-chunk"', html_text(at))  # chunk 92 is in S1, marked
+    at.session_state["explore_selected_chunk"] = 10_000  # out of range
     at.run()
     no_problems(at)
     assert at.session_state["explore_selected_chunk"] is None
+    at.session_state["explore_selected_chunk"] = 5
+    at.run()
+    assert "chunk 5 (" in html_text(at)
+    at.sidebar.multiselect(key="sb_samples").set_value(["tech_report"]).run()  # other documents
+    no_problems(at)
+    assert at.session_state["explore_selected_chunk"] is None
+    assert "<b>Selected:</b>" not in html_text(at)
 
 
 def test_value_stages_toggle_adds_the_stage_layers():

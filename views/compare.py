@@ -55,7 +55,7 @@ def render() -> None:
         format_func=lambda v: (
             f"top-k at k = {k}"
             if v == AT_K
-            else f"top-k with RSE's character budget ({len(result.top_k_equal_budget)} chunks)"
+            else f"top-k with RSE's character budget ({components.plural(len(result.top_k_equal_budget), 'chunk')})"
         ),
         horizontal=True,
         key=VARIANT_KEY,
@@ -80,11 +80,9 @@ def render_sizes(result: ExtractionResult) -> None:
     for column, (chip, title, indices) in zip(columns, rows, strict=True):
         with column:
             st.html(f'<span class="rse-chip {chip}">{html.escape(title)}</span>')
-            st.metric("Context length (characters)", f"{result.characters(indices):,}")
+            st.metric("Characters of document text", f"{result.characters(indices):,}")
             pieces = components.passages(result, indices)
-            st.caption(
-                f"{len(indices)} chunk{'s' * (len(indices) != 1)} in {pieces} separate passage{'s' * (pieces != 1)}"
-            )
+            st.caption(f"{components.plural(len(indices), 'chunk')} in {components.plural(pieces, 'separate passage')}")
 
 
 def render_overlap(result: ExtractionResult, top_k: tuple[int, ...], label: str) -> None:
@@ -126,12 +124,18 @@ def render_contexts(result: ExtractionResult, top_k: tuple[int, ...], label: str
     rse_context = result.rse_context()
     top_context = result.top_k_context(top_k)
     with left:
-        st.html(f'<span class="rse-chip segment">RSE</span> {len(rse_context):,} characters, segments best first')
+        st.html(
+            f'<span class="rse-chip segment">RSE</span> {len(rse_context):,} characters with the source lines, '
+            "segments best first"
+        )
         if rse_context:
             st.code(rse_context, language=None, wrap_lines=True, height=CONTEXT_HEIGHT)
         else:
             st.info(result.empty_reason() or "No segment.", icon=":material/search_off:")
     with right:
         title = html.escape(label[:1].upper() + label[1:])
-        st.html(f'<span class="rse-chip topk">{title}</span> {len(top_context):,} characters, chunks best first')
+        st.html(
+            f'<span class="rse-chip topk">{title}</span> {len(top_context):,} characters with the source lines, '
+            "chunks best first"
+        )
         st.code(top_context or "(no chunk)", language=None, wrap_lines=True, height=CONTEXT_HEIGHT)

@@ -23,6 +23,7 @@ CHART_KEY = "explore_chart"
 STAGES_KEY = "explore_stages"
 QUERY_CHOICE_KEY = "explore_query"
 _LAST_CLICK_KEY = "_explore_last_click"
+_SELECTED_CORPUS_KEY = "_explore_selected_corpus"  # the corpus the selected index belongs to
 TEXT_PANEL_HEIGHT = 600
 
 
@@ -82,9 +83,7 @@ def render_chart_block(result: ExtractionResult) -> None:
     )
     if _read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
-    selected = st.session_state.get(SELECTED_CHUNK_KEY)
-    if selected is not None and not 0 <= selected < len(result.corpus.chunks):
-        selected = st.session_state[SELECTED_CHUNK_KEY] = None
+    selected = _valid_selection(result)
     figure = value_chart(result, query, show_stages=bool(st.session_state.get(STAGES_KEY)), selected_chunk=selected)
     st.plotly_chart(
         figure,
@@ -133,8 +132,27 @@ def _read_click(result: ExtractionResult) -> bool:
     if click != st.session_state.get(_LAST_CLICK_KEY) and 0 <= index < len(result.corpus.chunks):
         st.session_state[_LAST_CLICK_KEY] = click
         st.session_state[SELECTED_CHUNK_KEY] = index
+        st.session_state[_SELECTED_CORPUS_KEY] = result.corpus.key
         return True
     return False
+
+
+def _valid_selection(result: ExtractionResult) -> int | None:
+    """The selected chunk, or ``None`` (and cleared) if it belongs to other documents or chunking."""
+    selected = st.session_state.get(SELECTED_CHUNK_KEY)
+    if selected is None:
+        return None
+    corpus_key = st.session_state.get(_SELECTED_CORPUS_KEY)
+    if corpus_key is None:  # set from outside this page: adopt the current corpus
+        st.session_state[_SELECTED_CORPUS_KEY] = corpus_key = result.corpus.key
+    if (
+        corpus_key != result.corpus.key
+        or not isinstance(selected, int)
+        or not 0 <= selected < len(result.corpus.chunks)
+    ):
+        st.session_state[SELECTED_CHUNK_KEY] = st.session_state[_SELECTED_CORPUS_KEY] = None
+        return None
+    return selected
 
 
 def render_selected_chunk(result: ExtractionResult, query: int, selected: int | None) -> None:
@@ -174,6 +192,6 @@ def render_segment_texts(result: ExtractionResult) -> None:
         if not result.segments:
             st.info(result.empty_reason() or "No segment.", icon=":material/search_off:")
             return
-        selected = st.session_state.get(SELECTED_CHUNK_KEY)
+        selected = _valid_selection(result)
         for segment in components.segments_in_document_order(result):
             st.html(components.segment_html(result, segment, selected_chunk=selected))
