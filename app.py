@@ -12,7 +12,7 @@ import streamlit as st
 from app_ui import backend, navigation, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS
-from views import compare, evaluate, explore
+from views import compare, evaluate, explore, sweep, transform_lab, worked_example
 
 st.set_page_config(page_title="RSE Explorer", page_icon=":material/segment:", layout="wide")
 st.html(CSS)
@@ -27,6 +27,17 @@ pages = st.navigation(
             ],
             "Measure": [
                 st.Page(evaluate.render, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
+            ],
+            "Learn": [
+                st.Page(
+                    worked_example.render, title="Worked example", icon=":material/school:", url_path="worked-example"
+                ),
+                st.Page(
+                    transform_lab.render, title="Transform lab", icon=":material/functions:", url_path="transform-lab"
+                ),
+            ],
+            "Tune": [
+                st.Page(sweep.render, title="Parameter sweep", icon=":material/grid_on:", url_path="sweep"),
             ],
         }
     )

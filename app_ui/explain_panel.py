@@ -1,0 +1,154 @@
+"""Explain one chunk: its text, pages, value stages, why it is in or out, and the penalty that flips it.
+
+``render_explain_panel(result, chunk_index)`` draws into the current container; a page calls it
+with the chunk the user clicked (Explore keeps it in ``st.session_state["explore_selected_chunk"]``).
+The threshold comes from :func:`rse_core.teaching.explain_chunk` (scanned, bisected to 1e-4 and
+verified with ``run_rse``). "Apply this penalty" moves the sidebar's penalty slider there, rounded
+to the slider's 0.01 step when the rounded penalty flips the chunk too (checked), so the user sees
+the chunk change sides. Widget keys start with ``xp_``.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+import pandas as pd
+import streamlit as st
+
+from rse_core import ExtractionResult, RSEError, run_rse
+from rse_core.teaching import ChunkExplanation, explain_chunk
+
+from . import state
+
+CACHE_KEY = "_xp_cache"
+CACHE_ENTRIES = 16
+SLIDER_STEP = 0.01
+
+
+def explanation_for(result: ExtractionResult, chunk_index: int) -> ChunkExplanation:
+    """``explain_chunk`` for this result, cached per session (a scan is ~100 searches)."""
+    key = (
+        result.corpus.key,
+        result.queries,
+        result.scorer,
+        result.model,
+        result.calibration,
+        result.params,
+        chunk_index,
+    )
+    cache: dict = st.session_state.setdefault(CACHE_KEY, {})
+    if key not in cache:
+        while len(cache) >= CACHE_ENTRIES:
+            del cache[next(iter(cache))]
+        cache[key] = explain_chunk(
+            result.corpus,
+            result.queries,
+            [values.raw for values in result.values],
+            result.params,
+            result.calibration,
+            chunk_index,
+        )
+    return cache[key]
+
+
+def in_segment_at(result: ExtractionResult, chunk_index: int, penalty: float) -> bool:
+    """Whether RSE puts the chunk in a segment at this penalty, everything else as in ``result``."""
+    rerun = run_rse(
+        result.corpus,
+        result.queries,
+        [values.raw for values in result.values],
+        result.params.with_changes(irrelevant_chunk_penalty=penalty),
+        result.calibration,
+    )
+    return any(segment.start <= chunk_index < segment.end for segment in rerun.segments)
+
+
+def penalty_to_apply(result: ExtractionResult, explanation: ChunkExplanation) -> float | None:
+    """The slider value that flips the chunk: the threshold rounded onto the slider's step
+    (towards the flipped side) if that flips it too, else the exact threshold."""
+    threshold = explanation.threshold
+    if threshold is None:
+        return None
+    lower = threshold < explanation.penalty
+    rounded = (math.floor if lower else math.ceil)(round(threshold / SLIDER_STEP, 6)) * SLIDER_STEP
+    rounded = round(min(max(rounded, 0.0), 1.0), 2)
+    if in_segment_at(result, explanation.chunk_index, rounded) != explanation.in_segment:
+        return rounded
+    return threshold
+
+
+def _apply_penalty(penalty: float) -> None:
+    st.session_state[state.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
+    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+
+
+def stage_table(result: ExtractionResult, chunk_index: int) -> pd.DataFrame:
+    """One row per query: every stage of the chunk's value."""
+    params = result.params
+    rows = []
+    for number, values in enumerate(result.values, 1):
+        decayed = float(values.transformed[chunk_index] * values.decay[chunk_index])
+        row = {
+            "raw score": float(values.raw[chunk_index]),
+            "calibrated": float(values.calibrated[chunk_index]),
+            "beta-transformed": float(values.transformed[chunk_index]),
+            "rank": int(values.rank[chunk_index]) + 1,
+            "× decay": decayed,
+            f"− penalty {params.irrelevant_chunk_penalty:g}": decayed - params.irrelevant_chunk_penalty,
+            "value": float(values.value[chunk_index]),
+        }
+        if params.chunk_length_adjustment:
+            row["length factor"] = float(values.length_factor[chunk_index])
+        if len(result.values) > 1:
+            row = {"query": number, **row}
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
+    """Draw the explanation of corpus chunk ``chunk_index`` of ``result``."""
+    n = len(result.corpus.chunks)
+    if not isinstance(chunk_index, int) or not 0 <= chunk_index < n:
+        st.info("Click a bar of the chart to see why that chunk is in or out.")
+        return
+    chunk = result.corpus.chunks[chunk_index]
+    document = result.corpus.document_of(chunk_index)
+    st.html(
+        '<div class="xp-head" style="font-size:1.1em;font-weight:600;margin-bottom:0.2em">'
+        f"Chunk {chunk.index} · {html.escape(chunk.pages)} · {html.escape(document.title)}</div>"
+    )
+    try:
+        explanation = explanation_for(result, chunk_index)
+    except RSEError as error:
+        st.error(f"This chunk cannot be explained: {error}", icon=":material/error:")
+        return
+    message = _escape_markdown(explanation.message[0].upper() + explanation.message[1:]) + "."
+    if explanation.in_segment:
+        st.success(message, icon=":material/check_circle:")
+    else:
+        st.info(message, icon=":material/do_not_disturb_on:")
+    apply = penalty_to_apply(result, explanation)
+    if apply is not None:
+        st.button(
+            f"Apply this penalty ({apply:g})",
+            key="xp_apply_penalty",
+            on_click=_apply_penalty,
+            args=(apply,),
+            icon=":material/tune:",
+            help="Sets the sidebar's irrelevant chunk penalty, so you can watch the chunk change sides.",
+        )
+    st.dataframe(
+        stage_table(result, chunk_index),
+        key="xp_stages",
+        hide_index=True,
+        column_config={"rank": st.column_config.NumberColumn(format="%d")},
+    )
+    st.html(f'<div class="rse-text">{html.escape(chunk.text)}</div>')
+
+
+def _escape_markdown(text: str) -> str:
+    """Messages are ours, but they quote numbers and ranges: keep markdown from reading them."""
+    for char in "\\`*_[]<>#|$~":
+        text = text.replace(char, "\\" + char)
+    return text

@@ -1,0 +1,123 @@
+"""Transform lab: the value formula taken apart for the current document and query.
+
+``value = beta.cdf(calibrated, a, b) × exp(−rank / decay) − penalty  [× length factor]``
+
+Shows the beta CDF with the chunks' calibrated scores as a rug, histograms of the scores at each
+stage, the rank decay with every chunk on it, and each chunk before and after one stage. Warns
+when the scores look uncalibrated for RSE and says what to change. Reads the result ``app.py``
+computed from cached scores; widget keys start with ``tl_``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from app_ui import backend, state
+from rse_core import ExtractionResult
+from rse_core.teaching_charts import (
+    Stage,
+    beta_cdf_chart,
+    calibration_warnings,
+    decay_chart,
+    score_histograms,
+    stage_chart,
+)
+
+QUERY_KEY = "tl_query"
+STAGE_KEY = "tl_stage"
+CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
+
+
+def _apply_penalty(penalty: float) -> None:
+    st.session_state[state.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
+    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+
+
+def render() -> None:
+    st.title("Transform lab")
+    outcome = backend.current_outcome()
+    backend.show_messages(outcome)
+    result = outcome.result
+    if result is None:
+        st.info("Pick a document and type a query in the sidebar to see its scores here.")
+        return
+    render_lab(result)
+
+
+def render_lab(result: ExtractionResult) -> None:
+    """Everything below the title, for one result (separate so a test can call it directly)."""
+    params = result.params
+    query = 0
+    if len(result.queries) > 1:
+        query = st.radio(
+            "Query",
+            options=range(len(result.queries)),
+            format_func=lambda q: f"Query {q + 1}: {result.queries[q][:80]}",
+            key=QUERY_KEY,
+            horizontal=True,
+        )
+    values = result.values[query]
+    n = len(values)
+    st.markdown(
+        f"**{n} chunks** scored by **{result.scorer or 'the scorer'}**; each chunk's value is "
+        f"beta.cdf(calibrated, a = {params.beta_a:g}, b = {params.beta_b:g}) × exp(−rank / {params.decay_rate:g})"
+        f" − {params.irrelevant_chunk_penalty:g}" + (" × length factor." if params.chunk_length_adjustment else ".")
+    )
+    with st.expander("How the raw scores were calibrated"):
+        st.markdown(result.calibration.describe().replace("*", "\\*"))
+
+    for number, warning in enumerate(calibration_warnings(values, params, scorer=result.scorer)):
+        st.warning(warning.message, icon=":material/warning:")
+        if warning.suggested_penalty is not None:
+            st.button(
+                f"Set the penalty to {warning.suggested_penalty:g}",
+                key=f"tl_apply_penalty_{number}",
+                on_click=_apply_penalty,
+                args=(warning.suggested_penalty,),
+                icon=":material/tune:",
+            )
+
+    in_segment = np.zeros(n, dtype=bool)
+    for segment in result.segments:
+        in_segment[segment.start : segment.end] = True
+
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.subheader("① → ② Beta transform")
+        st.plotly_chart(
+            beta_cdf_chart(values.calibrated, in_segment, params.beta_a, params.beta_b),
+            key="tl_beta",
+            theme=None,
+            config=CHART_CONFIG,
+        )
+        st.caption(
+            "Each chunk sits on the curve at its calibrated score; the rug below the axis shows where the "
+            "scores fall. With a, b < 1 the curve is steep at both ends: sure chunks go to 1, doubtful ones to 0."
+        )
+    with right:
+        st.subheader("③ Rank decay")
+        st.plotly_chart(decay_chart(values, params, in_segment), key="tl_decay", theme=None, config=CHART_CONFIG)
+        st.caption(
+            "The curve is the most a chunk of that rank can be worth; each dot is a chunk's transformed score "
+            "times its decay. Dots under the dashed line become negative after the penalty."
+        )
+
+    st.subheader("Scores at each stage")
+    st.plotly_chart(score_histograms(values), key="tl_histograms", theme=None, config=CHART_CONFIG)
+
+    st.subheader("Each chunk before and after one stage")
+    stage = st.radio(
+        "Stage",
+        options=list(Stage),
+        index=1,
+        format_func=lambda s: s.label,
+        key=STAGE_KEY,
+        horizontal=True,
+    )
+    st.plotly_chart(
+        stage_chart(values, params, Stage(stage), [(s.start, s.end) for s in result.segments]),
+        key="tl_stage_chart",
+        theme=None,
+        config=CHART_CONFIG,
+    )

@@ -1,0 +1,395 @@
+"""Worked example: the course's small examples, solved the way a teacher solves them on the board.
+
+The user types a few chunk values (or picks a classroom example) and sets the limits; the page
+shows the bars with the picked segments, every candidate segment with its sum and a note, the
+greedy search one turn at a time (what bound each pick, why it stopped), and checks a student's
+answer. Everything is computed by :mod:`rse_core.teaching`; this page only draws. Widget keys
+start with ``we_``; nothing here touches the sidebar's parameters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pandas as pd
+import streamlit as st
+
+from rse_core import ParameterError
+from rse_core.search import find_best_segments
+from rse_core.teaching import MAX_TEACHING_VALUES, StepKind, candidate_segments, check_answer, explain_search
+from rse_core.teaching_charts import Band, fmt, segment_bands, worked_example_chart
+
+VALUES_KEY = "we_values"
+EXAMPLE_KEY = "we_example"
+MAX_LENGTH_KEY = "we_max_length"
+OVERALL_KEY = "we_overall_max_length"
+MINIMUM_KEY = "we_minimum_value"
+STEP_KEY = "we_step"
+ANSWER_KEY = "we_answer"
+TABLE_KEY = "we_candidates"
+OWN_VALUES = "Your own values"
+MAX_ABS_VALUE = 1e6
+
+
+@dataclass(frozen=True)
+class Example:
+    """A classroom example: values and the limits that make its point."""
+
+    values: tuple[float, ...]
+    max_length: int = 20
+    overall_max_length: int = 30
+    minimum_value: float = 0.7
+    point: str = ""
+
+    @property
+    def text(self) -> str:
+        return ", ".join(fmt(value) for value in self.values)
+
+
+EXAMPLES: dict[str, Example] = {
+    "Course example 1: one cluster": Example(
+        (-0.2, -0.2, 0.4, 0.8, -0.1),
+        point="The best segment starts and ends on a positive chunk: chunks 2-3, worth 1.2.",
+    ),
+    "Course example 2: a gap worth crossing": Example(
+        (-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2),
+        point="Chunk 4 is negative, but the chunks after it pay for it: chunks 2-6, worth 2.0.",
+    ),
+    "Two clusters: two segments": Example(
+        (0.5, 0.7, -0.3, -0.4, -0.5, -0.2, 0.6, 0.4, 0.3, -0.1),
+        point="The gap between the clusters costs more than it joins: S1 = chunks 6-8, then S2 = chunks 0-1.",
+    ),
+    "Max length binds": Example(
+        (0.4, 0.5, 0.6, 0.5, 0.4, -0.5, 0.2),
+        max_length=3,
+        point="With at most 3 chunks per segment the run 0-4 (2.4) is cut: S1 = chunks 1-3 (1.6).",
+    ),
+    "Overall budget binds": Example(
+        (0.6, 0.7, 0.5, -0.4, 0.3, 0.9, 0.8, -0.2),
+        overall_max_length=4,
+        point="4 chunks in all: S1 = chunks 4-6 uses 3, so S2 can only be one chunk.",
+    ),
+    "Nothing clears the minimum": Example(
+        (0.3, -0.2, 0.2, 0.1, -0.3, 0.4),
+        point="The best segment, chunks 0-5, is worth 0.5: below the minimum of 0.7, so nothing is returned.",
+    ),
+}
+DEFAULT_EXAMPLE = next(iter(EXAMPLES))
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def parse_values(text: str) -> list[float]:
+    """Chunk values typed by a person: numbers separated by commas, semicolons or spaces.
+
+    Raises:
+        ValueError: with a message for the page (empty, not a number, too many, too large).
+    """
+    cleaned = (text or "").replace("\u2212", "-").strip().strip("[]()")
+    tokens = [token for token in re.split(r"[,;\s]+", cleaned) if token]
+    if not tokens:
+        raise ValueError("Type at least one chunk value, e.g. -0.2, -0.2, 0.4, 0.8, -0.1.")
+    if len(tokens) > MAX_TEACHING_VALUES:
+        raise ValueError(
+            f"{len(tokens)} values: the worked example takes at most {MAX_TEACHING_VALUES} "
+            "(it lists every segment, which is for the board). Use Explore for whole documents."
+        )
+    values = []
+    for position, token in enumerate(tokens):
+        try:
+            value = float(token)
+        except ValueError:
+            raise ValueError(
+                f"{token[:30]!r} (value {position + 1}) is not a number. Separate values with commas, e.g. 0.4, -0.1."
+            ) from None
+        if value != value or abs(value) > MAX_ABS_VALUE:
+            raise ValueError(f"{token[:30]!r} (value {position + 1}) is not a usable chunk value.")
+        values.append(value)
+    return values
+
+
+_NONE_WORDS = {"none", "nothing", "no segment", "empty", "-", "—"}
+
+
+def parse_answer(text: str, n: int) -> tuple[int, int] | list[tuple[int, int]] | None:
+    """A student's answer: ``"2-3"`` (the first pick), ``"2-3, 6-7"`` (all picks) or ``"none"``.
+
+    Chunks are 0-based and ranges inclusive, as in the course. Raises ValueError with a message.
+    """
+    cleaned = text.strip().lower().replace("\u2013", "-").replace("\u2212", "-")
+    cleaned = re.sub(r"\bchunks?\b", "", cleaned).strip()
+    if cleaned in _NONE_WORDS:
+        return None
+    pairs = []
+    for part in [p for p in re.split(r"[,;]|\band\b", cleaned) if p.strip()]:
+        match = re.fullmatch(r"\s*(\d+)\s*(?:(?:-|to|\.\.)\s*(\d+))?\s*", part)
+        if not match:
+            raise ValueError(
+                f"Could not read {part.strip()[:30]!r}: write a segment as first-last chunk, e.g. 2-3 "
+                "(or 2-3, 6-7 for several, or none)."
+            )
+        first = int(match.group(1))
+        last = int(match.group(2)) if match.group(2) is not None else first
+        if first > last:
+            first, last = last, first
+        if last >= n:
+            raise ValueError(f"Chunk {last} does not exist: the chunks are numbered 0 to {n - 1}.")
+        pairs.append((first, last))
+    if not pairs:
+        raise ValueError("Type a segment, e.g. 2-3.")
+    return pairs[0] if len(pairs) == 1 else pairs
+
+
+# --------------------------------------------------------------------------- callbacks
+
+
+def _init_state() -> None:
+    if VALUES_KEY not in st.session_state:
+        _load_example(DEFAULT_EXAMPLE)
+
+
+def _load_example(name: str) -> None:
+    example = EXAMPLES[name]
+    st.session_state[EXAMPLE_KEY] = name
+    st.session_state[VALUES_KEY] = example.text
+    st.session_state[MAX_LENGTH_KEY] = example.max_length
+    st.session_state[OVERALL_KEY] = example.overall_max_length
+    st.session_state[MINIMUM_KEY] = example.minimum_value
+    st.session_state[STEP_KEY] = 1
+    st.session_state[ANSWER_KEY] = ""
+
+
+def _on_example_change() -> None:
+    name = st.session_state[EXAMPLE_KEY]
+    if name in EXAMPLES:
+        _load_example(name)
+
+
+def _on_values_change() -> None:
+    name = st.session_state.get(EXAMPLE_KEY)
+    example = EXAMPLES.get(name)
+    if example is not None:
+        try:
+            same = parse_values(st.session_state[VALUES_KEY]) == list(example.values)
+        except ValueError:
+            same = False
+        if not same:
+            st.session_state[EXAMPLE_KEY] = OWN_VALUES
+    st.session_state[STEP_KEY] = 1
+
+
+def _on_next_step(total: int) -> None:
+    st.session_state[STEP_KEY] = min(int(st.session_state.get(STEP_KEY, 1)) + 1, total)
+
+
+def _on_limits_change() -> None:
+    st.session_state[STEP_KEY] = 1
+
+
+# --------------------------------------------------------------------------- page
+
+
+def render() -> None:
+    st.title("Worked example")
+    st.caption(
+        "RSE on a handful of chunk values, as on the board: which segments the greedy search picks, "
+        "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive (2-3 = chunks 2 and 3)."
+    )
+    _init_state()
+
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.selectbox(
+            "Classroom example",
+            options=[*EXAMPLES, OWN_VALUES],
+            key=EXAMPLE_KEY,
+            on_change=_on_example_change,
+            help="Each example sets the values and the limits that make its point.",
+        )
+        st.text_input(
+            "Chunk values (in document order)",
+            key=VALUES_KEY,
+            on_change=_on_values_change,
+            help=f"Numbers separated by commas, at most {MAX_TEACHING_VALUES}.",
+        )
+    with right:
+        c1, c2, c3 = st.columns(3)
+        c1.number_input(
+            "Max chunks per segment",
+            min_value=1,
+            max_value=MAX_TEACHING_VALUES,
+            step=1,
+            key=MAX_LENGTH_KEY,
+            on_change=_on_limits_change,
+        )
+        c2.number_input(
+            "Max chunks overall",
+            min_value=1,
+            max_value=MAX_TEACHING_VALUES,
+            step=1,
+            key=OVERALL_KEY,
+            on_change=_on_limits_change,
+        )
+        c3.number_input(
+            "Minimum segment value",
+            min_value=0.0,
+            max_value=100.0,
+            step=0.1,
+            format="%.2f",
+            key=MINIMUM_KEY,
+            on_change=_on_limits_change,
+        )
+        example = EXAMPLES.get(st.session_state[EXAMPLE_KEY])
+        if example is not None and example.point:
+            st.caption(f"**The point of this example:** {example.point}")
+
+    try:
+        values = parse_values(st.session_state[VALUES_KEY])
+    except ValueError as error:
+        st.error(str(error), icon=":material/error:")
+        return
+    limits = {
+        "max_length": int(st.session_state[MAX_LENGTH_KEY]),
+        "overall_max_length": int(st.session_state[OVERALL_KEY]),
+        "minimum_value": float(st.session_state[MINIMUM_KEY]),
+    }
+    try:
+        search = find_best_segments(values, **limits)
+        steps = explain_search(values, **limits)
+        rows = candidate_segments(values, max_length=limits["max_length"])
+    except ParameterError as error:
+        st.error(str(error), icon=":material/error:")
+        return
+
+    st.markdown(f"#### {_answer_sentence(search, steps)}")
+    st.plotly_chart(
+        worked_example_chart(values, segment_bands(list(search))),
+        key="we_chart",
+        theme=None,
+        config={"displaylogo": False, "displayModeBar": False},
+    )
+
+    step_tab, table_tab, check_tab = st.tabs(["Step through the search", "Candidate segments", "Check yourself"])
+    with step_tab:
+        _step_through(values, steps, limits)
+    with table_tab:
+        _candidate_table(rows)
+    with check_tab:
+        _check_yourself(values, limits)
+
+
+def _answer_sentence(search, steps) -> str:
+    picks = list(search)
+    if not picks:
+        return "The search returns nothing."
+    parts = [
+        f"S{number} = {_chunks(segment.start, segment.end)} ({fmt(segment.score)})"
+        for number, segment in enumerate(picks, 1)
+    ]
+    return "The search picks " + ", then ".join(parts) + "."
+
+
+def _chunks(start: int, end: int) -> str:
+    return f"chunk {start}" if end - start == 1 else f"chunks {start}-{end - 1}"
+
+
+def _step_through(values: list[float], steps, limits) -> None:
+    total = len(steps)
+    current = min(max(int(st.session_state.get(STEP_KEY, 1)), 1), total)
+    st.session_state[STEP_KEY] = current
+    controls = st.columns([1, 5], vertical_alignment="bottom")
+    controls[0].button(
+        "Next step",
+        key="we_next",
+        icon=":material/skip_next:",
+        on_click=_on_next_step,
+        args=(total,),
+        disabled=current >= total,
+        width="stretch",
+    )
+    if total > 1:
+        controls[1].slider("Step", 1, total, key=STEP_KEY, help="Turn of the greedy search; the last one is the stop.")
+        current = int(st.session_state[STEP_KEY])
+    entry = steps[current - 1]
+    picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
+    bands = segment_bands(
+        [step.segment for step in picks], current=len(picks) - 1 if entry.kind is StepKind.PICK else None
+    )
+    if entry.kind is not StepKind.PICK and entry.segment is not None:
+        bands.append(Band(entry.segment.start, entry.segment.end, "refused", float(entry.segment.score), refused=True))
+
+    chart, text = st.columns([3, 2], gap="large")
+    with chart:
+        st.plotly_chart(
+            worked_example_chart(values, bands, height=340),
+            key="we_step_chart",
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
+        )
+    with text:
+        if entry.kind is StepKind.PICK:
+            st.markdown(f"**Turn {entry.number}: picks {entry.label}**")
+            a, b, c = st.columns(3)
+            a.metric("Best segment", _chunks(entry.segment.start, entry.segment.end).replace("chunks ", ""))
+            b.metric("Value", fmt(entry.segment.score))
+            c.metric("Chunks used", f"{entry.chunks_used} of {limits['overall_max_length']}")
+            st.markdown(f"**What bound it:** {entry.constraint_note}.")
+        elif entry.kind is StepKind.RETIRE:
+            st.markdown(f"**Turn {entry.number}: no pick**")
+            st.markdown(entry.message)
+        else:
+            st.markdown("**The search stops**")
+            st.success(entry.message, icon=":material/flag:")
+
+
+def _candidate_table(rows) -> None:
+    st.caption(
+        "Every segment that starts and ends on a non-negative chunk, best first, and the tempting "
+        "wrong ones (widened onto a negative chunk, or too long). Click a column header to sort."
+    )
+    frame = pd.DataFrame(
+        {
+            "Chunks": [f"{row.first}-{row.last}" if row.length > 1 else str(row.first) for row in rows],
+            "Length": [row.length for row in rows],
+            "Sum": [round(row.value, 10) for row in rows],
+            "Allowed": [row.allowed for row in rows],
+            "Note": [row.note for row in rows],
+        }
+    )
+    st.dataframe(
+        frame,
+        key=TABLE_KEY,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Chunks": st.column_config.TextColumn(width="small"),
+            "Length": st.column_config.NumberColumn(width="small"),
+            "Sum": st.column_config.NumberColumn(format="%.2f", width="small"),
+            "Allowed": st.column_config.CheckboxColumn(width="small"),
+            "Note": st.column_config.TextColumn(width="large"),
+        },
+    )
+
+
+def _check_yourself(values: list[float], limits) -> None:
+    st.text_input(
+        "Which segment does the search pick?",
+        key=ANSWER_KEY,
+        placeholder="e.g. 2-3, or 2-3, 6-7 for all picks, or none",
+        help="One range checks the first pick; several ranges check every pick. Chunks from 0, ranges inclusive.",
+    )
+    text = st.session_state.get(ANSWER_KEY, "")
+    if not text.strip():
+        return
+    try:
+        answer = parse_answer(text, len(values))
+    except ValueError as error:
+        st.error(str(error), icon=":material/error:")
+        return
+    verdict = check_answer(values, answer, **limits)
+    if verdict.correct:
+        st.success(verdict.message, icon=":material/check_circle:")
+    else:
+        st.warning(verdict.message, icon=":material/close:")
