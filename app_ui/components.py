@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from urllib.parse import urlencode
 
-import numpy as np
 import streamlit as st
 
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
 from rse_core.charts import shorten
+
+from . import state
 
 LOGGER = logging.getLogger(__name__)
 MINUS = "\u2212"
@@ -219,6 +220,11 @@ def passages(result: ExtractionResult, indices: Sequence[int]) -> int:
 # --- exports and sharing ---
 
 
+def take_url_notices() -> list[str]:
+    """What was ignored in the link this session was opened with; shown once, by the first page."""
+    return list(st.session_state.pop(state.NOTICES_KEY, None) or ())
+
+
 def result_json(result: ExtractionResult) -> str:
     """The result as JSON (``ExtractionResult.to_dict``): parameters, segments, top-k, every chunk.
 
@@ -299,7 +305,3 @@ def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downlo
             on_click="ignore",
             width="stretch",
         )
-
-
-def value_of(result: ExtractionResult, query: int, index: int) -> float:
-    return float(np.asarray(result.values[query].value)[index])

@@ -30,8 +30,8 @@ CSS = f"""
 .rse-text .boundary {{ display: inline-block; color: #64748b; background: #e2e8f0; border-radius: 0.3em;
                       font-family: ui-monospace, monospace; font-size: 0.7em; line-height: 1.3;
                       padding: 0 0.3em; margin: 0 0.2em; vertical-align: 0.15em; user-select: none; }}
-.rse-text .gap-chunk {{ background: #fef3c7; outline: 1px dashed {GAP}; }}
-.rse-text .selected-chunk {{ background: #e0e7ff; outline: 1.5px dotted #111827; }}
+.rse-text .gap-chunk {{ background: #fde68a; border-bottom: 2px dotted {GAP}; }}
+.rse-text .selected-chunk {{ background: #dbeafe; border-bottom: 2px solid #1e3a8a; }}
 .rse-text .gap-chunk.selected-chunk {{ background: #fde68a; }}
 .rse-segment-head {{ font-size: 1.0em; margin-top: 0.6em; }}
 .rse-segment-head .meta {{ color: #475569; }}

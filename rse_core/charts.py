@@ -60,6 +60,7 @@ PALETTE = Palette()
 FONT_FAMILY = '"Source Sans", "Source Sans 3", "Source Sans Pro", "Segoe UI", Arial, sans-serif'
 FONT_SIZE = 14  # readable on a projector
 RANGE_SLIDER_ABOVE = 120  # chunks: more than this gets a range slider for zooming
+_PLOT_WIDTH_GUESS = 600  # px: the chart's plot area beside the text panel, for label spacing
 SNIPPET_WORDS = 12
 _LABEL_CACHE_ENTRIES = 8
 
@@ -376,8 +377,8 @@ def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[d
     several_queries = len(result.queries) > 1
     shapes: list[dict] = []
     annotations: list[dict] = []
-    min_gap = max(1.0, 0.035 * n)  # about one label width, in chunks, on a ~900 px wide plot
-    row_ends: list[float] = []  # per label row, the x of its last label
+    chunks_per_pixel = n / _PLOT_WIDTH_GUESS
+    row_ends: list[float] = []  # per label row, the right edge (in chunks) of its last label
     for segment in sorted(result.segments, key=lambda s: s.start):
         own = segment.query == query
         shapes.append(
@@ -396,13 +397,14 @@ def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[d
             }
         )
         centre = (segment.start + segment.end - 1) / 2
-        row = next((r for r, end in enumerate(row_ends) if centre - end >= min_gap), None)
+        label = segment.label + (f"·Q{segment.query + 1}" if several_queries else "")
+        half = (len(label) * 9 + 8) / 2 * chunks_per_pixel  # half the label's width, in chunks
+        row = next((r for r, end in enumerate(row_ends) if centre - half >= end), None)
         if row is None and len(row_ends) < 3:
             row = len(row_ends)
-            row_ends.append(centre)
-        row = row or 0
-        row_ends[row] = centre
-        label = segment.label + (f"·Q{segment.query + 1}" if several_queries else "")
+            row_ends.append(0.0)
+        row = row or 0  # three full rows: overlap in the first rather than grow further
+        row_ends[row] = centre + half
         annotations.append(
             {
                 "x": centre,
@@ -443,7 +445,7 @@ def _document_marks(labels: CorpusLabels, n: int) -> tuple[list[dict], list[dict
                     "layer": "above",
                 }
             )
-        room = int((end - start) / max(n, 1) * 110)  # characters that fit on a ~900 px wide plot
+        room = int((end - start) / max(n, 1) * _PLOT_WIDTH_GUESS / 8)  # characters that fit (~8 px each)
         if room < 8:
             continue  # too narrow for a readable title: the bars' hover names the document
         annotations.append(

@@ -201,6 +201,17 @@ def test_url_parameters_restore_the_state():
     assert "docs=tech_report" in link and "penalty=0.35" in link and "maxlen=12" in link and "topk=7" in link
 
 
+def test_ignored_link_parameters_are_shown_once():
+    at = new_app(penalty="lots", docs="annual_report,no_such_doc").run()
+    assert not at.exception
+    notices = [info.value for info in at.info]
+    assert any("penalty='lots'" in notice for notice in notices), notices
+    assert any("no_such_doc" in notice for notice in notices), notices
+    assert at.sidebar.slider(key="sb_irrelevant_chunk_penalty").value == 0.2  # the default stays
+    at.sidebar.slider(key="sb_decay_rate").set_value(40.0).run()
+    assert not any("penalty='lots'" in info.value for info in at.info)
+
+
 def test_uploaded_pdf_is_used():
     pdf = make_pdf(
         [

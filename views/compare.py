@@ -30,7 +30,7 @@ def render() -> None:
         "their surroundings; RSE keeps whole runs of chunks, including weaker chunks between strong ones."
     )
     outcome = backend.current_outcome()
-    backend.show_messages(outcome)
+    backend.show_messages(outcome, components.take_url_notices())
     result = outcome.result
     if result is None:
         return

@@ -14,7 +14,6 @@ import html
 import streamlit as st
 
 from app_ui import backend, components
-from app_ui import state as app_state
 from rse_core import ExtractionResult
 from rse_core.charts import shorten, value_chart
 
@@ -35,7 +34,7 @@ def render() -> None:
         "zero it costs one. RSE keeps the shaded runs whose values add up best. Click a bar to inspect it."
     )
     outcome = backend.current_outcome()
-    backend.show_messages(outcome, st.session_state.get(app_state.NOTICES_KEY, ()))
+    backend.show_messages(outcome, components.take_url_notices())
     result = outcome.result
     if result is None:
         return

@@ -1,7 +1,7 @@
 """What a person does on the Explore page, in a real browser: query, slider, upload, click, compare.
 
-Screenshots land in tests/artifacts/ (explore_default, explore_after_slider, explore_upload,
-explore_stages, compare) so a person can look at what the test saw.
+Screenshots land in tests/artifacts/ (explore_default, compare, explore_after_slider,
+explore_stages, explore_upload, compare_upload) so a person can look at what the test saw.
 """
 
 from __future__ import annotations
@@ -52,6 +52,18 @@ def set_query(page, text: str) -> None:
     settle(page)
 
 
+def open_compare(page) -> None:
+    """The RSE vs top-k page, from the navigation, in a viewport tall enough to show all of it."""
+    page.set_viewport_size({"width": 1440, "height": 2300})
+    page.locator(f"{SIDEBAR} a", has_text="RSE vs top-k").first.click()
+    settle(page)
+    page.get_by_role("heading", name="RSE vs top-k").wait_for(timeout=TIMEOUT)
+    page.locator("[data-testid='stCode']").nth(2).wait_for(timeout=TIMEOUT)  # two contexts and the link
+    page.locator(".rse-chip", has_text="Only RSE keeps").wait_for(timeout=TIMEOUT)
+    assert_clean(page)
+    assert re.search(r"/compare\?", page.url)
+
+
 def test_explore_flow(app_url, page):
     # Tall enough that a screenshot shows the chart, the text beside it and the exports: Streamlit's
     # main area scrolls inside itself, so a "full page" screenshot is only the viewport.
@@ -64,6 +76,14 @@ def test_explore_flow(app_url, page):
     assert page.locator(".rse-text").count() >= 1  # segment text beside the chart
     assert int(metric_value(page, "Segments")) >= 1
     screenshot(page, "explore_default")
+
+    # The RSE vs top-k page on the same default view, then back.
+    open_compare(page)
+    screenshot(page, "compare")
+    page.set_viewport_size({"width": 1440, "height": 1500})
+    page.locator(f"{SIDEBAR} a", has_text="Explore").first.click()
+    settle(page)
+    page.get_by_role("heading", name="Explore").wait_for(timeout=TIMEOUT)
 
     # A new query, typed and submitted with Ctrl+Enter.
     query = "What fees were paid to the auditor for the audit of the financial statements?"
@@ -119,13 +139,7 @@ def test_explore_flow(app_url, page):
     page.locator(".rse-segment-head", has_text="Zebra Field Notes").first.wait_for(timeout=TIMEOUT)
     screenshot(page, "explore_upload")
 
-    # The RSE vs top-k page, from the navigation.
-    page.set_viewport_size({"width": 1440, "height": 2300})
-    page.locator(f"{SIDEBAR} a", has_text="RSE vs top-k").first.click()
-    settle(page)
-    page.get_by_role("heading", name="RSE vs top-k").wait_for(timeout=TIMEOUT)
-    assert_clean(page)
-    page.locator("[data-testid='stCode']").nth(2).wait_for(timeout=TIMEOUT)  # two contexts and the link
-    page.locator(".rse-chip", has_text="Only RSE keeps").wait_for(timeout=TIMEOUT)
-    assert re.search(r"/compare\?", page.url)
-    screenshot(page, "compare")
+    # The comparison for the uploaded document.
+    open_compare(page)
+    page.locator(".rse-chunk-list", has_text="Zebra Field Notes").first.wait_for(timeout=TIMEOUT)
+    screenshot(page, "compare_upload")
