@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from .chunking import DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
 from .errors import ParameterError
+from .validation import parse_choice
 
 REFERENCE_CHUNK_LENGTH = 700
 """Chunk length (characters) at which the length adjustment is neutral; dsRAG's value, the
@@ -115,11 +116,7 @@ class Preset(StrEnum):
 
     @classmethod
     def parse(cls, name: str | Preset) -> Preset:
-        try:
-            return cls(name)
-        except ValueError:
-            choices = ", ".join(preset.value for preset in cls)
-            raise ParameterError(f"Unknown preset {name!r}; choose one of: {choices}.") from None
+        return parse_choice(cls, name, "preset", ParameterError)
 
 
 PRESETS: dict[Preset, RSEParams] = {

@@ -28,6 +28,7 @@ from .params import RSEParams
 from .pipeline import Corpus
 from .scoring import Calibration
 from .search import Segment, StopReason, find_best_segments
+from .validation import parse_choice
 from .values import ChunkValues, chunk_values
 
 
@@ -42,11 +43,7 @@ class SweepParam(StrEnum):
 
     @classmethod
     def parse(cls, name: str | SweepParam) -> SweepParam:
-        try:
-            return cls(name)
-        except ValueError:
-            choices = ", ".join(param.value for param in cls)
-            raise ParameterError(f"Cannot sweep {name!r}; choose one of: {choices}.") from None
+        return parse_choice(cls, name, "sweep parameter", ParameterError)
 
     @property
     def label(self) -> str:

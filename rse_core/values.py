@@ -22,6 +22,7 @@ from scipy.stats import beta
 
 from .errors import InvalidScoresError
 from .params import REFERENCE_CHUNK_LENGTH, RSEParams
+from .validation import finite_scores
 
 
 @dataclass(frozen=True)
@@ -59,14 +60,14 @@ def chunk_values(
     Raises:
         InvalidScoresError: scores are NaN, infinite, outside [0, 1] or of the wrong length.
     """
-    calibrated_array = _finite_vector(calibrated, "calibrated scores")
+    calibrated_array = finite_scores(calibrated, source="The calibration")
     if len(calibrated_array) and (calibrated_array.min() < -1e-9 or calibrated_array.max() > 1 + 1e-9):
         raise InvalidScoresError(
             "calibrated scores must lie in [0, 1]; got "
             f"{calibrated_array.min():.3g} to {calibrated_array.max():.3g}. Calibrate the scorer's output first."
         )
     calibrated_array = np.clip(calibrated_array, 0.0, 1.0)
-    raw_array = calibrated_array if raw is None else _finite_vector(raw, "raw scores")
+    raw_array = calibrated_array if raw is None else finite_scores(raw, source="The scorer")
     if len(raw_array) != len(calibrated_array):
         raise InvalidScoresError(f"{len(raw_array)} raw scores for {len(calibrated_array)} chunks.")
     n = len(calibrated_array)
@@ -93,19 +94,3 @@ def chunk_values(
         length_factor=length_factor,
         value=value,
     )
-
-
-def _finite_vector(scores: Sequence[float] | np.ndarray, label: str) -> np.ndarray:
-    try:
-        array = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise InvalidScoresError(f"{label} must be numbers ({error}).") from error
-    if array.ndim != 1:
-        raise InvalidScoresError(f"{label} must be one number per chunk (got shape {array.shape}).")
-    bad = np.flatnonzero(~np.isfinite(array))
-    if len(bad):
-        raise InvalidScoresError(
-            f"{label} contain {len(bad)} NaN or infinite value(s) (first at chunk {bad[0]}); "
-            "the scoring backend returned unusable numbers."
-        )
-    return array

@@ -329,7 +329,7 @@ def test_run_rse_refuses_nan_and_infinite_raw_scores_for_every_calibration(calib
     corpus = build_corpus(document(), 200)
     raw = np.linspace(0.1, 0.9, len(corpus.chunks))
     raw[2] = bad
-    with pytest.raises(InvalidScoresError, match=r"NaN or infinite value\(s\) \(first at chunk 2\)"):
+    with pytest.raises(InvalidScoresError, match=r"NaN or infinite score\(s\) \(first at chunk 2\)"):
         run_rse(corpus, ["q"], [raw], RSEParams(chunk_size=200), CALIBRATIONS[calibration])
 
 

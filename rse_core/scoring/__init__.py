@@ -8,6 +8,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from ..errors import ScorerError
+from ..validation import parse_choice
 from .base import Calibration, ProgressCallback, Scorer, check_scores, clean_query
 
 
@@ -19,11 +20,7 @@ class ScorerName(StrEnum):
 
     @classmethod
     def parse(cls, name: str | ScorerName) -> ScorerName:
-        try:
-            return cls(name)
-        except ValueError:
-            choices = ", ".join(member.value for member in cls)
-            raise ScorerError(f"Unknown scorer {name!r}; choose one of: {choices}.") from None
+        return parse_choice(cls, name, "scorer", ScorerError)
 
 
 def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) -> Scorer:

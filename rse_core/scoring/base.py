@@ -16,7 +16,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from ..chunking import Chunk
-from ..errors import InvalidScoresError, QueryError
+from ..errors import QueryError
+from ..validation import finite_scores
 
 ProgressCallback = Callable[[float, str], None]
 """Called with the fraction done (0 to 1) and a short label, for progress bars."""
@@ -112,16 +113,4 @@ def clean_query(query: str) -> tuple[str, str | None]:
 
 def check_scores(scores: object, chunk_count: int, scorer_name: str) -> np.ndarray:
     """Refuse NaN, infinite, non-numeric or mis-shaped scores from a backend instead of plotting them."""
-    try:
-        array = np.asarray(scores, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError) as error:
-        raise InvalidScoresError(f"{scorer_name} returned scores that are not numbers ({error}).") from error
-    if array.shape != (chunk_count,):
-        raise InvalidScoresError(f"{scorer_name} returned {array.size} scores for {chunk_count} chunks.")
-    bad = np.flatnonzero(~np.isfinite(array))
-    if len(bad):
-        raise InvalidScoresError(
-            f"{scorer_name} returned {len(bad)} NaN or infinite score(s) (first at chunk {bad[0]}); "
-            "the results would be meaningless, so they are not shown."
-        )
-    return array
+    return finite_scores(scores, source=scorer_name, expected=chunk_count)
