@@ -8,7 +8,6 @@ the pages the last run registered (AppTest's own registry, the one ``switch_page
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -16,18 +15,9 @@ from streamlit.testing.v1 import AppTest
 from rse_core import RSEParams, get_scorer, preset
 from rse_core.evaluate import METHOD_LABELS, METHODS, evaluate
 from rse_core.golden import load_golden_set
+from tests.apptest_support import APP, ROOT, open_page
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
 ANNUAL = ROOT / "sample_docs" / "annual_report.golden.json"
-
-
-def open_page(at: AppTest, url_path: str) -> AppTest:
-    """Open a callable st.navigation page by its URL path (run() must have happened once)."""
-    hashes = [h for h, info in at._registered_pages.items() if info.get("url_pathname") == url_path]
-    assert hashes, f"page {url_path!r} is not registered: {at._registered_pages}"
-    at._page_hash = hashes[0]
-    return at.run()
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -20,59 +19,16 @@ from streamlit.testing.v1 import AppTest
 from app_ui import components
 from rse_core import Calibration, Document, RSEParams, build_corpus, preset, run_rse
 from rse_core.charts import PALETTE, RANGE_SLIDER_ABOVE, chunk_sets, compare_chart, value_chart
+from tests.apptest_support import APP, TIMEOUT, chart_specs, html_text, new_app, no_problems, open_page, result_of
 from tests.pdf_factory import make_pdf
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
-TIMEOUT = 120
 SENTINEL_KEY = "sk-test-SENTINEL-never-export-0123456789"
-
-
-# --- helpers ---
-
-
-def new_app(**query_params: str) -> AppTest:
-    """An AppTest of app.py with these URL parameters (bm25 unless a scorer is given)."""
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    at.query_params.setdefault("scorer", "bm25")
-    for name, value in query_params.items():
-        at.query_params[name] = value
-    return at
-
-
-def open_page(at: AppTest, url_path: str) -> AppTest:
-    """Switch to a callable page registered by ``st.navigation`` and run.
-
-    ``AppTest.switch_page`` only knows file pages; a callable page is identified by the hash
-    Streamlit registered for its URL path, which is what a browser's navigation sends.
-    """
-    matches = [h for h, info in at._registered_pages.items() if info.get("url_pathname") == url_path]
-    assert matches, f"no page with URL path {url_path!r}: {at._registered_pages}"
-    at._page_hash = matches[0]
-    return at.run()
-
-
-def result_of(at: AppTest):
-    return at.session_state["_outcome"].result
 
 
 def metric(at: AppTest, label: str) -> str:
     values = [m.value for m in at.metric if m.label == label]
     assert values, f"no metric {label!r}: {[m.label for m in at.metric]}"
     return values[0]
-
-
-def html_text(at: AppTest) -> str:
-    return "\n".join(element.proto.body for element in at.get("html"))
-
-
-def chart_specs(at: AppTest) -> list[dict]:
-    return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
-
-
-def no_problems(at: AppTest) -> None:
-    assert not at.exception, [e.value for e in at.exception]
-    assert not at.error, [e.value for e in at.error]
 
 
 # --- pages ---
