@@ -649,7 +649,17 @@ def calibration_warnings(values: ChunkValues, params: RSEParams, *, scorer: str 
             )
         )
     low, high = np.quantile(values.calibrated, [0.1, 0.9])
-    if high - low < BUNCHED_SPREAD:
+    if high < BUNCHED_SPREAD / 2:
+        zero = int((values.calibrated < BUNCHED_SPREAD / 2).sum())
+        warnings.append(
+            CalibrationWarning(
+                "bunched",
+                f"{zero} of {n} chunks have a calibrated score of about 0: {who} find almost nothing relevant, "
+                "so the few chunks above 0 decide everything and the rest is ranked by document order. Check "
+                "that the query is about this document, or choose another scorer (bm25 only matches words).",
+            )
+        )
+    elif high - low < BUNCHED_SPREAD:
         warnings.append(
             CalibrationWarning(
                 "bunched",
