@@ -1,9 +1,8 @@
 """The Learn and Tune pages (Worked example, Transform lab, Parameter sweep) and the chunk
 explanation panel, in AppTest.
 
-The app opens with ``?scorer=bm25`` (what a shared link does), so no test loads the embedding
-model. ``AppTest.switch_page`` only opens file-based pages; ours are callables registered by
-``st.navigation``, so :func:`open_page` picks the page's script hash from AppTest's registry.
+The app opens with ``?scorer=bm25`` (``apptest_support.new_app``: what a shared link does), so no
+test loads the embedding model; callable pages are opened by URL path (``open_page``).
 Expected numbers come from the core (``find_best_segments``, ``explain_search``, ``check_answer``,
 ``run_rse``) or are the course's own answers, never from the page's code.
 """
@@ -11,7 +10,6 @@ Expected numbers come from the core (``find_best_segments``, ``explain_search``,
 from __future__ import annotations
 
 import base64
-import json
 import math
 import time
 from pathlib import Path
@@ -26,26 +24,15 @@ from rse_core.search import Segment
 from rse_core.teaching import check_answer, explain_chunk, explain_search
 from rse_core.teaching_charts import Stage, calibration_warnings, half_negative_penalty
 from rse_core.values import ChunkValues, chunk_values
+from tests.apptest_support import APP, chart_specs, new_app, open_page, result_of
 
-ROOT = Path(__file__).resolve().parents[1]
-APP = str(ROOT / "app.py")
 COURSE_1 = [-0.2, -0.2, 0.4, 0.8, -0.1]
 COURSE_2 = [-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2]
 COURSE_LIMITS = {"max_length": 20, "overall_max_length": 30, "minimum_value": 0.7}
 
 
-def open_page(at: AppTest, url_path: str) -> AppTest:
-    """Open a callable st.navigation page by its URL path (run() must have happened once)."""
-    hashes = [h for h, info in at._registered_pages.items() if info.get("url_pathname") == url_path]
-    assert hashes, f"page {url_path!r} is not registered: {at._registered_pages}"
-    at._page_hash = hashes[0]
-    return at.run()
-
-
 def start(url_path: str) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["scorer"] = "bm25"
-    at.run()
+    at = new_app().run()
     assert at.sidebar.selectbox(key="sb_scorer").value == "bm25"
     if url_path:  # "" stays on the default page
         open_page(at, url_path)
@@ -54,7 +41,7 @@ def start(url_path: str) -> AppTest:
 
 
 def figures(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return chart_specs(at)
 
 
 def array(data) -> np.ndarray:
@@ -68,10 +55,6 @@ def array(data) -> np.ndarray:
 
 def texts(elements) -> list[str]:
     return [element.value for element in elements]
-
-
-def result_of(at: AppTest):
-    return at.session_state["_outcome"].result
 
 
 # --------------------------------------------------------------------------- worked example
@@ -549,9 +532,7 @@ def test_pages_survive_having_no_document():
 
 
 def test_new_pages_are_registered_in_learn_and_tune():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["scorer"] = "bm25"
-    at.run()
+    at = new_app().run()
     by_path = {info.get("url_pathname"): info for info in at._registered_pages.values()}
     assert {"worked-example", "transform-lab", "sweep"} <= set(by_path)
     source = Path(APP).read_text()
