@@ -123,7 +123,8 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
     except RSEError as error:
         st.error(f"This chunk cannot be explained: {error}", icon=":material/error:")
         return
-    message = _escape_markdown(explanation.message[0].upper() + explanation.message[1:]) + "."
+    message = explanation.message[0].upper() + explanation.message[1:]
+    message = _escape_markdown(message if message.endswith(".") else message + ".")
     if explanation.in_segment:
         st.success(message, icon=":material/check_circle:")
     else:
@@ -142,7 +143,10 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         stage_table(result, chunk_index),
         key="xp_stages",
         hide_index=True,
-        column_config={"rank": st.column_config.NumberColumn(format="%d")},
+        column_config={
+            column: st.column_config.NumberColumn(format="%d" if column in ("rank", "query") else "%.3f")
+            for column in stage_table(result, chunk_index).columns
+        },
     )
     st.html(f'<div class="rse-text">{html.escape(chunk.text)}</div>')
 
