@@ -169,6 +169,37 @@ def test_check_yourself_says_right_and_wrong_and_why(worked):
     assert not at.exception
 
 
+CLASSROOM_PICKS = {  # (first, last) chunks and value of each pick, worked out by hand
+    "Course example 1: one cluster": [(2, 3, 1.2)],
+    "Course example 2: a gap worth crossing": [(2, 6, 2.0)],
+    "Two clusters: two segments": [(6, 8, 1.3), (0, 1, 1.2)],
+    "Max length binds": [(1, 3, 1.6)],
+    "Overall budget binds": [(4, 6, 2.0), (1, 1, 0.7)],
+    "Nothing clears the minimum": [],
+}
+
+
+def test_every_classroom_example_shows_the_answer_worked_out_by_hand(worked):
+    at = worked
+    assert at.selectbox(key="we_example").options[:-1] == list(CLASSROOM_PICKS)
+    for name, picks in CLASSROOM_PICKS.items():
+        at.selectbox(key="we_example").set_value(name).run()
+        assert not at.exception and not at.error, name
+        if picks:
+            sentence = ", then ".join(
+                f"S{i} = " + (f"chunk {a}" if a == b else f"chunks {a}-{b}") + f" ({v:.1f})"
+                for i, (a, b, v) in enumerate(picks, 1)
+            )
+            assert texts(at.markdown)[0] == f"#### The search picks {sentence}.", name
+        else:
+            assert texts(at.markdown)[0] == "#### The search returns nothing.", name
+        # The example's own sentence ("The point of this example") names the same first pick.
+        point = next(c.value for c in at.caption if "The point of this example" in c.value)
+        if picks:
+            a, b, _ = picks[0]
+            assert f"{a}-{b}" in point, (name, point)
+
+
 @pytest.mark.parametrize(
     ("typed", "message"),
     [
