@@ -444,3 +444,23 @@ def test_gap_reason_gives_the_sums_on_both_sides():
     assert components.signed(float(values[segment.start : gap].sum())) in reason
     assert components.signed(float(values[gap + 1 : segment.end].sum())) in reason
     assert f"worth {segment.score:.2f} with it" in reason
+
+
+def test_explain_panel_on_explore_applies_the_flipping_penalty():
+    """Select a chunk just outside S1: the panel offers the penalty that pulls it in, and it does."""
+    at = new_app().run()
+    result = result_of(at)
+    for chunk in (result.segments[0].start - 1, result.segments[0].end):
+        at.session_state["explore_selected_chunk"] = chunk
+        at.session_state["_explore_selected_corpus"] = result.corpus.key
+        at.run()
+        no_problems(at)
+        assert "Why is this chunk in or out?" in [s.value for s in at.subheader]
+        buttons = [b for b in at.button if b.key == "xp_apply_penalty"]
+        if buttons:
+            break
+    assert buttons, "no chunk next to S1 has a penalty that flips it"
+    assert not any(s.start <= chunk < s.end for s in result_of(at).segments)
+    buttons[0].click().run()
+    no_problems(at)
+    assert any(s.start <= chunk < s.end for s in result_of(at).segments)

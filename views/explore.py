@@ -4,7 +4,7 @@ Reads the result ``app.py`` computed for this run (``backend.current_outcome()``
 anything itself. The chart block is a fragment: clicking a bar or toggling the stages reruns only
 that block. The corpus index of the last clicked chunk is kept in
 ``st.session_state[SELECTED_CHUNK_KEY]`` for the "explain a chunk" panel (see
-:func:`render_selected_chunk`, the hook it plugs into).
+:func:`render_selected_chunk`); the explain panel below the chart reads it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import html
 import streamlit as st
 
 from app_ui import backend, components
+from app_ui.explain_panel import render_explain_panel
 from rse_core import ExtractionResult
 from rse_core.charts import shorten, value_chart
 
@@ -46,6 +47,13 @@ def render() -> None:
         render_chart_block(result)
     with text_column:
         render_segment_texts(result)
+
+    selected = _valid_selection(result)
+    if selected is not None:
+        # Outside the chart fragment: "Apply this penalty" must rerun the whole app, so the
+        # result is recomputed with the new slider value.
+        st.subheader("Why is this chunk in or out?")
+        render_explain_panel(result, selected)
 
     st.subheader("Share and export")
     components.render_share_and_export(result, "explore")
