@@ -21,6 +21,7 @@ from .params import RSEParams
 from .scoring import Calibration, ProgressCallback, Scorer, clean_query, get_scorer
 from .search import SearchResult, StopReason, find_best_segments
 from .topk import ranked_chunks, top_k, top_k_within_budget
+from .validation import finite_scores
 from .values import ChunkValues, chunk_values
 
 
@@ -309,11 +310,10 @@ def run_rse(
         )
     if len(raw_scores) != len(queries):
         raise InvalidScoresError(f"{len(raw_scores)} score arrays for {len(queries)} queries; score every query.")
-    for number, raw in enumerate(raw_scores):
-        if np.shape(raw) != (len(corpus.chunks),):
-            raise InvalidScoresError(
-                f"Query {number} has {np.size(raw)} scores for {len(corpus.chunks)} chunks; rescore the documents."
-            )
+    raw_scores = [
+        finite_scores(raw, source=f"The scorer (query {number})", expected=len(corpus.chunks))
+        for number, raw in enumerate(raw_scores)
+    ]
     lengths = corpus.lengths
     values = tuple(chunk_values(calibration(raw), params, chunk_lengths=lengths, raw=raw) for raw in raw_scores)
     search = find_best_segments(

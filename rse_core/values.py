@@ -74,7 +74,8 @@ def chunk_values(
     rank = np.empty(n, dtype=np.int64)
     rank[np.lexsort((np.arange(n), -raw_array))] = np.arange(n)
     transformed = beta.cdf(calibrated_array, params.beta_a, params.beta_b)
-    decay = np.exp(-rank / params.decay_rate)
+    with np.errstate(over="ignore"):  # a tiny decay rate sends -rank/decay to -inf: exp gives 0
+        decay = np.exp(-rank / params.decay_rate)
     value = transformed * decay - params.irrelevant_chunk_penalty
     length_factor = np.ones(n)
     if params.chunk_length_adjustment:
