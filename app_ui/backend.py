@@ -39,7 +39,7 @@ from rse_core.evaluate import Evaluation, evaluate
 from rse_core.golden import GoldenSet
 
 from . import state
-from .samples import list_samples
+from .samples import SAMPLE_DIR, list_samples
 
 SCORE_CACHE_ENTRIES = 512
 
@@ -66,6 +66,8 @@ def scorer_for(name: str, options: tuple[tuple[str, str], ...], key_digest: str 
     kwargs: dict[str, object] = dict(options)
     if name == "cohere":
         kwargs["api_key"] = _cohere_key()
+    elif name == "minilm":
+        kwargs["bundled_embeddings"] = (SAMPLE_DIR / "embeddings",)  # the samples open without embedding
     return get_scorer(name, **kwargs)
 
 

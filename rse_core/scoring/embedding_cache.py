@@ -36,10 +36,17 @@ def embedding_key(model: str, texts: Sequence[str]) -> str:
 
 
 class EmbeddingCache:
-    """A small in-memory LRU in front of an optional folder of ``.npy`` files."""
+    """A small in-memory LRU in front of an optional folder of ``.npy`` files.
 
-    def __init__(self, directory: Path | str | None = None, memory_entries: int = 64) -> None:
+    ``read_only`` folders are looked in last and never written or cleaned: an app can ship
+    embeddings of its bundled documents there, so its first page opens without embedding them.
+    """
+
+    def __init__(
+        self, directory: Path | str | None = None, memory_entries: int = 64, read_only: tuple[Path, ...] = ()
+    ) -> None:
         self.directory = Path(directory) if directory is not None else None
+        self.read_only = tuple(Path(folder) for folder in read_only)
         self.memory_entries = memory_entries
         self._memory: OrderedDict[str, np.ndarray] = OrderedDict()
 
@@ -49,16 +56,12 @@ class EmbeddingCache:
             self._memory.move_to_end(key)
             return self._memory[key]
         path = self._path(key)
-        if path is None or not path.exists():
-            return None
-        try:
-            array = np.load(path, allow_pickle=False)
-            if array.ndim != 2 or array.shape[0] != rows or not np.isfinite(array).all():
-                raise ValueError("unexpected shape or values")
-        except (OSError, ValueError, EOFError):
-            path.unlink(missing_ok=True)  # corrupt or stale: rebuild rather than trust it
-            return None
-        self._remember(key, array)
+        array = _load(path, rows, discard_if_bad=True) if path is not None else None
+        for folder in self.read_only:
+            if array is None:
+                array = _load(folder / f"{key}.npy", rows, discard_if_bad=False)
+        if array is not None:
+            self._remember(key, array)
         return array
 
     def put(self, key: str, array: np.ndarray) -> None:
@@ -87,3 +90,18 @@ class EmbeddingCache:
 
     def _path(self, key: str) -> Path | None:
         return None if self.directory is None else self.directory / "embeddings" / f"{key}.npy"
+
+
+def _load(path: Path, rows: int, discard_if_bad: bool) -> np.ndarray | None:
+    """The matrix in ``path`` if it has ``rows`` finite rows; a bad file is deleted if allowed."""
+    if not path.exists():
+        return None
+    try:
+        array = np.load(path, allow_pickle=False)
+        if array.ndim != 2 or array.shape[0] != rows or not np.isfinite(array).all():
+            raise ValueError("unexpected shape or values")
+    except (OSError, ValueError, EOFError):
+        if discard_if_bad:
+            path.unlink(missing_ok=True)  # corrupt or stale: rebuild rather than trust it
+        return None
+    return array

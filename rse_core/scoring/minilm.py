@@ -42,6 +42,8 @@ class MiniLMScorer:
         disk_cache: whether to write embeddings to disk.
         batch_size: chunks per forward pass (progress is reported after each).
         model_path: a local sentence-transformers folder to use instead of the bundled model.
+        bundled_embeddings: read-only folders of embeddings shipped with documents (looked in
+            after the cache; see ``sample_docs/embed.py``).
     """
 
     name = "minilm"
@@ -53,13 +55,14 @@ class MiniLMScorer:
         disk_cache: bool = True,
         batch_size: int = 32,
         model_path: str | Path | None = None,
+        bundled_embeddings: tuple[Path | str, ...] = (),
     ) -> None:
         self.model = MODEL_NAME if model_path is None else str(model_path)
         self.batch_size = batch_size
         self._model_path = model_path
         self._encoder = None
         directory = (cache_dir or default_cache_dir()) if disk_cache else None
-        self.cache = EmbeddingCache(directory)
+        self.cache = EmbeddingCache(directory, read_only=tuple(Path(p) for p in bundled_embeddings))
         self._query_cache: dict[str, np.ndarray] = {}
 
     def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
