@@ -11,8 +11,9 @@ import functools
 import html
 import json
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from datetime import UTC, datetime
+from typing import TypeVar
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -20,7 +21,38 @@ import streamlit as st
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
 from rse_core.charts import shorten
 
-from . import state
+from . import backend, state
+
+T = TypeVar("T")
+
+
+def page_start(title: str, intro: str) -> ExtractionResult | None:
+    """Title, intro line, this run's messages and the query: what every result page opens with.
+
+    Returns the result to draw, or ``None`` when there is none (the messages say why).
+    """
+    st.title(title)
+    st.caption(intro)
+    outcome = backend.current_outcome()
+    backend.show_messages(outcome, take_url_notices())
+    if outcome.result is not None:
+        st.html(query_html(outcome.result))
+    return outcome.result
+
+
+def session_memo(name: str, key: Hashable, compute: Callable[[], T], entries: int) -> T:
+    """``compute()``, remembered in this session under ``name`` for the last ``entries`` keys.
+
+    For work that depends on this session's settings (an explanation, a sweep): reruns with the
+    same settings reuse it, and nothing is shared with other sessions.
+    """
+    memo: dict = st.session_state.setdefault(f"_memo_{name}", {})
+    if key not in memo:
+        while len(memo) >= entries:
+            del memo[next(iter(memo))]
+        memo[key] = compute()
+    return memo[key]
+
 
 LOGGER = logging.getLogger(__name__)
 MINUS = "\u2212"

@@ -19,37 +19,27 @@ import streamlit as st
 from rse_core import ExtractionResult, RSEError, run_rse
 from rse_core.teaching import ChunkExplanation, explain_chunk
 
-from . import state
+from . import components, state
 
-CACHE_KEY = "_xp_cache"
 CACHE_ENTRIES = 16
 SLIDER_STEP = 0.01
 
 
 def explanation_for(result: ExtractionResult, chunk_index: int) -> ChunkExplanation:
     """``explain_chunk`` for this result, cached per session (a scan is ~100 searches)."""
-    key = (
-        result.corpus.key,
-        result.queries,
-        result.scorer,
-        result.model,
-        result.calibration,
-        result.params,
-        chunk_index,
-    )
-    cache: dict = st.session_state.setdefault(CACHE_KEY, {})
-    if key not in cache:
-        while len(cache) >= CACHE_ENTRIES:
-            del cache[next(iter(cache))]
-        cache[key] = explain_chunk(
+    return components.session_memo(
+        "explain",
+        (result.settings_key, chunk_index),
+        lambda: explain_chunk(
             result.corpus,
             result.queries,
             [values.raw for values in result.values],
             result.params,
             result.calibration,
             chunk_index,
-        )
-    return cache[key]
+        ),
+        CACHE_ENTRIES,
+    )
 
 
 def in_segment_at(result: ExtractionResult, chunk_index: int, penalty: float) -> bool:

@@ -165,6 +165,12 @@ class ExtractionResult:
         return self.search.stop_reason
 
     @property
+    def settings_key(self) -> tuple:
+        """What this result depends on (documents, chunking, queries, scorer, parameters): a
+        hashable key for caching anything derived from it."""
+        return (self.corpus.key, self.queries, self.scorer, self.model, self.calibration, self.params)
+
+    @property
     def rse_chunks(self) -> list[int]:
         """Corpus indices of all chunks in segments, in document order."""
         return sorted(index for segment in self.segments for index in range(segment.start, segment.end))

@@ -12,7 +12,7 @@ import html
 
 import streamlit as st
 
-from app_ui import backend, components
+from app_ui import components
 from rse_core import ExtractionResult
 from rse_core.charts import chunk_sets, compare_chart
 
@@ -24,17 +24,13 @@ AT_K, AT_BUDGET = "k", "budget"
 
 @components.guarded
 def render() -> None:
-    st.title("RSE vs top-k")
-    st.caption(
+    result = components.page_start(
+        "RSE vs top-k",
         "Same document, same scores. Top-k keeps the k best chunks wherever they are and sends them cut out of "
-        "their surroundings; RSE keeps whole runs of chunks, including weaker chunks between strong ones."
+        "their surroundings; RSE keeps whole runs of chunks, including weaker chunks between strong ones.",
     )
-    outcome = backend.current_outcome()
-    backend.show_messages(outcome, components.take_url_notices())
-    result = outcome.result
     if result is None:
         return
-    st.html(components.query_html(result))
     empty = result.empty_reason()
     if empty:
         st.warning(f"RSE found no segment, so only top-k has a context. {empty}", icon=":material/search_off:")

@@ -13,7 +13,7 @@ import html
 
 import streamlit as st
 
-from app_ui import backend, components
+from app_ui import components
 from app_ui.explain_panel import render_explain_panel
 from rse_core import ExtractionResult
 from rse_core.charts import shorten, value_chart
@@ -29,17 +29,13 @@ TEXT_PANEL_HEIGHT = 600
 
 @components.guarded
 def render() -> None:
-    st.title("Explore")
-    st.caption(
+    result = components.page_start(
+        "Explore",
         "Each bar is one chunk's value for the query, in document order: above zero it helps a segment, below "
-        "zero it costs one. RSE keeps the shaded runs whose values add up best. Click a bar to inspect it."
+        "zero it costs one. RSE keeps the shaded runs whose values add up best. Click a bar to inspect it.",
     )
-    outcome = backend.current_outcome()
-    backend.show_messages(outcome, components.take_url_notices())
-    result = outcome.result
     if result is None:
         return
-    st.html(components.query_html(result))
     render_headline(result)
 
     chart_column, text_column = st.columns([5, 3], gap="medium")

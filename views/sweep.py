@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from app_ui import backend, state
+from app_ui import backend, components, state
 from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEError
 from rse_core.golden import GoldenQuery
@@ -26,7 +26,6 @@ METRIC_KEY = "sw_metric"
 GOLD_KEY = "sw_gold"
 NONCE_KEY = "_sw_chart_nonce"
 LAST_KEY = "_sw_last_sweep"
-CACHE_KEY = "_sw_cache"
 NO_GOLD = ""
 
 PENALTY_AXIS = tuple(round(0.02 * i, 2) for i in range(26))  # 0 to 0.5 on the slider's 0.01 grid
@@ -65,38 +64,25 @@ def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[str | None
 def run_sweep(result: ExtractionResult, y_param: SweepParam, gold: tuple[int, int] | None) -> tuple[SweepResult, float]:
     """The sweep for this result (cached per session for the last few settings) and its time in ms."""
     x_values, y_values = axes(result, y_param)
-    key = (
-        result.corpus.key,
-        result.queries,
-        result.scorer,
-        result.model,
-        result.calibration,
-        result.params,
-        y_param.value,
-        gold,
-    )
-    cache: dict = st.session_state.setdefault(CACHE_KEY, {})
-    if key in cache:
-        return cache[key]
-    started = time.perf_counter()
-    swept = sweep(
-        result.corpus,
-        result.queries,
-        [values.raw for values in result.values],
-        result.calibration,
-        result.params,
-        x_param=SweepParam.PENALTY,
-        x_values=x_values,
-        y_param=y_param,
-        y_values=y_values,
-        gold=gold,
-        gold_document=0,
-    )
-    elapsed = (time.perf_counter() - started) * 1000
-    while len(cache) >= 4:
-        del cache[next(iter(cache))]
-    cache[key] = (swept, elapsed)
-    return swept, elapsed
+
+    def compute() -> tuple[SweepResult, float]:
+        started = time.perf_counter()
+        swept = sweep(
+            result.corpus,
+            result.queries,
+            [values.raw for values in result.values],
+            result.calibration,
+            result.params,
+            x_param=SweepParam.PENALTY,
+            x_values=x_values,
+            y_param=y_param,
+            y_values=y_values,
+            gold=gold,
+            gold_document=0,
+        )
+        return swept, (time.perf_counter() - started) * 1000
+
+    return components.session_memo("sweep", (result.settings_key, y_param.value, gold), compute, 4)
 
 
 def cell_from_selection(selection: dict, x_values: Sequence[float], y_values: Sequence[float]):
