@@ -1,4 +1,4 @@
-"""The app opens on a sample document with a real result."""
+"""The app opens on a sample document with a real result, with the offline model."""
 
 from __future__ import annotations
 
@@ -8,7 +8,10 @@ from .conftest import screenshot, wait_for_app
 def test_app_opens_with_a_result(app_url, page):
     page.goto(app_url)
     wait_for_app(page)
-    page.get_by_text("segment(s)").first.wait_for(timeout=120_000)
-    path = screenshot(page, "smoke_open")
-    assert path.exists()
+    page.locator(".js-plotly-plot").first.wait_for(timeout=120_000)
+    page.locator(".rse-text").first.wait_for(timeout=120_000)  # a segment's text beside the chart
+    segments = page.locator("[data-testid='stMetric']").filter(has_text="Segments").first
+    assert int(segments.locator("[data-testid='stMetricValue']").inner_text()) >= 1
+    assert page.locator("[data-testid='stException']").count() == 0
     assert page.dialogs == []
+    screenshot(page, "smoke_open")
