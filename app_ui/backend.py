@@ -26,6 +26,7 @@ from rse_core import (
     Corpus,
     Document,
     ExtractionResult,
+    LoadLimits,
     RSEError,
     Scorer,
     ScorerError,
@@ -51,8 +52,11 @@ def sample_document(slug: str) -> Document:
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def parse_upload(data: bytes, name: str) -> Document:
-    """Parse an upload; errors propagate (and are not cached) so the UI can show them."""
-    return load_document(data, name=name)
+    """Parse an upload; errors propagate (and are not cached) so the UI can show them.
+
+    Size and page limits come from ``RSE_MAX_FILE_MB`` / ``RSE_MAX_PAGES`` (50 MB, 2,000 pages).
+    """
+    return load_document(data, name=name, limits=LoadLimits.from_environment())
 
 
 @st.cache_resource(show_spinner=False)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from .errors import (
     EmptyDocumentError,
     EncryptedDocumentError,
     NoTextLayerError,
+    ParameterError,
     UnsupportedFormatError,
 )
 from .text_cleaning import clean_text
@@ -38,6 +41,24 @@ class LoadLimits:
 
     max_bytes: int = 50 * 1024 * 1024
     max_pages: int = 2000
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> LoadLimits:
+        """Limits from ``RSE_MAX_FILE_MB`` and ``RSE_MAX_PAGES`` (defaults where unset).
+
+        Raises:
+            ParameterError: a variable is set but is not a positive number.
+        """
+        environ = os.environ if environ is None else environ
+        limits = cls()
+        try:
+            megabytes = float(environ.get("RSE_MAX_FILE_MB", limits.max_bytes / 1_048_576))
+            pages = int(environ.get("RSE_MAX_PAGES", limits.max_pages))
+        except ValueError as error:
+            raise ParameterError(f"RSE_MAX_FILE_MB and RSE_MAX_PAGES must be numbers ({error}).") from error
+        if megabytes <= 0 or pages <= 0:
+            raise ParameterError("RSE_MAX_FILE_MB and RSE_MAX_PAGES must be above 0.")
+        return cls(max_bytes=int(megabytes * 1_048_576), max_pages=pages)
 
 
 @dataclass(frozen=True)

@@ -111,3 +111,18 @@ def test_size_and_page_limits_are_configurable():
 def test_missing_file():
     with pytest.raises(UnsupportedFormatError, match="No such file"):
         load_document("/nonexistent/file.pdf")
+
+
+def test_limits_can_be_set_from_the_environment():
+    from rse_core import ParameterError
+
+    limits = LoadLimits.from_environment({"RSE_MAX_FILE_MB": "1", "RSE_MAX_PAGES": "2"})
+    assert (limits.max_bytes, limits.max_pages) == (1_048_576, 2)
+    assert LoadLimits.from_environment({}) == LoadLimits()
+    with pytest.raises(DocumentTooLargeError, match="3 pages; the limit is 2 pages"):
+        load_document(make_pdf(["a", "b", "c"]), name="long.pdf", limits=limits)
+    tiny = LoadLimits.from_environment({"RSE_MAX_FILE_MB": "0.001"})
+    with pytest.raises(DocumentTooLargeError, match="the limit is 1.0 KB"):
+        load_document(make_pdf(["a"]), name="big.pdf", limits=tiny)
+    with pytest.raises(ParameterError, match="RSE_MAX_PAGES"):
+        LoadLimits.from_environment({"RSE_MAX_PAGES": "lots"})
