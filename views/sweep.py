@@ -136,10 +136,11 @@ def _on_gold_change() -> None:
 
 
 def render() -> None:
-    st.title("Parameter sweep")
-    outcome = backend.current_outcome()
-    backend.show_messages(outcome)
-    result = outcome.result
+    result = components.page_start(
+        "Parameter sweep",
+        "How the answer changes across two parameters at once, from the scores already computed: "
+        "each cell is a full RSE run. Click a cell to move the sidebar sliders there.",
+    )
     if result is None:
         st.info("Pick a document and type a query in the sidebar to sweep its parameters.")
         return

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_ui import backend, state
+from app_ui import components, state
 from rse_core import ExtractionResult
 from rse_core.teaching_charts import (
     Stage,
@@ -35,10 +35,11 @@ def _apply_penalty(penalty: float) -> None:
 
 
 def render() -> None:
-    st.title("Transform lab")
-    outcome = backend.current_outcome()
-    backend.show_messages(outcome)
-    result = outcome.result
+    result = components.page_start(
+        "Transform lab",
+        "Each stage that turns a scorer's raw score into a chunk value, for the current document and "
+        "query: calibration, the beta CDF, the rank decay, the penalty.",
+    )
     if result is None:
         st.info("Pick a document and type a query in the sidebar to see its scores here.")
         return
