@@ -94,7 +94,8 @@ def render_lab(result: ExtractionResult) -> None:
         )
         st.caption(
             "Each chunk sits on the curve at its calibrated score; the rug below the axis shows where the "
-            "scores fall. With a, b < 1 the curve is steep at both ends: sure chunks go to 1, doubtful ones to 0."
+            "scores fall. With a, b < 1 the curve is steep at both ends and flat in the middle: scores "
+            "crowded near 0 or near 1 (as a reranker's are) are pulled apart, so their order shows in the values."
         )
     with right:
         st.subheader("③ Rank decay")
