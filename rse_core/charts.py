@@ -57,6 +57,39 @@ class Palette:
 
 PALETTE = Palette()
 
+
+def band_shape(start: int, end: int, *, fill: str, line: dict) -> dict:
+    """A full-height rectangle over chunks ``start`` to ``end - 1``, drawn under the bars."""
+    return {
+        "type": "rect",
+        "xref": "x",
+        "yref": "paper",
+        "x0": start - 0.5,
+        "x1": end - 0.5,
+        "y0": 0,
+        "y1": 1,
+        "fillcolor": fill,
+        "line": line,
+        "opacity": 1,
+        "layer": "below",
+    }
+
+
+def band_label(centre: float, text: str, *, yshift: float, color: str, size: int) -> dict:
+    """A bold label above the plot at chunk position ``centre`` (``text`` must be escaped)."""
+    return {
+        "x": centre,
+        "xref": "x",
+        "y": 1,
+        "yref": "paper",
+        "yanchor": "bottom",
+        "yshift": yshift,
+        "text": f"<b>{text}</b>",
+        "showarrow": False,
+        "font": {"color": color, "size": size},
+    }
+
+
 FONT_FAMILY = '"Source Sans", "Source Sans 3", "Source Sans Pro", "Segoe UI", Arial, sans-serif'
 FONT_SIZE = 14  # readable on a projector
 RANGE_SLIDER_ABOVE = 120  # chunks: more than this gets a range slider for zooming
@@ -382,19 +415,12 @@ def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[d
     for segment in sorted(result.segments, key=lambda s: s.start):
         own = segment.query == query
         shapes.append(
-            {
-                "type": "rect",
-                "xref": "x",
-                "yref": "paper",
-                "x0": segment.start - 0.5,
-                "x1": segment.end - 0.5,
-                "y0": 0,
-                "y1": 1,
-                "fillcolor": palette.segment_band if own else palette.segment_band_other,
-                "line": {"width": 1, "color": palette.segment, "dash": "solid" if own else "dot"},
-                "opacity": 1,
-                "layer": "below",
-            }
+            band_shape(
+                segment.start,
+                segment.end,
+                fill=palette.segment_band if own else palette.segment_band_other,
+                line={"width": 1, "color": palette.segment, "dash": "solid" if own else "dot"},
+            )
         )
         centre = (segment.start + segment.end - 1) / 2
         label = segment.label + (f"·Q{segment.query + 1}" if several_queries else "")
@@ -405,19 +431,7 @@ def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[d
             row_ends.append(0.0)
         row = row or 0  # three full rows: overlap in the first rather than grow further
         row_ends[row] = centre + half
-        annotations.append(
-            {
-                "x": centre,
-                "xref": "x",
-                "y": 1,
-                "yref": "paper",
-                "yanchor": "bottom",
-                "yshift": 2 + 17 * row,
-                "text": f"<b>{label}</b>",
-                "showarrow": False,
-                "font": {"color": palette.segment, "size": 14},
-            }
-        )
+        annotations.append(band_label(centre, label, yshift=2 + 17 * row, color=palette.segment, size=14))
     return shapes, annotations
 
 

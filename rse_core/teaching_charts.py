@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy.stats import beta as beta_distribution
 
-from .charts import FONT_FAMILY, PALETTE
+from .charts import FONT_FAMILY, PALETTE, band_label, band_shape
 from .params import RSEParams
 from .search import Segment
 from .sweep import SweepResult
@@ -157,22 +157,16 @@ def worked_example_chart(
     for band in sorted(bands, key=lambda b: b.start):
         color = REFUSED if band.refused else SEGMENT_LINE
         shapes.append(
-            {
-                "type": "rect",
-                "xref": "x",
-                "yref": "paper",
-                "x0": band.start - 0.5,
-                "x1": band.end - 0.5,
-                "y0": 0,
-                "y1": 1,
-                "fillcolor": "rgba(0,0,0,0)" if band.refused else PALETTE.segment_band,
-                "line": {
+            band_shape(
+                band.start,
+                band.end,
+                fill="rgba(0,0,0,0)" if band.refused else PALETTE.segment_band,
+                line={
                     "color": color,
                     "width": 3 if band.current or band.refused else 1.5,
                     "dash": "dash" if band.refused else "solid",
                 },
-                "layer": "below",
-            }
+            )
         )
         width_in_chunks = max(1.0, 0.11 * n)  # about one label's width
         centre = (band.start + band.end - 1) / 2
@@ -181,19 +175,7 @@ def worked_example_chart(
             rows.append(centre)
         rows[row] = centre
         text = f"{band.label} = {fmt(band.value)}"
-        annotations.append(
-            {
-                "x": centre,
-                "xref": "x",
-                "y": 1,
-                "yref": "paper",
-                "yanchor": "bottom",
-                "yshift": 4 + 22 * row,
-                "text": f"<b>{text}</b>",
-                "showarrow": False,
-                "font": {"size": BIG_FONT, "color": color},
-            }
-        )
+        annotations.append(band_label(centre, text, yshift=4 + 22 * row, color=color, size=BIG_FONT))
     layout = _layout(height, top=40 + 22 * max(len(rows), 1), bottom=56, size=BIG_FONT)
     layout.update(
         barmode="overlay",
