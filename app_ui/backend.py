@@ -2,7 +2,7 @@
 
 Caching lives here, at the app boundary (the core stays pure):
 - models and clients: ``st.cache_resource`` (one per process);
-- parsed uploads: ``st.cache_data`` keyed by the file's bytes;
+- parsed uploads: this session's state, keyed by the upload's id (never shared);
 - raw scores: a process-wide LRU keyed by (document contents, chunk size, query, scorer), held
   in ``st.cache_resource``. Not ``st.cache_data``, because scoring reports progress to a bar made
   outside the cached call, which ``st.cache_data`` would try to replay.
@@ -50,13 +50,19 @@ def sample_document(slug: str) -> Document:
     return load_document(list_samples()[slug].path)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def parse_upload(data: bytes, name: str) -> Document:
-    """Parse an upload; errors propagate (and are not cached) so the UI can show them.
+def parse_upload(upload) -> Document:
+    """Parse an upload once per session; errors propagate (and are not kept) so the UI shows them.
 
-    Size and page limits come from ``RSE_MAX_FILE_MB`` / ``RSE_MAX_PAGES`` (50 MB, 2,000 pages).
+    Keyed by the upload's ``file_id`` in this session's state, so a slider move neither re-parses
+    nor re-hashes the file's bytes, and no other session can reach it. Size and page limits come
+    from ``RSE_MAX_FILE_MB`` / ``RSE_MAX_PAGES`` (50 MB, 2,000 pages).
     """
-    return load_document(data, name=name, limits=LoadLimits.from_environment())
+    parsed: dict[str, Document] = st.session_state.setdefault("_parsed_uploads", {})
+    if upload.file_id not in parsed:
+        parsed[upload.file_id] = load_document(
+            upload.getvalue(), name=upload.name, limits=LoadLimits.from_environment()
+        )
+    return parsed[upload.file_id]
 
 
 @st.cache_resource(show_spinner=False)
@@ -134,7 +140,7 @@ def active_documents(inputs: state.Inputs, outcome: RunOutcome) -> list[Document
             outcome.errors.append(str(error))
     for upload in st.session_state.get(state.UPLOADS_KEY) or []:
         try:
-            documents.append(parse_upload(upload.getvalue(), upload.name))
+            documents.append(parse_upload(upload))
         except RSEError as error:
             outcome.errors.append(f"{error}")
     return documents

@@ -520,18 +520,7 @@ def stage_chart(
         ),
     ]
     shapes = [
-        {
-            "type": "rect",
-            "xref": "x",
-            "yref": "paper",
-            "x0": start - 0.5,
-            "x1": end - 0.5,
-            "y0": 0,
-            "y1": 1,
-            "fillcolor": PALETTE.segment_band,
-            "line": {"width": 1, "color": PALETTE.segment},
-            "layer": "below",
-        }
+        band_shape(start, end, fill=PALETTE.segment_band, line={"width": 1, "color": PALETTE.segment})
         for start, end in segments
     ]
     layout = _layout(height, top=70, bottom=60)
