@@ -8,8 +8,11 @@ makes it a stable cache key for embeddings and scores.
 from __future__ import annotations
 
 import bisect
+import codecs
 import hashlib
+import math
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +26,7 @@ from .errors import (
     ParameterError,
     UnsupportedFormatError,
 )
+from .pdf_budget import ContentBudgetExceeded, ContentMeter
 from .text_cleaning import clean_text
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -30,35 +34,74 @@ PDF_SUFFIXES = (".pdf",)
 SUPPORTED_SUFFIXES = PDF_SUFFIXES + TEXT_SUFFIXES
 
 
+_MB = 1_048_576
+
+
 @dataclass(frozen=True)
 class LoadLimits:
     """Upper bounds that keep one upload from exhausting memory or time.
 
+    File size and page count are known before any text is extracted, but a 2 KB PDF can draw
+    the same text millions of times (see :mod:`rse_core.pdf_budget`), so what the extraction
+    will cost is bounded too: the content every page draws once reused XObjects are expanded
+    (measured before extracting), the characters extracted, and the wall-clock time.
+
     Attributes:
-        max_bytes: largest file accepted, in bytes (default 50 MB).
-        max_pages: most PDF pages accepted (default 2,000).
+        max_bytes: largest file accepted, in bytes (default 50 MB; ``RSE_MAX_FILE_MB``).
+        max_pages: most PDF pages accepted (default 2,000; ``RSE_MAX_PAGES``).
+        max_chars: most characters in one document (default 60 million, above what a 50 MB
+            text file holds; ``RSE_MAX_CHARS``).
+        max_page_chars: most characters from one PDF page (default 1 million, a hundred times a
+            dense page; ``RSE_MAX_PAGE_CHARS``).
+        max_page_content_bytes: most content one PDF page may draw, XObjects expanded (default
+            8 MB, some 300 times a text-heavy page; ``RSE_MAX_PAGE_CONTENT_MB``).
+        max_content_bytes: the same for the whole document (default 100 MB;
+            ``RSE_MAX_CONTENT_MB``).
+        max_seconds: wall-clock budget for extracting a PDF's text (default 60 s;
+            ``RSE_MAX_EXTRACT_SECONDS``), checked after every page.
     """
 
-    max_bytes: int = 50 * 1024 * 1024
+    max_bytes: int = 50 * _MB
     max_pages: int = 2000
+    max_chars: int = 60_000_000
+    max_page_chars: int = 1_000_000
+    max_page_content_bytes: int = 8 * _MB
+    max_content_bytes: int = 100 * _MB
+    max_seconds: float = 60.0
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> LoadLimits:
-        """Limits from ``RSE_MAX_FILE_MB`` and ``RSE_MAX_PAGES`` (defaults where unset).
+        """Limits from the ``RSE_MAX_*`` environment variables (defaults where unset).
 
         Raises:
-            ParameterError: a variable is set but is not a positive number.
+            ParameterError: a variable is set but is not a finite number above 0.
         """
         environ = os.environ if environ is None else environ
-        limits = cls()
-        try:
-            megabytes = float(environ.get("RSE_MAX_FILE_MB", limits.max_bytes / 1_048_576))
-            pages = int(environ.get("RSE_MAX_PAGES", limits.max_pages))
-        except ValueError as error:
-            raise ParameterError(f"RSE_MAX_FILE_MB and RSE_MAX_PAGES must be numbers ({error}).") from error
-        if megabytes <= 0 or pages <= 0:
-            raise ParameterError("RSE_MAX_FILE_MB and RSE_MAX_PAGES must be above 0.")
-        return cls(max_bytes=int(megabytes * 1_048_576), max_pages=pages)
+        defaults = cls()
+
+        def read(variable: str, default: float) -> float:
+            raw = environ.get(variable)
+            if raw is None or not raw.strip():
+                return default
+            try:
+                number = float(raw)
+            except ValueError:
+                number = math.nan
+            if not math.isfinite(number) or number <= 0:
+                raise ParameterError(
+                    f"The environment variable {variable}={raw!r} must be a number above 0; fix or unset it."
+                )
+            return number
+
+        return cls(
+            max_bytes=int(read("RSE_MAX_FILE_MB", defaults.max_bytes / _MB) * _MB),
+            max_pages=max(1, int(read("RSE_MAX_PAGES", defaults.max_pages))),
+            max_chars=max(1, int(read("RSE_MAX_CHARS", defaults.max_chars))),
+            max_page_chars=max(1, int(read("RSE_MAX_PAGE_CHARS", defaults.max_page_chars))),
+            max_page_content_bytes=int(read("RSE_MAX_PAGE_CONTENT_MB", defaults.max_page_content_bytes / _MB) * _MB),
+            max_content_bytes=int(read("RSE_MAX_CONTENT_MB", defaults.max_content_bytes / _MB) * _MB),
+            max_seconds=read("RSE_MAX_EXTRACT_SECONDS", defaults.max_seconds),
+        )
 
 
 @dataclass(frozen=True)
@@ -73,6 +116,8 @@ class Document:
         page_starts: offset in ``text`` where each page begins (``(0,)`` for text files).
         kind: ``"pdf"``, ``"text"`` or ``"markdown"``.
         empty_pages: 1-based numbers of PDF pages that had no text (kept as zero-length pages).
+        encoding: how a text file's bytes were decoded (``"utf-8"``, ``"utf-16"``,
+            ``"gb18030"``...); ``""`` for a PDF. See :attr:`encoding_note`.
     """
 
     doc_id: str
@@ -82,6 +127,14 @@ class Document:
     page_starts: tuple[int, ...] = (0,)
     kind: str = "text"
     empty_pages: tuple[int, ...] = ()
+    encoding: str = ""
+
+    @property
+    def encoding_note(self) -> str | None:
+        """A sentence for the user when the text was not plain UTF-8 (``None`` otherwise)."""
+        if self.encoding in ("", "utf-8", "ascii"):
+            return None
+        return f"{self.name} was read as {self.encoding} text."
 
     @property
     def page_count(self) -> int:
@@ -155,10 +208,18 @@ def load_document(
     if is_pdf:
         raise UnsupportedFormatError(f"{name} is a PDF file with a {suffix} extension; rename it to .pdf.")
     kind = "text" if suffix == ".txt" else "markdown"
-    text = clean_text(_decode_text(data, name))
+    decoded, encoding = _decode_text(data, name)
+    text = clean_text(decoded)
     if not text.strip():
         raise EmptyDocumentError(f"{name} has no text.")
-    return Document(doc_id=doc_id, name=name, title=_text_title(text, kind, name), text=text, kind=kind)
+    if len(text) > limits.max_chars:
+        raise DocumentTooLargeError(
+            f"{name} has {len(text):,} characters; the limit is {limits.max_chars:,}. "
+            "Raise it with RSE_MAX_CHARS (or LoadLimits(max_chars=...)), or split the file."
+        )
+    return Document(
+        doc_id=doc_id, name=name, title=_text_title(text, kind, name), text=text, kind=kind, encoding=encoding
+    )
 
 
 def _check_size(size: int, name: str, limits: LoadLimits) -> None:
@@ -166,7 +227,10 @@ def _check_size(size: int, name: str, limits: LoadLimits) -> None:
         size_text, limit_text = _format_size(size), _format_size(limits.max_bytes)
         if size_text == limit_text:  # "50.0 MB; the limit is 50.0 MB" would not say why
             size_text, limit_text = f"{size:,} bytes", f"{limits.max_bytes:,} bytes"
-        raise DocumentTooLargeError(f"{name} is {size_text}; the limit is {limit_text}.")
+        raise DocumentTooLargeError(
+            f"{name} is {size_text}; the limit is {limit_text}. "
+            "Raise it with RSE_MAX_FILE_MB (or LoadLimits(max_bytes=...)), or split the file."
+        )
 
 
 def _format_size(size: int) -> str:
@@ -177,24 +241,80 @@ def _format_size(size: int) -> str:
     return f"{size / 1_048_576:.1f} MB"
 
 
-def _decode_text(data: bytes, name: str) -> str:
-    """Decode UTF-8 (with or without BOM); refuse binary files instead of showing mojibake."""
+_BOMS = (  # UTF-32 first: its little-endian BOM starts with UTF-16's
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+_WIDE_ENCODINGS = ("utf_16", "utf_32")
+_MULTIBYTE_ENCODINGS = (
+    *_WIDE_ENCODINGS,
+    "gb",  # gb2312, gbk, gb18030
+    "big5",
+    "cp932",
+    "cp949",
+    "cp950",
+    "shift_jis",
+    "euc_",
+    "iso2022",
+    "johab",
+    "hz",
+)
+
+
+def _decode_text(data: bytes, name: str) -> tuple[str, str]:
+    """Decode a text file and say how: BOM, then UTF-8, then a detector; refuse binary data.
+
+    Order: a byte-order mark settles UTF-8/16/32; then strict UTF-8 (most files); then
+    ``charset-normalizer``, trusted for multi-byte encodings (GBK, Shift-JIS, Big5, EUC,
+    BOM-less UTF-16), whose byte patterns it tells apart reliably. For single-byte text it often
+    guesses wrongly on short files (cp1006 for French), so those are read as cp1252 (Windows
+    Western, the usual legacy encoding), which is what the document then reports.
+    """
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            label = encoding.replace("-sig", "")
+            return data.decode(encoding, errors="replace"), label
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         pass
     sample = data[:4096]
     binary_bytes = sum(byte < 9 or 13 < byte < 32 for byte in sample)
-    if b"\x00" in sample or binary_bytes > len(sample) * 0.05:
-        raise UnsupportedFormatError(f"{name} does not look like a text file (it contains binary data).")
+    has_nul = b"\x00" in sample
+    if has_nul or binary_bytes > len(sample) * 0.05:
+        detected = _detect_encoding(data)
+        if detected and detected.startswith(_WIDE_ENCODINGS):
+            return data.decode(detected, errors="replace"), _encoding_label(detected)
+        raise UnsupportedFormatError(
+            f"{name} does not look like a text file (it contains binary data). "
+            "If it is text, save it as UTF-8 and upload it again."
+        )
     # Mostly UTF-8 with a few broken bytes (a damaged copy, a cut multi-byte character): keep the
-    # UTF-8 and show each broken byte as U+FFFD. Otherwise it is a legacy Windows (cp1252) file.
-    as_utf8 = data.decode("utf-8-sig", errors="replace")
+    # UTF-8 and show each broken byte as U+FFFD.
+    as_utf8 = data.decode("utf-8", errors="replace")
     broken = as_utf8.count("\ufffd")
     non_ascii = len(as_utf8) - len(as_utf8.encode("ascii", errors="ignore"))
     if non_ascii - broken > broken:
-        return as_utf8
-    return data.decode("cp1252", errors="replace")
+        return as_utf8, "utf-8"
+    detected = _detect_encoding(data)
+    if detected and detected.startswith(_MULTIBYTE_ENCODINGS):
+        return data.decode(detected, errors="replace"), _encoding_label(detected)
+    return data.decode("cp1252", errors="replace"), "cp1252"
+
+
+def _detect_encoding(data: bytes) -> str | None:
+    """charset-normalizer's best guess (a Python codec name), or ``None`` for binary data."""
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data).best()
+    return None if best is None else best.encoding
+
+
+def _encoding_label(codec: str) -> str:
+    return codecs.lookup(codec).name
 
 
 def _text_title(text: str, kind: str, name: str) -> str:
@@ -226,9 +346,14 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
         if page_count == 0:
             raise CorruptDocumentError(f"{name} has no pages; it may be damaged or truncated.")
         if page_count > limits.max_pages:
-            raise DocumentTooLargeError(f"{name} has {page_count} pages; the limit is {limits.max_pages} pages.")
+            raise DocumentTooLargeError(
+                f"{name} has {page_count:,} pages; the limit is {limits.max_pages:,} pages. "
+                "Raise it with RSE_MAX_PAGES (or LoadLimits(max_pages=...)), or split the file."
+            )
+        deadline = time.monotonic() + limits.max_seconds
+        _check_content(pdf, name, page_count, limits, deadline)
         page_texts: list[str] = []
-        failed = 0
+        failed = characters = 0
         for number in range(page_count):
             try:  # loading a page can fail too (a malformed or cyclic page tree)
                 page_text = clean_text(pdf.load_page(number).get_text("text"))
@@ -237,6 +362,8 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
             if page_text and not page_text.endswith("\n"):
                 page_text += "\n"  # keep words on either side of a page break apart
             page_texts.append(page_text)
+            characters += len(page_text)
+            _check_extraction(name, number + 1, page_count, len(page_text), characters, limits, deadline)
         try:
             metadata_title = (pdf.metadata or {}).get("title") or ""
         except Exception:  # damaged metadata is no reason to refuse the text
@@ -262,4 +389,61 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
         page_starts=tuple(page_starts),
         kind="pdf",
         empty_pages=empty_pages,
+    )
+
+
+def _check_content(pdf, name: str, page_count: int, limits: LoadLimits, deadline: float) -> None:
+    """Refuse a PDF whose pages would draw too much, before extracting any text.
+
+    See :mod:`rse_core.pdf_budget`: the check reads each stream once, so it takes milliseconds
+    where the extraction it prevents would take minutes.
+    """
+    meter = ContentMeter(pdf, limits.max_page_content_bytes)
+    total = 0
+    for number in range(page_count):
+        try:
+            total += meter.page_bytes(number)
+        except ContentBudgetExceeded as error:
+            raise DocumentTooLargeError(
+                f"{name}: page {number + 1} draws more than {_format_size(limits.max_page_content_bytes)} of "
+                f"content once its reused parts (Form XObjects) are expanded (at least {_format_size(error.counted)}); "
+                "extracting it could take minutes. If you trust the file, raise RSE_MAX_PAGE_CONTENT_MB "
+                "(or LoadLimits(max_page_content_bytes=...))."
+            ) from None
+        except Exception:  # a damaged page: extraction will skip it too
+            continue
+        if total > limits.max_content_bytes:
+            raise DocumentTooLargeError(
+                f"{name}: its first {number + 1} of {page_count} pages already draw more than "
+                f"{_format_size(limits.max_content_bytes)} of content once reused parts are expanded; extracting "
+                "them could take minutes. If you trust the file, raise RSE_MAX_CONTENT_MB "
+                "(or LoadLimits(max_content_bytes=...)), or split it."
+            )
+        if time.monotonic() > deadline:
+            _out_of_time(name, number + 1, page_count, limits)
+
+
+def _check_extraction(
+    name: str, page: int, page_count: int, page_chars: int, characters: int, limits: LoadLimits, deadline: float
+) -> None:
+    """The character and time budgets, checked after each page is extracted."""
+    if page_chars > limits.max_page_chars:
+        raise DocumentTooLargeError(
+            f"{name}: page {page} has {page_chars:,} characters; the limit is {limits.max_page_chars:,} per page. "
+            "If you trust the file, raise RSE_MAX_PAGE_CHARS (or LoadLimits(max_page_chars=...))."
+        )
+    if characters > limits.max_chars:
+        raise DocumentTooLargeError(
+            f"{name}: its first {page} of {page_count} pages already hold {characters:,} characters; the limit is "
+            f"{limits.max_chars:,}. Raise it with RSE_MAX_CHARS (or LoadLimits(max_chars=...)), or split the file."
+        )
+    if time.monotonic() > deadline:
+        _out_of_time(name, page, page_count, limits)
+
+
+def _out_of_time(name: str, page: int, page_count: int, limits: LoadLimits) -> None:
+    raise DocumentTooLargeError(
+        f"{name}: reading its text took more than {limits.max_seconds:g} s (stopped at page {page} of "
+        f"{page_count}). Raise RSE_MAX_EXTRACT_SECONDS (or LoadLimits(max_seconds=...)) to wait longer, "
+        "or split the file."
     )

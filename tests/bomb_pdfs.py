@@ -1,0 +1,89 @@
+"""Generate "bomb" PDFs: tiny files whose text extraction would take minutes and gigabytes.
+
+Each one is built by hand (raw PDF objects, no compression) so the trick is visible:
+
+- ``nested``: one page drawing a Form XObject that draws the next one ``fanout`` times, eight
+  levels deep: the same line of text drawn 10^8 times from about 2 KB.
+- ``wide``: the same trick, shallower and with a longer line: about 23 million characters from
+  2 KB, enough to be a few seconds of extraction but tens of thousands of chunks to embed.
+- ``shared``: 2,000 pages that all point at one content stream, which draws a nested XObject:
+  each page is modest, the document is not.
+
+Run ``python tests/bomb_pdfs.py OUT_DIR`` to write them to a folder (for ``bench/``); tests
+call :func:`bomb_pdfs` and never write a file.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def _pdf(objects: dict[int, bytes], root: int) -> bytes:
+    """Serialise numbered objects into a PDF with a correct cross-reference table."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = {}
+    for number in sorted(objects):
+        offsets[number] = len(out)
+        out += b"%d 0 obj\n" % number + objects[number] + b"\nendobj\n"
+    size = max(objects) + 1
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % size
+    for number in range(1, size):
+        out += b"%010d 00000 n \n" % offsets[number] if number in offsets else b"0000000000 65535 f \n"
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (size, root, xref)
+    return bytes(out)
+
+
+def _stream(content: bytes, extra: bytes = b"") -> bytes:
+    return b"<< /Length %d %s >>\nstream\n" % (len(content), extra) + content + b"\nendstream"
+
+
+def _form_chain(first: int, depth: int, fanout: int, line: bytes) -> tuple[dict[int, bytes], int]:
+    """Objects ``first``... : a font, a text form, and ``depth`` forms each drawing the one below
+    ``fanout`` times. Returns the objects and the number of the top form."""
+    font = first
+    objects = {font: b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"}
+    text = b"BT /F1 1 Tf 0 0 Td (" + line + b") Tj ET"
+    objects[first + 1] = _stream(
+        text, b"/Type /XObject /Subtype /Form /BBox [0 0 600 800] /Resources << /Font << /F1 %d 0 R >> >>" % font
+    )
+    for level in range(1, depth + 1):
+        number = first + 1 + level
+        body = b" ".join([b"/X Do"] * fanout)
+        resources = b"/Resources << /XObject << /X %d 0 R >> >>" % (number - 1)
+        objects[number] = _stream(body, b"/Type /XObject /Subtype /Form /BBox [0 0 600 800] " + resources)
+    return objects, first + 1 + depth
+
+
+def _document(page_count: int, depth: int, fanout: int, line: bytes) -> bytes:
+    catalog, pages, content = 1, 2, 3
+    objects, top = _form_chain(4, depth, fanout, line)
+    first_page = top + 1
+    kids = b" ".join(b"%d 0 R" % (first_page + i) for i in range(page_count))
+    objects[catalog] = b"<< /Type /Catalog /Pages %d 0 R >>" % pages
+    objects[pages] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, page_count)
+    objects[content] = _stream(b"/X Do")
+    for i in range(page_count):
+        objects[first_page + i] = (
+            b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 600 800] /Contents %d 0 R "
+            b"/Resources << /XObject << /X %d 0 R >> >> >>" % (pages, content, top)
+        )
+    return _pdf(objects, catalog)
+
+
+def bomb_pdfs() -> dict[str, bytes]:
+    """Name -> bytes of each bomb PDF (see the module docstring)."""
+    return {
+        "nested": _document(1, depth=8, fanout=10, line=b"the same words again "),
+        "wide": _document(1, depth=4, fanout=16, line=b"A" * 350),
+        "shared": _document(2000, depth=3, fanout=10, line=b"shared page text " * 6),
+    }
+
+
+if __name__ == "__main__":
+    folder = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    folder.mkdir(parents=True, exist_ok=True)
+    for bomb_name, data in bomb_pdfs().items():
+        (folder / f"bomb_{bomb_name}.pdf").write_bytes(data)
+        print(f"{folder / f'bomb_{bomb_name}.pdf'}: {len(data):,} bytes")
