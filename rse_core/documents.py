@@ -24,6 +24,7 @@ from .errors import (
     EncryptedDocumentError,
     NoTextLayerError,
     ParameterError,
+    UnreadableFileError,
     UnsupportedFormatError,
 )
 from .pdf_budget import ContentBudgetExceeded, ContentMeter
@@ -174,15 +175,31 @@ def load_document(
     """
     if isinstance(source, (str, Path)):
         path = Path(source)
-        if not path.is_file():
-            raise UnsupportedFormatError(f"No such file: {path}")
-        size = path.stat().st_size
-        _check_size(size, path.name, limits)
-        data = path.read_bytes()
+        shown = _printable_name(str(path))
+        try:
+            if path.is_dir():
+                raise UnsupportedFormatError(f"{shown} is a folder, not a file; give the files inside it.")
+            if not path.exists():
+                raise UnsupportedFormatError(f"No such file: {shown}")
+            if not path.is_file():
+                raise UnsupportedFormatError(f"{shown} is not a regular file; give a PDF, .txt or .md file.")
+            _check_size(path.stat().st_size, _printable_name(path.name), limits)
+            data = path.read_bytes()
+        except OSError as error:  # no permission, a broken disk, a name the system refuses
+            raise UnreadableFileError(
+                f"{shown} could not be read ({error.strerror or error}); check that it exists and you may read it."
+            ) from None
         name = name or path.name
-    else:
+    elif isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
-        _check_size(len(data), name or "the upload", limits)
+        _check_size(len(data), _printable_name(name or "the upload"), limits)
+    else:
+        raise UnsupportedFormatError(
+            f"load_document takes a file path or the file's bytes, not {type(source).__name__}; "
+            "for a string of text use Document.from_text(text)."
+        )
+    if name is not None:
+        name = _printable_name(name)
     head = data[:1024]
     starts_as_pdf = head.lstrip().startswith(b"%PDF")
     looks_like_pdf = starts_as_pdf or b"%PDF-" in head
@@ -220,6 +237,18 @@ def load_document(
     return Document(
         doc_id=doc_id, name=name, title=_text_title(text, kind, name), text=text, kind=kind, encoding=encoding
     )
+
+
+def _printable_name(name: str) -> str:
+    """``name`` with what no output can show replaced: control characters (a newline would
+    split a one-line message) by ``?``, undecodable bytes and lone surrogates by U+FFFD."""
+    if not isinstance(name, str):
+        name = str(name)
+    name = "".join(
+        chr(0xFFFD) if 0xD800 <= ord(c) <= 0xDFFF else c  # a byte the file system name could not decode
+        for c in name
+    )
+    return "".join("?" if (ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029") else c for c in name)
 
 
 def _check_size(size: int, name: str, limits: LoadLimits) -> None:

@@ -15,6 +15,10 @@ class DocumentError(RSEError):
     """A document could not be loaded or used."""
 
 
+class UnreadableFileError(DocumentError):
+    """The file exists but could not be read (permissions, a disk error)."""
+
+
 class EmptyDocumentError(DocumentError):
     """The file is empty, or has no text at all."""
 
@@ -36,11 +40,15 @@ class NoTextLayerError(DocumentError):
 
 
 class DocumentTooLargeError(DocumentError):
-    """The file is over the configured size or page limit."""
+    """The file is over a configured limit: size, pages, characters, drawn content or time."""
 
 
 class ParameterError(RSEError, ValueError):
     """A parameter is out of its valid range."""
+
+
+class SearchTooLargeError(ParameterError):
+    """The segment search would need more memory than allowed (too many chunks x max_length)."""
 
 
 class QueryError(RSEError, ValueError):
@@ -65,6 +73,10 @@ class RateLimitError(ScorerError):
 
 class ScoringServiceError(ScorerError):
     """The scoring service could not be reached, timed out, or answered something unusable."""
+
+
+class TooManyChunksError(ScorerError):
+    """More chunks to embed than the scorer's chunk budget allows."""
 
 
 class InvalidScoresError(ScorerError):

@@ -309,6 +309,9 @@ def parse_golden_json(data: bytes | str, name: str = "", path: Path | None = Non
         ) from None
     except RecursionError:
         raise GoldenSetError(f"{where} is nested too deeply to be a golden set.") from None
+    except ValueError as error:  # e.g. an integer longer than Python converts (4,300 digits)
+        reason = str(error).split(";")[0].split("\n")[0]
+        raise GoldenSetError(f"{where} holds a value that cannot be read ({reason}); fix that number.") from None
     return parse_golden_set(parsed, path, name=name)
 
 

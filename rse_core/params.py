@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 
@@ -52,6 +53,10 @@ class RSEParams:
     chunk_size: int = DEFAULT_CHUNK_SIZE
 
     def __post_init__(self) -> None:
+        for name in _INT_FIELDS:  # numpy integers (a slider, an array element) are whole numbers too
+            value = getattr(self, name)
+            if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
+                object.__setattr__(self, name, int(value))
         problems = list(_problems(self))
         if problems:
             raise ParameterError("Invalid RSE parameters: " + "; ".join(problems) + ".")
@@ -75,34 +80,46 @@ class RSEParams:
 
 
 _FLOAT_FIELDS = ("irrelevant_chunk_penalty", "decay_rate", "beta_a", "beta_b", "minimum_value")
+_INT_FIELDS = ("max_length", "overall_max_length", "top_k", "chunk_size")
 
 
 def _problems(params: RSEParams):
     def number(name: str) -> float | None:
         value = getattr(params, name)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
             return None
-        return float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # an int beyond 1e308
+            return None
+        return value if math.isfinite(value) else None
 
     penalty = number("irrelevant_chunk_penalty")
     if penalty is None or not 0 <= penalty <= 1:
-        yield f"irrelevant_chunk_penalty must be between 0 and 1 (got {params.irrelevant_chunk_penalty!r})"
+        yield f"irrelevant_chunk_penalty must be between 0 and 1 (got {_shown(params.irrelevant_chunk_penalty)})"
     decay = number("decay_rate")
     if decay is None or decay <= 0:
-        yield f"decay_rate must be above 0 (got {params.decay_rate!r}); it divides the rank"
+        yield f"decay_rate must be above 0 (got {_shown(params.decay_rate)}); it divides the rank"
     for name in ("beta_a", "beta_b"):
         shape = number(name)
         if shape is None or shape <= 0:
-            yield f"{name} must be above 0 (got {getattr(params, name)!r}); a beta shape of 0 is undefined"
+            yield f"{name} must be above 0 (got {_shown(getattr(params, name))}); a beta shape of 0 is undefined"
     minimum = number("minimum_value")
     if minimum is None or minimum < 0:
-        yield f"minimum_value must be 0 or more (got {params.minimum_value!r})"
+        yield f"minimum_value must be 0 or more (got {_shown(params.minimum_value)})"
     for name, low in (("max_length", 1), ("overall_max_length", 1), ("top_k", 1), ("chunk_size", MIN_CHUNK_SIZE)):
         value = getattr(params, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            yield f"{name} must be a whole number of at least {low} (got {value!r})"
+            yield f"{name} must be a whole number of at least {low} (got {_shown(value)})"
     if not isinstance(params.chunk_length_adjustment, bool):
         yield f"chunk_length_adjustment must be True or False (got {params.chunk_length_adjustment!r})"
+
+
+def _shown(value: object) -> str:
+    """``repr`` for a message; a huge int (whose repr Python may refuse) by its size instead."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
+    return repr(value)[:60]
 
 
 class Preset(StrEnum):

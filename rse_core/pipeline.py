@@ -16,7 +16,7 @@ import numpy as np
 from .chunking import Chunk, chunk_document
 from .context import ContextPiece, format_context
 from .documents import Document
-from .errors import InvalidScoresError, QueryError, RSEError
+from .errors import InvalidScoresError, ParameterError, QueryError, RSEError
 from .params import RSEParams
 from .scoring import Calibration, ProgressCallback, Scorer, clean_query, get_scorer
 from .search import SearchResult, StopReason, find_best_segments
@@ -35,12 +35,30 @@ class Corpus:
         document_splits: index of the first chunk of every document but the first; segments
             never cross one.
         chunk_size: the chunk size used.
+        aliases: ``(doc_id, name)`` of every document given again under another name (same
+            bytes): it is kept once, under its first name, and :attr:`notices` says so.
     """
 
     documents: tuple[Document, ...]
     chunks: tuple[Chunk, ...]
     document_splits: tuple[int, ...]
     chunk_size: int
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def notices(self) -> tuple[str, ...]:
+        """Sentences for the user: duplicates dropped, text files not read as UTF-8."""
+        notes = [
+            f"{name} has the same content as {self.documents_by_id[doc_id].name}; it is used once, "
+            f"as {self.documents_by_id[doc_id].name}."
+            for doc_id, name in self.aliases
+        ]
+        notes += [document.encoding_note for document in self.documents if document.encoding_note]
+        return tuple(notes)
+
+    def other_names(self, doc_id: str) -> list[str]:
+        """The other names the document ``doc_id`` was given under (see :attr:`aliases`)."""
+        return [name for alias_id, name in self.aliases if alias_id == doc_id]
 
     @cached_property
     def lengths(self) -> np.ndarray:
@@ -74,7 +92,24 @@ def build_corpus(documents: Document | Sequence[Document], chunk_size: int) -> C
     """Chunk every document and join them, remembering where each one starts."""
     if isinstance(documents, Document):
         documents = [documents]
-    unique = list({document.doc_id: document for document in documents}.values())
+    if isinstance(documents, (str, bytes)) or not isinstance(documents, Sequence):
+        raise ParameterError(
+            f"Expected a Document or a list of them, got {type(documents).__name__}. Load files with "
+            "load_document(path), or wrap a string with Document.from_text(text)."
+        )
+    for item in documents:
+        if not isinstance(item, Document):
+            raise ParameterError(
+                f"Expected Document objects, got a {type(item).__name__}. Load files with load_document(path), "
+                "or wrap a string with Document.from_text(text)."
+            )
+    by_id: dict[str, Document] = {}
+    aliases = []
+    for document in documents:
+        first = by_id.setdefault(document.doc_id, document)
+        if first is not document and document.name != first.name and (document.doc_id, document.name) not in aliases:
+            aliases.append((document.doc_id, document.name))
+    unique = list(by_id.values())
     if not unique:
         raise RSEError("No documents: load or pick at least one document.")
     chunks: list[Chunk] = []
@@ -83,7 +118,7 @@ def build_corpus(documents: Document | Sequence[Document], chunk_size: int) -> C
         if chunks:
             splits.append(len(chunks))
         chunks.extend(chunk_document(document, chunk_size))
-    return Corpus(tuple(unique), tuple(chunks), tuple(splits), chunk_size)
+    return Corpus(tuple(unique), tuple(chunks), tuple(splits), chunk_size, tuple(aliases))
 
 
 def normalize_queries(query_or_queries: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -270,6 +305,8 @@ class ExtractionResult:
                     "title": document.title,
                     "pages": document.page_count,
                     "characters": len(document.text),
+                    "encoding": document.encoding or None,
+                    "also_named": corpus.other_names(document.doc_id),
                 }
                 for document in corpus.documents
             ],
@@ -332,7 +369,7 @@ def run_rse(
     segments = tuple(_describe_segment(corpus, values, number, segment) for number, segment in enumerate(search, 1))
     ranking = ranked_chunks([query_values.rank for query_values in values])
     rse_characters = sum(segment.end_char - segment.start_char for segment in segments)
-    all_notes = list(notes)
+    all_notes = list(notes) + [notice for notice in corpus.notices if notice not in notes]
     if len(values[0]) > 1 and np.ptp(values[0].raw) == 0:
         all_notes.append("All chunks got the same score, so the ranking is just document order.")
     return ExtractionResult(
@@ -391,7 +428,13 @@ def extract(
         scorer: a scorer or its name (default ``"minilm"``, offline).
         progress: called with (fraction, label) during scoring.
     """
-    params = params or RSEParams()
+    if params is None:
+        params = RSEParams()
+    elif not isinstance(params, RSEParams):
+        raise ParameterError(
+            f"params must be an RSEParams, not a {type(params).__name__}; "
+            "build one with RSEParams(...), RSEParams.from_dict({...}) or preset(name)."
+        )
     scorer = get_scorer(scorer or "minilm") if scorer is None or isinstance(scorer, str) else scorer
     queries, notes = normalize_queries(query_or_queries)
     corpus = build_corpus(documents, params.chunk_size)

@@ -29,12 +29,20 @@ from enum import StrEnum
 
 import numpy as np
 
-from .errors import ParameterError
+from .errors import ParameterError, SearchTooLargeError
 
 # Up to Python 3.11, ``sum`` of floats adds left to right, exactly like ``np.cumsum``; from 3.12
-# it compensates rounding, so sums within this tolerance of the best are re-added with ``sum``.
+# it compensates rounding (Neumaier), so sums within this tolerance of the best are re-added the
+# way ``sum`` adds them: vectorised (:func:`compensated_sums`) when every value is a Python float.
 _SUM_IS_SEQUENTIAL = sys.version_info < (3, 12)
 _TIE_TOLERANCE = 1e-9
+_python_sum = sum  # what the reference adds with; a test swaps in a 3.12 emulation on 3.11
+
+MAX_GRID_BYTES = 2 * 1024**3
+"""Most memory the candidate grid of one query may take (about 40 bytes per (start, length)
+cell); past it the search is refused with the limits to lower, instead of a numpy MemoryError."""
+_GRID_CELL_BYTES = 40
+_MANY_TIES = 64  # more near-ties than this: re-add every candidate at once, vectorised
 
 
 class StopReason(StrEnum):
@@ -136,8 +144,12 @@ class _Candidates:
     ``-inf``; both are permanent, so each pick costs one ``argmax``.
     """
 
-    def __init__(self, values: np.ndarray, exact: Sequence[float], max_length: int, splits: np.ndarray) -> None:
+    def __init__(
+        self, values: np.ndarray, exact: Sequence[float], max_length: int, splits: np.ndarray, floats: bool
+    ) -> None:
+        self.values = values
         self.exact = exact
+        self.floats = floats  # every exact value is a Python float: near-ties can be re-added vectorised
         self.max_length = max_length
         n = len(values)
         starts = np.flatnonzero(values >= 0)
@@ -151,6 +163,7 @@ class _Candidates:
         self.sums = np.cumsum(terms, axis=1).ravel()[flat]
         self.starts = starts[rows]
         self.ends = self.starts + offsets + 1
+        self._sums_exact = False  # True once sums are what this Python's ``sum`` gives
 
     def best(self, budget: int) -> tuple[int, int, float] | None:
         """(start, end, sum) of the best live candidate at most ``budget`` chunks long.
@@ -165,13 +178,25 @@ class _Candidates:
         top = self.sums[index]
         if top == -np.inf:
             return None
-        if not _SUM_IS_SEQUENTIAL:
-            # This Python's ``sum`` compensates rounding: settle near-ties with ``sum`` itself.
+        if not _SUM_IS_SEQUENTIAL and not self._sums_exact:
+            # This Python's ``sum`` compensates rounding: settle near-ties the way ``sum`` adds.
             near = np.flatnonzero(self.sums >= top - _TIE_TOLERANCE * max(1.0, abs(top)))
-            scored = [(self._exact_sum(i), i) for i in near.tolist()]
-            best_sum = max(score for score, _ in scored)
-            index = min(i for score, i in scored if score == best_sum)
+            if self.floats and len(near) > _MANY_TIES:
+                self._make_sums_exact()
+                return self.best(budget)
+            exact = [self._exact_sum(i) for i in near.tolist()]
+            index = int(near[int(np.argmax(exact))])  # argmax: first of equal maxima, the earliest
         return int(self.starts[index]), int(self.ends[index]), self._exact_sum(index)
+
+    def _make_sums_exact(self) -> None:
+        """Replace every live candidate's sum by ``sum`` as this Python adds it, once.
+
+        With many near-ties (all values equal: a query that matches nothing) re-adding them one
+        by one on every pick cost 29 s at 20,000 chunks; after this, a pick is one ``argmax``.
+        """
+        live = np.flatnonzero(self.sums != -np.inf)
+        self.sums[live] = compensated_sums(self.values, self.starts[live], self.ends[live])
+        self._sums_exact = True
 
     def remove_overlapping(self, start: int, end: int) -> None:
         """Retire candidates overlapping chunks ``start:end`` (only starts in reach can)."""
@@ -181,7 +206,41 @@ class _Candidates:
         window[self.ends[low:high] > start] = -np.inf
 
     def _exact_sum(self, index: int) -> float:
-        return sum(self.exact[int(self.starts[index]) : int(self.ends[index])])
+        return _python_sum(self.exact[int(self.starts[index]) : int(self.ends[index])])
+
+
+def compensated_sums(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``sum(values[s:e])`` for every pair, exactly as CPython >= 3.12 adds a list of floats.
+
+    CPython starts from the integer 0 (``0 + x`` turns ``-0.0`` into ``0.0``), then runs
+    Neumaier's compensated summation and adds the compensation at the end if it is not 0. Sums
+    that share a start share their prefix, so the running (total, compensation) is advanced once
+    per distinct start, one numpy step per position, and each pair reads it at its length: ties
+    over a whole document cost a few array operations per chunk of the longest candidate instead
+    of a Python loop per candidate. Sums are finite (values whose total overflows are refused).
+    """
+    result = np.empty(len(starts), dtype=np.float64)
+    if not len(starts):
+        return result
+    rows, row_of = np.unique(starts, return_inverse=True)
+    lengths = ends - starts
+    order = np.argsort(lengths, kind="stable")
+    bounds = np.searchsorted(lengths[order], np.arange(1, int(lengths.max()) + 2))
+    last = len(values) - 1
+    total = values[rows] + 0.0
+    compensation = np.zeros_like(total)
+    for offset in range(int(lengths.max())):
+        if offset:
+            item = values[np.minimum(rows + offset, last)]
+            step = total + item
+            compensation = compensation + np.where(
+                np.abs(total) >= np.abs(item), (total - step) + item, (item - step) + total
+            )
+            total = step
+        done = order[bounds[offset] : bounds[offset + 1]]  # pairs of length offset + 1
+        row_total, row_compensation = total[row_of[done]], compensation[row_of[done]]
+        result[done] = np.where(row_compensation != 0, row_total + row_compensation, row_total)
+    return result
 
 
 def find_best_segments(
@@ -207,13 +266,18 @@ def find_best_segments(
         ``stop_reason`` and the step-by-step trace.
 
     Raises:
-        ParameterError: a limit is out of range, or the values are ragged or not finite.
+        ParameterError: a limit is out of range, the values are ragged, not finite or too large
+            to add, or the search would need more than :data:`MAX_GRID_BYTES` of memory
+            (:class:`SearchTooLargeError`).
     """
     _check_limits(max_length, overall_max_length, minimum_value)
     queries = _as_query_arrays(values)
     n = len(queries[0][0])
+    # No segment is longer than the document or the overall budget: a wider grid only costs memory.
+    width = max(1, min(int(max_length), int(overall_max_length), n))
+    _check_grid(queries, width, max_length)
     splits = _split_points(document_splits, n)
-    candidates = [_Candidates(array, exact, max_length, splits) for array, exact in queries]
+    candidates = [_Candidates(array, exact, width, splits, floats) for array, exact, floats in queries]
 
     picked: list[Segment] = []
     trace: list[tuple[int, tuple[int, int, float] | None, StopReason | None, int]] = []
@@ -250,16 +314,44 @@ def find_best_segments(
 
 def _split_points(document_splits: Sequence[int], n: int) -> np.ndarray:
     """Sorted chunk indices where a new document starts, ending with ``n``."""
-    return np.array(sorted({int(split) for split in document_splits if 0 < int(split) < n} | {n}))
+    if isinstance(document_splits, (str, bytes)):
+        document_splits = [document_splits]
+    points = set()
+    for split in document_splits:
+        if isinstance(split, bool) or not isinstance(split, (int, np.integer)):
+            raise ParameterError(
+                f"document_splits must be whole chunk indices (where each document starts); got {split!r}."
+            )
+        if 0 < split < n:
+            points.add(int(split))
+    return np.array(sorted(points | {n}))
 
 
-def _as_query_arrays(values: object) -> list[tuple[np.ndarray, Sequence[float]]]:
-    """Per query: the values as a float64 array, and a sequence for exact ``sum`` re-adds.
+def _check_grid(queries: list, width: int, max_length: int) -> None:
+    """Refuse a search whose candidate grid would not fit in :data:`MAX_GRID_BYTES`."""
+    for array, _, _ in queries:
+        cells = int(np.count_nonzero(array >= 0)) * width
+        if cells * _GRID_CELL_BYTES > MAX_GRID_BYTES:
+            raise SearchTooLargeError(
+                f"The segment search would need about {cells * _GRID_CELL_BYTES / 1024**3:.1f} GB for "
+                f"{len(array):,} chunks with up to {width:,} chunks per segment (max_length={max_length:,}); "
+                f"the limit is {MAX_GRID_BYTES / 1024**3:g} GB. Lower max_length or overall_max_length "
+                "(dsRAG's presets use 15 to 40), or use a larger chunk size."
+            )
+
+
+def _as_query_arrays(values: object) -> list[tuple[np.ndarray, Sequence[float], bool]]:
+    """Per query: the values as a float64 array, a sequence for exact ``sum`` re-adds, and
+    whether that sequence holds only Python floats (then re-adds can be vectorised).
 
     A list given by the caller is kept for the re-adds (so its own element types are summed, as
     the reference does); an array is re-added through ``tolist`` slices.
     """
     if isinstance(values, np.ndarray):
+        if values.ndim == 0:
+            raise ParameterError("values must be a sequence of numbers (one per chunk), not a single number.")
+        if values.ndim == 2 and values.shape[0] == 0:
+            raise ParameterError("values has no query (a 0-row array); give one row of chunk values per query.")
         rows = [values] if values.ndim == 1 else list(values)
     elif isinstance(values, Sequence) and not isinstance(values, (str, bytes)):
         nested = len(values) > 0 and isinstance(values[0], (Sequence, np.ndarray))
@@ -270,18 +362,32 @@ def _as_query_arrays(values: object) -> list[tuple[np.ndarray, Sequence[float]]]
     for number, row in enumerate(rows):
         try:
             array = np.asarray(row)
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, OverflowError) as error:
             raise ParameterError(f"values of query {number} must be numbers ({error}).") from error
         if array.ndim != 1 or not (np.issubdtype(array.dtype, np.number) or len(array) == 0):
             raise ParameterError(f"values of query {number} must be one number per chunk.")
-        array = array.astype(np.float64, copy=False)
+        if np.issubdtype(array.dtype, np.complexfloating):
+            raise ParameterError(f"values of query {number} are complex numbers; give real numbers, one per chunk.")
+        try:
+            array = array.astype(np.float64, copy=False)
+        except OverflowError as error:
+            raise ParameterError(f"values of query {number} are too large for a float ({error}).") from error
         finite = np.isfinite(array)
         if not finite.all():
             bad = int(np.flatnonzero(~finite)[0])
             raise ParameterError(f"value of chunk {bad} (query {number}) is {array[bad]}; values must be finite.")
-        exact = row if isinstance(row, (list, tuple)) else _TolistSlices(array)
-        queries.append((array, exact))
-    lengths = {len(array) for array, _ in queries}
+        with np.errstate(over="ignore"):
+            total = float(np.abs(array).sum())
+        if not math.isfinite(total):
+            raise ParameterError(
+                f"values of query {number} are so large that a segment's sum overflows; scale them down."
+            )
+        if isinstance(row, (list, tuple)):
+            exact, floats = row, all(type(item) is float for item in row)
+        else:
+            exact, floats = _TolistSlices(array), True
+        queries.append((array, exact, floats))
+    lengths = {len(array) for array, _, _ in queries}
     if len(lengths) > 1:
         raise ParameterError(f"every query needs one value per chunk; got lengths {sorted(lengths)}.")
     return queries
@@ -297,9 +403,22 @@ class _TolistSlices:
         return self.array[index].tolist()
 
 
+def _short_repr(value: object) -> str:
+    """``repr`` cut to 40 characters; a huge int (whose repr Python may refuse) by its size."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
+    return repr(value)[:40]
+
+
 def _check_limits(max_length: object, overall_max_length: object, minimum_value: object) -> None:
     for label, limit in (("max_length", max_length), ("overall_max_length", overall_max_length)):
         if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
             raise ParameterError(f"{label} must be a whole number of chunks, at least 1; got {limit!r}.")
-    if not isinstance(minimum_value, (int, float, np.floating)) or not math.isfinite(minimum_value):
-        raise ParameterError(f"minimum_value must be a finite number; got {minimum_value!r}.")
+    number = isinstance(minimum_value, (int, float, np.integer, np.floating)) and not isinstance(minimum_value, bool)
+    try:
+        finite = number and math.isfinite(float(minimum_value))
+    except OverflowError:  # an int too large for a float
+        finite = False
+    if not finite:
+        shown = _short_repr(minimum_value)
+        raise ParameterError(f"minimum_value must be a finite number (at most about 1e308); got {shown}.")

@@ -101,10 +101,19 @@ def clean_query(query: str) -> tuple[str, str | None]:
     """Strip a query and cut it to :data:`MAX_QUERY_CHARS`; return it with a note if cut.
 
     Raises:
-        QueryError: the query is empty or only whitespace.
+        QueryError: the query is empty or only whitespace, or holds a lone surrogate (an
+            undecodable byte from ``sys.argv``, a broken string): refused rather than cleaned,
+            since a silently changed query would score something the user did not ask.
     """
     if not isinstance(query, str) or not query.strip():
         raise QueryError("The query is empty; type a question or a few keywords.")
+    bad = next((i for i, c in enumerate(query) if 0xD800 <= ord(c) <= 0xDFFF), None)
+    if bad is not None:
+        raise QueryError(
+            f"The query is not valid text: character {bad + 1} is an undecodable byte or half of a "
+            "character pair (check the terminal's or the file's encoding is UTF-8), so it cannot be scored. "
+            "Retype the query."
+        )
     query = query.strip()
     if len(query) > MAX_QUERY_CHARS:
         return query[:MAX_QUERY_CHARS], f"The query was cut to its first {MAX_QUERY_CHARS} characters."

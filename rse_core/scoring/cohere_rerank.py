@@ -93,6 +93,7 @@ class CohereScorer:
                 "No Cohere API key: pass api_key=... or set the CO_API_KEY environment variable "
                 "(create a key at https://dashboard.cohere.com/api-keys)."
             )
+        _check_key_characters(key)
         _check_number("timeout", timeout, minimum=0, strict=True)
         _check_number("retry_base_delay", retry_base_delay, minimum=0)
         _check_int("batch_size", batch_size, 1, MAX_DOCUMENTS_PER_REQUEST)
@@ -301,3 +302,21 @@ def _check_number(name: str, value: object, *, minimum: float, strict: bool = Fa
     if not ok or float(value) < minimum or (strict and float(value) == minimum):  # type: ignore[arg-type]
         bound = "above" if strict else "at least"
         raise ParameterError(f"{name} must be a number {bound} {minimum:g}; got {value!r}.")
+
+
+def _check_key_characters(key: str) -> None:
+    """Refuse a key that cannot go into an HTTP header, before any request.
+
+    Keys are printable ASCII; a zero-width or no-break space or an accented letter usually comes
+    along when a key is copied from a web page or a chat, and would otherwise surface as a
+    UnicodeEncodeError deep in the HTTP client. The message names the character, never the key.
+    """
+    import unicodedata
+
+    for position, character in enumerate(key, 1):
+        if not (character.isascii() and character.isprintable()) or character.isspace():
+            name = unicodedata.name(character, "a control character")
+            raise AuthenticationError(
+                f"The Cohere API key contains U+{ord(character):04X} ({name}) at position {position}, which "
+                "cannot be part of a key; it usually comes along when copying. Retype or re-copy the key."
+            )

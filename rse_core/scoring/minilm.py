@@ -6,6 +6,7 @@ from a hub at run time.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from itertools import groupby
 from pathlib import Path
@@ -13,11 +14,27 @@ from pathlib import Path
 import numpy as np
 
 from ..chunking import Chunk
-from ..errors import ScorerUnavailableError
+from ..errors import ParameterError, ScorerUnavailableError, TooManyChunksError
 from .base import Calibration, ProgressCallback, check_scores, clean_query
 from .embedding_cache import EmbeddingCache, default_cache_dir, embedding_key
 
 MODEL_NAME = "all-MiniLM-L6-v2"
+
+DEFAULT_MAX_NEW_CHUNKS = 10_000
+"""Most chunks embedded in one call (``RSE_MAX_EMBED_CHUNKS``): about 11 minutes at the
+~15 chunks a second measured on a 2-core CPU. A 49 MB text file makes 65,824 chunks: hours."""
+EMBEDDED_PER_SECOND = 15
+
+
+def max_new_chunks_from_environment() -> int:
+    """``RSE_MAX_EMBED_CHUNKS`` as a whole number above 0, or the default when unset."""
+    raw = os.environ.get("RSE_MAX_EMBED_CHUNKS", "").strip()
+    if not raw:
+        return DEFAULT_MAX_NEW_CHUNKS
+    if not raw.isdigit() or int(raw) < 1:
+        raise ParameterError(f"RSE_MAX_EMBED_CHUNKS={raw!r} must be a whole number above 0; fix or unset it.")
+    return int(raw)
+
 
 MINILM_CALIBRATION = Calibration(
     kind="quantile",
@@ -44,6 +61,8 @@ class MiniLMScorer:
         model_path: a local sentence-transformers folder to use instead of the bundled model.
         bundled_embeddings: read-only folders of embeddings shipped with documents (looked in
             after the cache; see ``sample_docs/embed.py``).
+        max_new_chunks: most chunks one call may have to embed (cached ones are free); default
+            ``RSE_MAX_EMBED_CHUNKS`` or :data:`DEFAULT_MAX_NEW_CHUNKS`.
     """
 
     name = "minilm"
@@ -56,7 +75,9 @@ class MiniLMScorer:
         batch_size: int = 32,
         model_path: str | Path | None = None,
         bundled_embeddings: tuple[Path | str, ...] = (),
+        max_new_chunks: int | None = None,
     ) -> None:
+        self.max_new_chunks = max_new_chunks_from_environment() if max_new_chunks is None else max_new_chunks
         self.model = MODEL_NAME if model_path is None else str(model_path)
         self.batch_size = batch_size
         self._model_path = model_path
@@ -72,14 +93,28 @@ class MiniLMScorer:
         return check_scores(embeddings @ query_vector if len(chunks) else np.zeros(0), len(chunks), self.name)
 
     def embed_chunks(self, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
-        """Unit-length embeddings, one row per chunk, computed once per document and chunking."""
+        """Unit-length embeddings, one row per chunk, computed once per document and chunking.
+
+        Raises:
+            TooManyChunksError: more chunks than ``max_new_chunks`` are not cached yet.
+        """
         parts = []
         groups = [list(group) for _, group in groupby(chunks, key=lambda chunk: chunk.doc_id)]
-        missing = 0
+        looked_up = []
         for group in groups:
             texts = [chunk.text for chunk in group]
             key = embedding_key(self.model, texts)
-            cached = self.cache.get(key, len(texts))
+            looked_up.append((texts, key, self.cache.get(key, len(texts))))
+        to_embed = sum(len(texts) for texts, _, cached in looked_up if cached is None)
+        if to_embed > self.max_new_chunks:
+            minutes = to_embed / EMBEDDED_PER_SECOND / 60
+            raise TooManyChunksError(
+                f"{to_embed:,} chunks would have to be embedded (about {minutes:,.0f} minutes on a laptop CPU); "
+                f"the minilm limit is {self.max_new_chunks:,}. Use the bm25 scorer (no embeddings), a larger "
+                "chunk size, or fewer documents; or raise RSE_MAX_EMBED_CHUNKS."
+            )
+        missing = 0
+        for texts, key, cached in looked_up:
             if cached is None:
                 cached = self._encode(texts, progress, done=missing, total=len(chunks))
                 self.cache.put(key, cached)
