@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import textwrap
 from collections.abc import Sequence
 
+from .cli_support import OneLineParser, fail, run, write_stdout
 from .documents import load_document
 from .errors import RSEError
 from .params import Preset, preset
@@ -28,7 +28,7 @@ _OVERRIDES = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m rse_core",
         description="Relevant Segment Extraction: find the best contiguous segments of documents for a query.",
     )
@@ -54,6 +54,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; every failure is one line on stderr and exit status 2."""
+    return run(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         params = preset(args.preset)
@@ -70,13 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         documents = [load_document(path) for path in args.files]
         result = extract(documents, args.query, params, scorer)
     except RSEError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        fail(str(error))
     if args.json:
-        json.dump(result.to_dict(), sys.stdout, indent=2, ensure_ascii=False)
-        print()
+        write_stdout(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
     else:
-        print(render_text(result))
+        write_stdout(render_text(result) + "\n")
     return 0
 
 

@@ -13,17 +13,16 @@ and nothing is scored twice; the numbers are the same as the CLI's for the same 
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
+from .cli_support import OneLineParser, fail, run
 from .documents import Document, load_document
 from .errors import RSEError
 from .golden import QUERY_KINDS, GoldenSet, GoldenSetError, load_golden_set
@@ -400,7 +399,12 @@ def format_markdown(summary: Sequence[dict[str, object]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m rse_core.evaluate", description=__doc__.split("\n\n")[0])
+    """Run the command; every failure is one line on stderr and exit status 2."""
+    return run(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = OneLineParser(prog="python -m rse_core.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("golden", nargs="+", help="golden-set JSON file(s)")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
@@ -415,8 +419,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         scorer = get_scorer(args.scorer)
         evaluations = [evaluate(load_golden_set(path), params, scorer) for path in args.golden]
     except RSEError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+        fail(str(error))
     print("\n\n".join(format_table(evaluation) for evaluation in evaluations))
     pooled = summarize([q for evaluation in evaluations for q in evaluation.queries])
     if len(evaluations) > 1:
@@ -425,13 +428,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\n".join(format_summary(pooled)))
     if args.markdown:
         print("\n" + format_markdown(pooled))
-    if args.json:
-        args.json.write_text(
-            json.dumps([evaluation.to_dict() for evaluation in evaluations], indent=2, ensure_ascii=False) + "\n",
-            encoding="utf-8",
-        )
-    if args.csv:
-        args.csv.write_text(rows_to_csv([row for evaluation in evaluations for row in evaluation.rows()]), "utf-8")
+    try:
+        if args.json:
+            args.json.write_text(
+                json.dumps([evaluation.to_dict() for evaluation in evaluations], indent=2, ensure_ascii=False) + "\n",
+                encoding="utf-8",
+            )
+        if args.csv:
+            args.csv.write_text(rows_to_csv([row for evaluation in evaluations for row in evaluation.rows()]), "utf-8")
+    except OSError as error:
+        fail(f"could not write {error.filename}: {error.strerror or error}")
     return 0
 
 

@@ -1,0 +1,77 @@
+"""What both command lines share: one-line errors, exit status 2, a quiet broken pipe.
+
+A command line's user sees stderr, often through a pipe or a log line: a traceback, or an error
+split over two lines by a newline in a file name, is noise. Every failure is therefore printed as
+one ``error: ...`` line and the process exits with status 2; a reader that stops early
+(``| head``) ends the run quietly with status 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+EXIT_ERROR = 2
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with usage errors as one line (argparse prints the usage block too)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        fail(f"{message} (see {self.prog} --help)")
+
+
+def one_line(message: str) -> str:
+    """``message`` without line breaks or undecodable characters, safe for any terminal."""
+    message = message.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
+    message = message.replace("\u2028", " ").replace("\u2029", " ")
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def fail(message: str) -> None:
+    """Print ``error: message`` on one line to stderr and exit with status 2."""
+    print(f"error: {one_line(message)}", file=sys.stderr)
+    raise SystemExit(EXIT_ERROR)
+
+
+def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None) -> int:
+    """Run a command's ``main`` so that no failure shows a traceback.
+
+    ``RSEError`` and usage errors are handled by ``main`` (one line, status 2); here anything
+    else (an OSError, a MemoryError, a bug) becomes one line too, and a closed stdout ends quietly.
+    """
+    try:
+        code = main(argv)
+        sys.stdout.flush()  # a closed pipe raises here, not at interpreter exit
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return EXIT_ERROR
+    except SystemExit as exit_request:  # from fail() or argparse (--help exits 0): a status to return
+        code = exit_request.code
+        return 0 if code is None else code if isinstance(code, int) else EXIT_ERROR
+    except Exception as error:  # last resort: say what happened in one line
+        print(f"error: {one_line(f'{type(error).__name__}: {error}')}", file=sys.stderr)
+        return EXIT_ERROR
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` to stdout; characters its encoding cannot take are escaped, not fatal."""
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
+    stream.flush()  # a closed pipe raises here, inside run(), not at interpreter exit
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null: Python flushes it at exit and would complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
