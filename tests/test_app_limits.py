@@ -1,0 +1,31 @@
+"""The app shows the library's budgets as one-line messages and keeps the last good result."""
+
+from __future__ import annotations
+
+import pytest
+from apptest_support import new_app, result_of
+
+from app_ui import backend
+
+
+@pytest.fixture()
+def small_embedding_budget(monkeypatch):
+    """minilm may embed at most 3 new chunks; cached scorers are dropped before and after."""
+    monkeypatch.setenv("RSE_MAX_EMBED_CHUNKS", "3")
+    backend.scorer_for.clear()
+    yield
+    backend.scorer_for.clear()
+
+
+def test_too_many_chunks_for_minilm_is_one_line_suggesting_bm25(small_embedding_budget):
+    notes = "".join(f"## Part {i}\n\nNotes on topic {i}: penguins, glaciers and krill.\n\n" for i in range(40))
+    at = new_app(q="penguins").run()  # bm25: nothing to embed
+    at.sidebar.file_uploader(key="sb_uploads").set_value([("notes.md", notes.encode(), "text/markdown")]).run()
+    good = result_of(at)
+    assert "notes.md" in [document.name for document in good.corpus.documents]
+    at.sidebar.selectbox(key="sb_scorer").set_value("minilm").run()  # the samples' embeddings ship; notes.md's not
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "\n" not in errors[0], errors
+    assert "would have to be embedded" in errors[0] and "bm25" in errors[0] and "RSE_MAX_EMBED_CHUNKS" in errors[0]
+    assert result_of(at) is good  # the last good result stays on screen
