@@ -73,14 +73,14 @@ def measure(bomb: str, mode: str, cap: float, memory_cap_mb: int) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-baseline", action="store_true", help="skip the unguarded loads")
-    parser.add_argument("--cap", type=float, default=60.0, help="seconds before an unguarded load is killed")
+    parser.add_argument("--cap", type=float, default=30.0, help="seconds before an unguarded load is killed")
     parser.add_argument("--memory-cap", type=int, default=3000, help="MB of address space for an unguarded load")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "tests"))
     from bomb_pdfs import bomb_pdfs
 
     sizes = {name: len(data) for name, data in bomb_pdfs().items()}
-    print(f"{'bomb':8} {'file':>10} {'mode':9} {'time':>9} {'peak RSS':>9}  outcome")
+    print(f"{'bomb':10} {'file':>10} {'mode':9} {'time':>9} {'peak RSS':>9}  outcome")
     ok = True
     for bomb, size in sizes.items():
         modes = ["guarded"] + ([] if args.no_baseline else ["baseline"])
@@ -88,7 +88,7 @@ def main() -> int:
             row = measure(bomb, mode, args.cap, args.memory_cap)
             seconds = "-" if row["seconds"] is None else f"{row['seconds']:.3f} s"
             peak = "-" if row["peak_mb"] is None else f"{row['peak_mb']:.0f} MB"
-            print(f"{bomb:8} {size:>8,} B {mode:9} {seconds:>9} {peak:>9}  {row['outcome']}")
+            print(f"{bomb:10} {size:>8,} B {mode:9} {seconds:>9} {peak:>9}  {row['outcome']}")
             if mode == "guarded":
                 refused = row["outcome"].startswith("DocumentTooLargeError")
                 ok &= refused and row["seconds"] is not None and row["seconds"] < 10 and row["peak_mb"] < 1024

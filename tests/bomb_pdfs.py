@@ -8,6 +8,9 @@ Each one is built by hand (raw PDF objects, no compression) so the trick is visi
   2 KB, enough to be a few seconds of extraction but tens of thousands of chunks to embed.
 - ``shared``: 2,000 pages that all point at one content stream, which draws a nested XObject:
   each page is modest, the document is not.
+- ``type3``, ``pattern``, ``annotation``: the nested forms reached another way PyMuPDF's text
+  extraction runs content: a Type3 font's glyph procedure, a tiling pattern used as the fill
+  colour, an annotation's appearance stream.
 
 Run ``python tests/bomb_pdfs.py OUT_DIR`` to write them to a folder (for ``bench/``); tests
 call :func:`bomb_pdfs` and never write a file.
@@ -72,13 +75,53 @@ def _document(page_count: int, depth: int, fanout: int, line: bytes) -> bytes:
     return _pdf(objects, catalog)
 
 
+def _indirect(kind: str, depth: int, fanout: int = 10) -> bytes:
+    """One page reaching a chain of nested forms through a Type3 glyph, a pattern or an annotation."""
+    objects, top = _form_chain(10, depth, fanout, b"hidden words ")
+    objects[1] = b"<< /Type /Catalog /Pages 2 0 R >>"
+    objects[2] = b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+    draw_top = b"/Resources << /XObject << /X %d 0 R >> >>" % top
+    extra = b""
+    if kind == "type3":
+        objects[5] = _stream(b"0 0 d0 /X Do")
+        objects[6] = (
+            b"<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1 1] /FontMatrix [0.001 0 0 0.001 0 0] "
+            b"/CharProcs << /a 5 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> "
+            b"/FirstChar 97 /LastChar 97 /Widths [1000] " + draw_top + b" >>"
+        )
+        content, resources = b"BT /T3 12 Tf 72 720 Td (aaaa) Tj ET", b"/Font << /T3 6 0 R >>"
+    elif kind == "pattern":
+        pattern = b"/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 600 800] /XStep 600 /YStep 800 "
+        objects[5] = _stream(b"/X Do", pattern + draw_top)
+        content, resources = b"/Pattern cs /P0 scn 0 0 600 800 re f", b"/Pattern << /P0 5 0 R >>"
+    else:  # annotation
+        objects[5] = _stream(b"/X Do", b"/Type /XObject /Subtype /Form /BBox [0 0 600 800] " + draw_top)
+        objects[6] = b"<< /Type /Annot /Subtype /Stamp /Rect [0 0 600 800] /AP << /N 5 0 R >> >>"
+        content, resources = b"BT /F1 12 Tf 72 720 Td (visible) Tj ET", b"/Font << /F1 10 0 R >>"
+        extra = b"/Annots [6 0 R]"
+    objects[4] = _stream(content)
+    objects[3] = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Resources << %s >> %s >>" % (
+        resources,
+        extra,
+    )
+    return _pdf(objects, 1)
+
+
 def bomb_pdfs() -> dict[str, bytes]:
     """Name -> bytes of each bomb PDF (see the module docstring)."""
     return {
         "nested": _document(1, depth=8, fanout=10, line=b"the same words again "),
         "wide": _document(1, depth=4, fanout=16, line=b"A" * 350),
         "shared": _document(2000, depth=3, fanout=10, line=b"shared page text " * 6),
+        "type3": _indirect("type3", depth=7),
+        "pattern": _indirect("pattern", depth=7),
+        "annotation": _indirect("annotation", depth=7),
     }
+
+
+def small_indirect(kind: str) -> bytes:
+    """The same construction three levels deep: honest enough to load (for tests)."""
+    return _indirect(kind, depth=3)
 
 
 if __name__ == "__main__":

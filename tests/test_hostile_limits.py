@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from bomb_pdfs import _document, bomb_pdfs
+from bomb_pdfs import _document, bomb_pdfs, small_indirect
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pdf_factory import make_pdf
@@ -45,7 +45,7 @@ from rse_core.scoring.minilm import MiniLMScorer
 # --- Bomb PDFs and the extraction budget ---------------------------------------------------
 
 
-@pytest.mark.parametrize("bomb", ["nested", "wide", "shared"])
+@pytest.mark.parametrize("bomb", ["nested", "wide", "shared", "type3", "pattern", "annotation"])
 def test_every_bomb_pdf_is_refused_before_extraction(bomb):
     data = bomb_pdfs()[bomb]
     with pytest.raises(DocumentTooLargeError, match=r"RSE_MAX_(PAGE_)?CONTENT_MB") as refused:
@@ -59,6 +59,15 @@ def test_honest_reuse_of_a_form_still_loads():
     document = load_document(data, name="letters.pdf")
     assert document.page_count == 3
     assert document.text.count("Company letterhead") == 6
+
+
+@pytest.mark.parametrize(("kind", "hidden"), [("type3", 0), ("pattern", 1000), ("annotation", 1000)])
+def test_content_reached_through_glyphs_patterns_and_annotations_is_measured(kind, hidden):
+    """Three levels deep these load (and the measure counts them: a lower limit refuses them)."""
+    data = small_indirect(kind)
+    assert load_document(data, name=f"{kind}.pdf").text.count("hidden words") == hidden
+    with pytest.raises(DocumentTooLargeError, match="RSE_MAX_PAGE_CONTENT_MB"):
+        load_document(data, name=f"{kind}.pdf", limits=LoadLimits(max_page_content_bytes=10_000))
 
 
 def test_the_content_budget_can_be_raised_for_a_trusted_file():
