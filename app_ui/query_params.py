@@ -45,7 +45,7 @@ DOCS_CHARS = 1000
 MAX_DOCS = 20
 MAX_PARAMS = 60  # a longer query string is read only for the names above
 SHOWN_CHARS = 40  # how much of a bad value a notice quotes
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?")
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?", re.ASCII)
 _COHERE_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,79}")
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
