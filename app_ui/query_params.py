@@ -74,7 +74,7 @@ class LinkChoices:
 class LinkState:
     """What a link validly asks for (``None``: not given or refused) and what was refused, in words."""
 
-    samples: tuple[str, ...] | None = None
+    samples: tuple[str, ...] | None = None  # () = no sample document
     query: str | None = None
     query_2: str | None = None
     scorer: str | None = None
@@ -188,6 +188,8 @@ def _single_values(params: Mapping[str, object], notices: list[str]) -> dict[str
 def _samples(raw: str | None, known: Collection[str], notices: list[str]) -> tuple[str, ...] | None:
     if raw is None:
         return None
+    if not raw.strip():
+        return ()  # the view had no sample document (uploads only, which a link never carries)
     if len(raw) > DOCS_CHARS:
         notices.append(f"The link's document list is longer than {DOCS_CHARS:,} characters; read only its start.")
         raw = raw[:DOCS_CHARS]

@@ -167,7 +167,7 @@ def apply_url(params, samples) -> list[str]:
     """
     link = qp.parse_link(params, link_choices(samples))
     notices = list(link.notices)
-    if link.samples:
+    if link.samples is not None:
         st.session_state[SAMPLES_KEY] = list(link.samples)
     if link.query is not None:
         st.session_state[QUERY_KEY] = link.query
