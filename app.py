@@ -1,18 +1,23 @@
 """rse-explorer: see Relevant Segment Extraction work. Entry point and router.
 
-Run with ``streamlit run app.py``. This file sets the page config, initialises the session state
-once, draws the shared sidebar, computes the result of this run from cached scores, and hands
-over to the page the user is on.
+Run with ``streamlit run app.py``. This file switches the Hugging Face libraries offline (unless
+``RSE_ALLOW_HUB=1``), sets the page config, initialises the session state once, draws the shared
+sidebar, computes the result of this run from cached scores, and hands over to the page the user
+is on.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from app_ui import backend, navigation, state
+from app_ui import backend, models, navigation, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS
 from views import compare, evaluate, explore, sweep, transform_lab, worked_example
+
+# No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
+# runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
+models.apply_hub_policy()
 
 st.set_page_config(page_title="RSE Explorer", page_icon=":material/segment:", layout="wide")
 st.html(CSS)

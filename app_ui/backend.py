@@ -2,21 +2,27 @@
 
 Caching lives here, at the app boundary (the core stays pure):
 - models and clients: ``st.cache_resource`` (one per process);
-- parsed uploads: this session's state, keyed by the upload's id (never shared);
-- raw scores: a process-wide LRU keyed by (document contents, chunk size, query, scorer), held
-  in ``st.cache_resource``. Not ``st.cache_data``, because scoring reports progress to a bar made
-  outside the cached call, which ``st.cache_data`` would try to replay.
+- the bundled samples: their documents, corpora and raw scores in process-wide caches (a
+  bounded LRU keyed by (document contents, chunk size, query, scorer), in ``st.cache_resource``;
+  not ``st.cache_data``, because scoring reports progress to a bar made outside the cached call,
+  which ``st.cache_data`` would try to replay);
+- anything derived from an upload (its parsed text, corpora, raw scores, MiniLM embeddings and
+  bm25 indexes): :class:`SessionCaches` in this session's state, so no other session can reach
+  it and it goes when the session does. MiniLM embeddings of uploads stay in memory unless the
+  operator sets ``RSE_UPLOAD_DISK_CACHE=1``.
 Every slider except chunk size, query, scorer and documents only reruns :func:`run_rse`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 import streamlit as st
@@ -30,6 +36,7 @@ from rse_core import (
     RSEError,
     Scorer,
     ScorerError,
+    ScorerUnavailableError,
     build_corpus,
     get_scorer,
     load_document,
@@ -39,10 +46,17 @@ from rse_core import (
 from rse_core.evaluate import Evaluation, evaluate
 from rse_core.golden import GoldenSet
 
-from . import state
+from . import models, state
+from .safe_text import clean, md
 from .samples import SAMPLE_DIR, list_samples
 
+LOGGER = logging.getLogger(__name__)
 SCORE_CACHE_ENTRIES = 512
+SESSION_SCORE_ENTRIES = 64
+SESSION_CORPUS_ENTRIES = 4
+UPLOAD_DISK_CACHE_ENV = "RSE_UPLOAD_DISK_CACHE"
+SESSION_CACHES_KEY = "_upload_caches"
+T = TypeVar("T")
 
 
 @st.cache_resource(show_spinner=False)
@@ -53,11 +67,11 @@ def sample_document(slug: str) -> Document:
 def parse_upload(upload) -> Document:
     """Parse an upload once per session; errors propagate (and are not kept) so the UI shows them.
 
-    Keyed by the upload's ``file_id`` in this session's state, so a slider move neither re-parses
-    nor re-hashes the file's bytes, and no other session can reach it. Size and page limits come
-    from ``RSE_MAX_FILE_MB`` / ``RSE_MAX_PAGES`` (50 MB, 2,000 pages).
+    Keyed by the upload's ``file_id`` in this session's :class:`SessionCaches`, so a slider move
+    neither re-parses nor re-hashes the file's bytes, and no other session can reach it. Size
+    and page limits come from ``RSE_MAX_FILE_MB`` / ``RSE_MAX_PAGES`` (50 MB, 2,000 pages).
     """
-    parsed: dict[str, Document] = st.session_state.setdefault("_parsed_uploads", {})
+    parsed = session_caches().parsed
     if upload.file_id not in parsed:
         parsed[upload.file_id] = load_document(
             upload.getvalue(), name=upload.name, limits=LoadLimits.from_environment()
@@ -67,7 +81,23 @@ def parse_upload(upload) -> Document:
 
 @st.cache_resource(show_spinner=False)
 def corpus_for(key: tuple[tuple[str, ...], int], _documents: tuple[Document, ...]) -> Corpus:
+    """A corpus of bundled samples, shared by every session (call :func:`corpus_of`)."""
     return build_corpus(list(_documents), key[1])
+
+
+def corpus_of(documents: Sequence[Document], chunk_size: int) -> Corpus:
+    """The corpus of these documents: shared if they are all samples, else this session's own.
+
+    A corpus carries its documents' names, so one built from an upload is never shared: another
+    session uploading the same bytes under another name gets its own, with its own name.
+    """
+    documents = tuple(documents)
+    if not is_private(documents):
+        return corpus_for((tuple(document.doc_id for document in documents), chunk_size), documents)
+    key = (tuple((document.doc_id, document.name) for document in documents), chunk_size)
+    return _remember(
+        session_caches().corpora, key, lambda: build_corpus(list(documents), chunk_size), SESSION_CORPUS_ENTRIES
+    )
 
 
 @st.cache_resource(show_spinner=False)
@@ -78,7 +108,28 @@ def scorer_for(name: str, options: tuple[tuple[str, str], ...], key_digest: str 
         kwargs["api_key"] = _cohere_key()
     elif name == "minilm":
         kwargs["bundled_embeddings"] = (SAMPLE_DIR / "embeddings",)  # the samples open without embedding
+    elif name == "cross-encoder":
+        return _offered_cross_encoder(str(kwargs.pop("model", "") or ""), kwargs)
     return get_scorer(name, **kwargs)
+
+
+def _offered_cross_encoder(model: str, kwargs: dict[str, object]) -> Scorer:
+    """Load a cross-encoder only from a folder the operator offers (see :mod:`app_ui.models`).
+
+    Any other name gets the same message whatever it is (a path that exists or not, a Hub name),
+    and a load failure names the model by its offered name, never by its server path.
+    """
+    offered = models.offered_cross_encoders()
+    if model not in offered:
+        raise ScorerUnavailableError(models.not_offered_message())
+    path = offered[model]
+    try:
+        return get_scorer("cross-encoder", model=str(path), **kwargs)
+    except RSEError as error:
+        raise ScorerUnavailableError(
+            f"Could not load the offered cross-encoder {model!r}: "
+            + str(error).replace(str(path), model).replace(repr(str(path)), repr(model))
+        ) from None
 
 
 def _cohere_key() -> str | None:
@@ -117,7 +168,67 @@ class ScoreStore:
 
 @st.cache_resource(show_spinner=False)
 def score_store() -> ScoreStore:
+    """Raw scores of the bundled samples, shared by all sessions."""
     return ScoreStore(SCORE_CACHE_ENTRIES)
+
+
+@dataclass
+class SessionCaches:
+    """Everything derived from this session's uploads, held in its ``st.session_state`` only.
+
+    Streamlit drops a session's state when the session ends, and these caches with it; nothing
+    here is reachable from another session, even one that uploads the same bytes.
+    """
+
+    parsed: dict[str, Document] = field(default_factory=dict)  # upload file_id -> document
+    corpora: OrderedDict[Hashable, Corpus] = field(default_factory=OrderedDict)
+    scores: ScoreStore = field(default_factory=lambda: ScoreStore(SESSION_SCORE_ENTRIES))
+    scorers: dict[Hashable, Scorer] = field(default_factory=dict)
+
+    def uploaded(self, document: Document) -> bool:
+        return any(document is parsed for parsed in self.parsed.values())
+
+
+def session_caches() -> SessionCaches:
+    caches = st.session_state.get(SESSION_CACHES_KEY)
+    if not isinstance(caches, SessionCaches):
+        caches = st.session_state[SESSION_CACHES_KEY] = SessionCaches()
+    return caches
+
+
+def is_private(documents: Sequence[Document]) -> bool:
+    """Whether any of ``documents`` came from this session's uploads (then nothing is shared)."""
+    caches = st.session_state.get(SESSION_CACHES_KEY)
+    return isinstance(caches, SessionCaches) and any(caches.uploaded(document) for document in documents)
+
+
+def upload_disk_cache() -> bool:
+    """Whether the operator allows MiniLM embeddings of uploads on disk (``RSE_UPLOAD_DISK_CACHE=1``)."""
+    return os.environ.get(UPLOAD_DISK_CACHE_ENV, "").strip() == "1"
+
+
+def scorer_of(inputs: state.Inputs, private: bool) -> Scorer:
+    """The scorer for this run. For uploads, scorers that cache content (MiniLM's embeddings,
+    bm25's indexes) are this session's own; the MiniLM model itself is still loaded once."""
+    shared = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
+    if not private or inputs.scorer not in ("minilm", "bm25"):
+        return shared
+    disk = upload_disk_cache()
+    key = (inputs.scorer, inputs.scorer_options, disk)
+    scorers = session_caches().scorers
+    if key not in scorers:
+        scorers[key] = shared.with_own_cache(disk_cache=disk) if inputs.scorer == "minilm" else get_scorer("bm25")
+    return scorers[key]
+
+
+def _remember(memo: OrderedDict, key: Hashable, compute: Callable[[], T], entries: int) -> T:
+    if key in memo:
+        memo.move_to_end(key)
+        return memo[key]
+    value = memo[key] = compute()
+    while len(memo) > entries:
+        memo.popitem(last=False)
+    return value
 
 
 @dataclass
@@ -132,31 +243,55 @@ class RunOutcome:
 
 
 def active_documents(inputs: state.Inputs, outcome: RunOutcome) -> list[Document]:
+    """The sidebar's samples and this session's uploads, parsed; problems go into ``outcome``.
+
+    Files with the same bytes are one document: the first is kept and a warning says so.
+    """
     documents = []
     for slug in inputs.samples:
         try:
             documents.append(sample_document(slug))
         except RSEError as error:
             outcome.errors.append(str(error))
-    for upload in st.session_state.get(state.UPLOADS_KEY) or []:
+    uploads = list(st.session_state.get(state.UPLOADS_KEY) or [])
+    caches = session_caches()
+    for stale in set(caches.parsed) - {upload.file_id for upload in uploads}:
+        del caches.parsed[stale]  # a removed upload's text goes now, not at the session's end
+    for upload in uploads:
         try:
             documents.append(parse_upload(upload))
         except RSEError as error:
-            outcome.errors.append(f"{error}")
-    return documents
+            outcome.errors.append(str(error))
+        except Exception as error:  # a parser bug must not take the page down
+            LOGGER.exception("parsing an upload failed")
+            outcome.errors.append(f"Could not read {clean(upload.name, 80)!r} ({_one_line(error)}).")
+    kept: dict[str, Document] = {}
+    for document in documents:
+        first = kept.setdefault(document.doc_id, document)
+        if first is not document:
+            outcome.warnings.append(
+                f"{clean(document.name, 80)!r} has the same contents as {clean(first.name, 80)!r}; "
+                f"kept one copy ({clean(first.name, 80)!r})."
+            )
+    return list(kept.values())
 
 
 def compute(inputs: state.Inputs) -> RunOutcome:
-    """Documents -> corpus -> scores (cached) -> RSE, keeping the last good result on failure."""
+    """Documents -> corpus -> scores (cached) -> RSE, keeping the last good result on failure.
+
+    Any exception (not only ``RSEError``: a backend can raise anything, e.g. a Cohere key with a
+    character an HTTP header cannot carry) becomes one line, and the offline scorer is offered.
+    """
     outcome = RunOutcome(result=None)
     try:
         documents = active_documents(inputs, outcome)
         if not documents:
             raise RSEError("No document selected: pick a sample document or upload a file.")
         queries, notes = normalize_queries(inputs.queries)
-        scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
-        corpus = corpus_for((tuple(d.doc_id for d in documents), inputs.params.chunk_size), tuple(documents))
-        raw_scores = [scores_for(corpus, query, scorer, inputs) for query in queries]
+        private = is_private(documents)
+        scorer = scorer_of(inputs, private)
+        corpus = corpus_of(documents, inputs.params.chunk_size)
+        raw_scores = [scores_for(corpus, query, scorer, inputs, private) for query in queries]
         outcome.result = run_rse(
             corpus,
             queries,
@@ -168,21 +303,40 @@ def compute(inputs: state.Inputs) -> RunOutcome:
             notes=notes,
         )
         st.session_state["_last_good_result"] = outcome.result
-    except RSEError as error:
-        message = str(error)
-        if isinstance(error, AuthenticationError):
-            message += " In the app, type the key into the sidebar's Cohere API key field."
-        outcome.errors.append(message)
-        outcome.scorer_failed = isinstance(error, ScorerError)
+    except Exception as error:  # RSEError and anything a backend raises: one line, never a traceback
+        outcome.errors.append(failure_message(error, inputs.scorer))
+        outcome.scorer_failed = isinstance(error, ScorerError) or not isinstance(error, RSEError)
         previous = st.session_state.get("_last_good_result")
         if previous is not None:
             outcome.result, outcome.stale = previous, True
     return outcome
 
 
-def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs) -> np.ndarray:
+def failure_message(error: Exception, scorer: str) -> str:
+    """One line for the user (plain text; shown escaped); unexpected errors go to the log in full."""
+    if isinstance(error, RSEError):
+        message = _one_line(error, limit=600)
+        if isinstance(error, AuthenticationError):
+            message += " In the app, type the key into the sidebar's Cohere API key field."
+        return message
+    LOGGER.exception("scoring with %s failed", scorer)
+    hint = ""
+    if isinstance(error, UnicodeError) and scorer == "cohere":
+        hint = (
+            " The Cohere API key seems to hold a character a key cannot have (an invisible or no-break "
+            "space, or a letter such as É): retype or paste it again."
+        )
+    return f"The {scorer} scorer failed ({type(error).__name__}: {_one_line(error)}).{hint}"
+
+
+def _one_line(error: BaseException, limit: int = 200) -> str:
+    return clean(str(error) or type(error).__name__, limit)
+
+
+def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs, private: bool) -> np.ndarray:
+    """Raw scores, from the cache if seen before: the shared one for samples, this session's for uploads."""
     key = (corpus.key, query, scorer.name, scorer.model, inputs.scorer_options)
-    store = score_store()
+    store = session_caches().scores if private else score_store()
     cached = store.get(key)
     if cached is not None:
         return cached
@@ -204,14 +358,15 @@ def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) 
     and the numbers equal ``rse_core.evaluate.evaluate`` run with the same scorer and parameters.
     Raises RSEError (e.g. GoldenSetError) for the page to show.
     """
-    scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
-    corpus = corpus_for(((document.doc_id,), inputs.params.chunk_size), (document,))
+    private = is_private((document,))
+    scorer = scorer_of(inputs, private)
+    corpus = corpus_of((document,), inputs.params.chunk_size)
     return evaluate(
         golden,
         inputs.params,
         scorer,
         corpus=corpus,
-        score_fn=lambda query: scores_for(corpus, query, scorer, inputs),
+        score_fn=lambda query: scores_for(corpus, query, scorer, inputs, private),
     )
 
 
@@ -230,9 +385,13 @@ def current_outcome() -> RunOutcome:
 
 
 def show_messages(outcome: RunOutcome, notices: Sequence[str] = ()) -> None:
-    """Errors, warnings and notes above a page's content: short, escaped, never a traceback."""
+    """Errors, warnings and notes above a page's content: short, escaped, never a traceback.
+
+    Every text here may quote a link, a file name or a backend's answer, so each goes through
+    :func:`app_ui.safe_text.md`.
+    """
     for error in outcome.errors:
-        st.error(error, icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
     if outcome.scorer_failed and st.session_state.get(state.SCORER_KEY) != "minilm":
         st.button(
             "Switch to the offline minilm scorer",
@@ -242,8 +401,10 @@ def show_messages(outcome: RunOutcome, notices: Sequence[str] = ()) -> None:
         )
     if outcome.stale:
         st.warning("Showing the last good result until the problem above is fixed.", icon=":material/history:")
+    for warning in outcome.warnings:
+        st.warning(md(warning), icon=":material/content_copy:")
     for notice in notices:
-        st.info(notice, icon=":material/link:")
+        st.info(md(notice), icon=":material/link:")
     if outcome.result is not None:
         for note in outcome.result.notes:
-            st.info(note, icon=":material/info:")
+            st.info(md(note), icon=":material/info:")

@@ -2,7 +2,8 @@
 exports, the share link, and a guard that turns a page's unexpected error into a short message.
 
 Every string that comes from a document (titles, file names, chunk text) or from the user (the
-query) goes through ``html.escape`` before it reaches ``st.html`` or ``st.markdown``.
+query) goes through ``html.escape`` before it reaches ``st.html``, and through
+:func:`app_ui.safe_text.md` before it reaches a Markdown message, caption or label.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rse_core import ExtractedSegment, ExtractionResult, StopReason
 from rse_core.charts import shorten
 
 from . import backend, state
+from .safe_text import md
 
 T = TypeVar("T")
 
@@ -83,7 +85,7 @@ def guarded(page: Callable[[], None]) -> Callable[[], None]:
         except Exception as error:  # the point is to catch everything
             LOGGER.exception("page %s failed", page.__module__)
             st.error(
-                f"This page could not be drawn ({type(error).__name__}: {shorten(str(error), 200)}). "
+                f"This page could not be drawn ({type(error).__name__}: {md(str(error), 200)}). "
                 "Try other settings; the details are in the server log.",
                 icon=":material/error:",
             )

@@ -20,6 +20,7 @@ from rse_core import ExtractionResult, RSEError, run_rse
 from rse_core.teaching import ChunkExplanation, explain_chunk
 
 from . import components, state
+from .safe_text import md
 
 CACHE_ENTRIES = 16
 SLIDER_STEP = 0.01
@@ -111,10 +112,10 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
     try:
         explanation = explanation_for(result, chunk_index)
     except RSEError as error:
-        st.error(f"This chunk cannot be explained: {error}", icon=":material/error:")
+        st.error(f"This chunk cannot be explained: {md(error)}", icon=":material/error:")
         return
     message = explanation.message[0].upper() + explanation.message[1:]
-    message = _escape_markdown(message if message.endswith(".") else message + ".")
+    message = md(message if message.endswith(".") else message + ".")
     if explanation.in_segment:
         st.success(message, icon=":material/check_circle:")
     else:
@@ -139,10 +140,3 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         },
     )
     st.html(f'<div class="rse-text">{html.escape(chunk.text)}</div>')
-
-
-def _escape_markdown(text: str) -> str:
-    """Messages are ours, but they quote numbers and ranges: keep markdown from reading them."""
-    for char in "\\`*_[]<>#|$~":
-        text = text.replace(char, "\\" + char)
-    return text

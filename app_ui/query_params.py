@@ -1,8 +1,19 @@
-"""The URL parameters that reproduce a view, in one place (names are part of shared links)."""
+"""The URL parameters that reproduce a view, and the one strict parser every link goes through.
+
+A link is untrusted input: anyone can send one. :func:`parse_link` reads only the names listed
+here, only finite numbers inside the sliders' ranges, only known sample, scorer, preset and model
+names, and only bounded lengths; everything else becomes a notice (plain text, escaped where it
+is shown) and the default. It never raises. :func:`link_values` bounds what is written back.
+No Streamlit here, so the parser is tested directly (``tests/test_link_parser.py``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+import re
+import unicodedata
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
 
 DOCS = "docs"
 QUERY = "q"
@@ -24,17 +35,99 @@ PARAM_FIELDS: dict[str, tuple[str, type]] = {
     "topk": ("top_k", int),
     "adjust": ("chunk_length_adjustment", bool),
 }
+KNOWN = frozenset({DOCS, QUERY, QUERY_2, SCORER, PRESET, MODEL, *PARAM_FIELDS})
+STREAMLIT_OWN = frozenset({"embed", "embed_options"})  # Streamlit reads these itself
+
+QUERY_CHARS = 2000  # what a scorer reads of a query (rse_core.scoring.base.MAX_QUERY_CHARS)
+NAME_CHARS = 100  # a sample, scorer, preset or model name
+NUMBER_CHARS = 40
+DOCS_CHARS = 1000
+MAX_DOCS = 20
+MAX_PARAMS = 60  # a longer query string is read only for the names above
+SHOWN_CHARS = 40  # how much of a bad value a notice quotes
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?", re.ASCII)
+_COHERE_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,79}")
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
-def parse_value(raw: str, kind: type) -> object:
-    """Parse one URL value; raises ValueError for junk (the caller ignores that parameter)."""
-    if kind is bool:
-        if raw.lower() in ("1", "true", "yes", "on"):
-            return True
-        if raw.lower() in ("0", "false", "no", "off"):
-            return False
-        raise ValueError(raw)
-    return kind(float(raw)) if kind is int else kind(raw)
+@dataclass(frozen=True)
+class NumberBounds:
+    """The range a URL number must fall in (a slider's range), and its allowed values if fixed."""
+
+    low: float
+    high: float
+    choices: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class LinkChoices:
+    """What a link may name: everything else is refused with a notice."""
+
+    samples: Collection[str]
+    scorers: Collection[str]
+    presets: Collection[str]
+    cross_encoders: Collection[str]
+    bounds: Mapping[str, NumberBounds]  # RSEParams field -> bounds (booleans need none)
+
+
+@dataclass(frozen=True)
+class LinkState:
+    """What a link validly asks for (``None``: not given or refused) and what was refused, in words."""
+
+    samples: tuple[str, ...] | None = None  # () = no sample document
+    query: str | None = None
+    query_2: str | None = None
+    scorer: str | None = None
+    model: str | None = None
+    preset: str | None = None
+    params: Mapping[str, object] = field(default_factory=dict)  # RSEParams field -> value
+    notices: tuple[str, ...] = ()
+
+
+def parse_link(params: Mapping[str, object], choices: LinkChoices) -> LinkState:
+    """Read a link's parameters strictly; never raises.
+
+    ``params`` maps a name to a string or a list of strings (a repeated name); anything else
+    (``st.query_params``, a dict from a test) works as long as it has ``keys`` and ``get``.
+    """
+    notices: list[str] = []
+    values = _single_values(params, notices)
+
+    samples = _samples(values.get(DOCS), choices.samples, notices)
+    query = _query(values.get(QUERY), "query", notices)
+    query_2 = _query(values.get(QUERY_2), "second query", notices)
+    scorer = _choice(values.get(SCORER), choices.scorers, "scorer", notices, "using minilm")
+    model = _model(values.get(MODEL), scorer, choices.cross_encoders, notices)
+    preset = _choice(values.get(PRESET), choices.presets, "preset", notices, "using the default")
+    numbers: dict[str, object] = {}
+    for url_name, (field_name, kind) in PARAM_FIELDS.items():
+        raw = values.get(url_name)
+        if raw is None:
+            continue
+        value = _number(url_name, raw, kind, choices.bounds.get(field_name), notices)
+        if value is not None:
+            numbers[field_name] = value
+    return LinkState(samples, query, query_2, scorer, model, preset, numbers, tuple(notices))
+
+
+def link_values(
+    samples: Collection[str], queries: tuple[str, ...], scorer: str, model: str | None, numbers: Mapping[str, object]
+) -> dict[str, str]:
+    """The URL parameters of a view, each bounded as :func:`parse_link` would read it back.
+
+    ``numbers`` maps RSEParams fields to values. A long query is written only as far as a scorer
+    reads it (:data:`QUERY_CHARS`), so a 100,000-character query never becomes a huge link.
+    """
+    wanted: dict[str, str] = {DOCS: ",".join(samples), QUERY: queries[0][:QUERY_CHARS] if queries else ""}
+    wanted[SCORER] = scorer
+    if len(queries) > 1:
+        wanted[QUERY_2] = queries[1][:QUERY_CHARS]
+    if model:
+        wanted[MODEL] = model[:NAME_CHARS]
+    for url_name, (field_name, _) in PARAM_FIELDS.items():
+        if field_name in numbers:
+            wanted[url_name] = format_value(numbers[field_name])
+    return wanted
 
 
 def format_value(value: object) -> str:
@@ -45,8 +138,149 @@ def format_value(value: object) -> str:
     return str(value)
 
 
-def first(params: Mapping[str, str | list[str]], name: str) -> str | None:
+def first(params: Mapping[str, object], name: str) -> str | None:
+    """The first value of ``name`` (a repeated name gives a list), or ``None``."""
     value = params.get(name)
     if isinstance(value, list):
-        return value[0] if value else None
-    return value
+        return str(value[0]) if value else None
+    return None if value is None else str(value)
+
+
+# ------------------------------------------------------------------------------ the pieces
+
+
+def shown(raw: str) -> str:
+    """A bad value as a notice quotes it: short, one line (escaping happens where it is shown)."""
+    text = " ".join(raw.split())
+    return repr(text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "\u2026")
+
+
+def _single_values(params: Mapping[str, object], notices: list[str]) -> dict[str, str]:
+    """One string per known name (the first of a repeated one); notices for the rest."""
+    try:
+        names = [str(name) for name in list(params.keys())[:MAX_PARAMS]]
+        extra = max(len(params.keys()) - MAX_PARAMS, 0)
+    except Exception:  # not a mapping after all: read nothing
+        return {}
+    values: dict[str, str] = {}
+    unknown = [name for name in names if name not in KNOWN and name not in STREAMLIT_OWN]
+    for name in names:
+        if name not in KNOWN:
+            continue
+        raw = params.get(name)
+        if isinstance(raw, (list, tuple)):
+            if len(raw) > 1:
+                notices.append(f"The link gives {name} {len(raw)} times; used the first.")
+            raw = raw[0] if raw else None
+        if raw is not None:
+            values[name] = str(raw)
+    if unknown or extra:
+        listed = ", ".join(shown(name) for name in unknown[:5])
+        more = len(unknown) - 5 + extra
+        notices.append(
+            f"Ignored unknown link parameter(s): {listed}{f' and {more} more' if more > 0 else ''}."
+            if listed
+            else f"Ignored {extra} link parameter(s) past the first {MAX_PARAMS}."
+        )
+    return values
+
+
+def _samples(raw: str | None, known: Collection[str], notices: list[str]) -> tuple[str, ...] | None:
+    if raw is None:
+        return None
+    if not raw.strip():
+        return ()  # the view had no sample document (uploads only, which a link never carries)
+    if len(raw) > DOCS_CHARS:
+        notices.append(f"The link's document list is longer than {DOCS_CHARS:,} characters; read only its start.")
+        raw = raw[:DOCS_CHARS]
+    names = [name.strip() for name in raw.split(",") if name.strip()]
+    if len(names) > MAX_DOCS:
+        notices.append(f"The link names {len(names)} documents; read the first {MAX_DOCS}.")
+        names = names[:MAX_DOCS]
+    chosen = tuple(dict.fromkeys(name for name in names if name in known))
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        listed = ", ".join(shown(name) for name in unknown[:5])
+        notices.append(f"Unknown sample document(s) in the link: {listed}{' and more' if len(unknown) > 5 else ''}.")
+    return chosen or None
+
+
+def _query(raw: str | None, what: str, notices: list[str]) -> str | None:
+    if raw is None:
+        return None
+    text = "".join(char for char in raw if char in "\n\t" or unicodedata.category(char) not in ("Cc", "Cs"))
+    if len(text) > QUERY_CHARS:
+        notices.append(f"The link's {what} was cut to its first {QUERY_CHARS:,} characters.")
+        text = text[:QUERY_CHARS]
+    return text
+
+
+def _choice(raw: str | None, known: Collection[str], what: str, notices: list[str], fallback: str) -> str | None:
+    if raw is None:
+        return None
+    name = raw.strip().lower()
+    if len(name) <= NAME_CHARS and name in known:
+        return name
+    notices.append(f"Unknown {what} {shown(raw)} in the link; {fallback}.")
+    return None
+
+
+def model_refused_message() -> str:
+    """The one answer to any cross-encoder name that is not on the operator's list.
+
+    It never depends on the name, so a link cannot learn whether a server path exists.
+    """
+    return (
+        "The link asks for a cross-encoder model this server does not offer; "
+        "pick one of the offered models in the sidebar."
+    )
+
+
+def _model(raw: str | None, scorer: str | None, cross_encoders: Collection[str], notices: list[str]) -> str | None:
+    if raw is None or not raw.strip():
+        return None
+    name = raw.strip()
+    if scorer == "cross-encoder":
+        if len(name) <= NAME_CHARS and name in cross_encoders:
+            return name
+        notices.append(model_refused_message())
+        return None
+    if scorer == "cohere":
+        if _COHERE_MODEL.fullmatch(name):
+            return name
+        notices.append(f"Ignored the link's Cohere model {shown(raw)}: not a model name.")
+        return None
+    return None  # a model only means something with those two scorers
+
+
+def _number(url_name: str, raw: str, kind: type, bounds: NumberBounds | None, notices: list[str]) -> object | None:
+    """A finite value of ``kind`` inside ``bounds``, or ``None`` with a notice."""
+    text = raw.strip()
+    if kind is bool:
+        if text.lower() in _TRUE:
+            return True
+        if text.lower() in _FALSE:
+            return False
+        notices.append(f"Ignored {url_name}={shown(raw)} in the link: use 1 or 0.")
+        return None
+    number = float(text) if len(text) <= NUMBER_CHARS and _NUMBER.fullmatch(text) else math.nan
+    if not math.isfinite(number):  # junk, inf, nan, 1e999 (overflows to inf)
+        notices.append(f"Ignored {url_name}={shown(raw)} in the link: not a finite number.")
+        return None
+    if kind is int and not number.is_integer():
+        notices.append(f"Ignored {url_name}={shown(raw)} in the link: not a whole number.")
+        return None
+    if bounds is not None and not bounds.low <= number <= bounds.high:
+        notices.append(
+            f"Ignored {url_name}={shown(raw)} in the link: outside {format_value(bounds.low)} to "
+            f"{format_value(bounds.high)}."
+        )
+        return None
+    if kind is int:
+        value = int(number)
+        if bounds is not None and bounds.choices and value not in bounds.choices:
+            nearest = min(bounds.choices, key=lambda choice: abs(choice - value))
+            notices.append(f"{url_name}={value} is not one of the sizes offered; using {nearest}.")
+            value = nearest
+        return value
+    return number

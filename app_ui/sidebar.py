@@ -6,7 +6,8 @@ import streamlit as st
 
 from rse_core import Preset
 
-from . import state
+from . import models, state
+from . import query_params as qp
 from .samples import list_samples
 
 
@@ -44,14 +45,16 @@ def render_sidebar() -> None:
             type=["pdf", "txt", "md"],
             accept_multiple_files=True,
             key=state.UPLOADS_KEY,
-            help="Kept in memory for this session only. Segments never cross documents.",
+            help="Kept in this session's memory only and dropped when the session ends (see the README). "
+            "Segments never cross documents.",
         )
 
         st.subheader("Query")
-        st.text_area("Query", key=state.QUERY_KEY, height=80, help="What the user asks.")
+        st.text_area("Query", key=state.QUERY_KEY, height=80, max_chars=qp.QUERY_CHARS, help="What the user asks.")
         st.text_input(
             "Second query (optional)",
             key=state.QUERY_2_KEY,
+            max_chars=qp.QUERY_CHARS,
             help="RSE over several queries: they take turns picking segments (round-robin).",
         )
 
@@ -73,11 +76,7 @@ def render_sidebar() -> None:
             )
             st.text_input("Cohere model", key=state.COHERE_MODEL_KEY)
         elif scorer == "cross-encoder":
-            st.text_input(
-                "Cross-encoder model (name or local path)",
-                key=state.CROSS_ENCODER_MODEL_KEY,
-                help="A sentence-transformers CrossEncoder available on this machine.",
-            )
+            _cross_encoder_picker()
 
         st.subheader("RSE parameters")
         st.selectbox(
@@ -110,3 +109,22 @@ def render_sidebar() -> None:
             help="Scale values by max(length, 700) / 700: long chunks count more.",
             on_change=_on_param_change,
         )
+
+
+def _cross_encoder_picker() -> None:
+    """Only the operator's local model folders can be picked (never a path or a Hub name)."""
+    offered = list(models.offered_cross_encoders())
+    if not offered:
+        st.caption(
+            "No cross-encoder model is offered on this server "
+            f"(the operator lists local model folders in `{models.MODELS_ENV}`)."
+        )
+        return
+    if st.session_state.get(state.CROSS_ENCODER_MODEL_KEY) not in offered:
+        st.session_state[state.CROSS_ENCODER_MODEL_KEY] = offered[0]
+    st.selectbox(
+        "Cross-encoder model",
+        offered,
+        key=state.CROSS_ENCODER_MODEL_KEY,
+        help="The local models the operator of this server offers.",
+    )

@@ -14,6 +14,7 @@ import streamlit as st
 from rse_core import Preset, RSEParams, preset
 from rse_core.params import PRESETS
 
+from . import models
 from . import query_params as qp
 from .samples import DEFAULT_SAMPLE, list_samples
 
@@ -136,55 +137,55 @@ def init_state() -> None:
     st.session_state[CROSS_ENCODER_MODEL_KEY] = ""
     for field_name, key in PARAM_KEYS.items():
         st.session_state[key] = getattr(defaults, field_name)
-    st.session_state[NOTICES_KEY] = apply_url(st.query_params, samples)
+    st.session_state[NOTICES_KEY] = apply_url(url_parameters(), samples)
     st.session_state[INITIALIZED_KEY] = True
 
 
+def link_choices(samples) -> qp.LinkChoices:
+    """What a link may name in this app: the samples, scorers, presets, offered models, slider ranges."""
+    bounds = {spec.field: qp.NumberBounds(spec.low, spec.high) for spec in SLIDERS}
+    bounds["chunk_size"] = qp.NumberBounds(min(CHUNK_SIZES), max(CHUNK_SIZES), CHUNK_SIZES)
+    return qp.LinkChoices(
+        samples=tuple(samples),
+        scorers=SCORERS,
+        presets=tuple(preset.value for preset in Preset),
+        cross_encoders=tuple(models.offered_cross_encoders()),
+        bounds=bounds,
+    )
+
+
+def url_parameters() -> dict[str, list[str]]:
+    """``st.query_params`` with every value of a repeated name (``get`` would give only the last)."""
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
 def apply_url(params, samples) -> list[str]:
-    """Copy valid URL parameters into the widget keys; return notices for ignored ones."""
-    notices = []
-    docs = qp.first(params, qp.DOCS)
-    if docs is not None:
-        chosen = [slug for slug in docs.split(",") if slug in samples]
-        if chosen:
-            st.session_state[SAMPLES_KEY] = chosen
-        unknown = [slug for slug in docs.split(",") if slug and slug not in samples]
-        if unknown:
-            notices.append(f"Unknown sample document(s) in the link: {', '.join(unknown)}.")
-    for name, key in ((qp.QUERY, QUERY_KEY), (qp.QUERY_2, QUERY_2_KEY)):
-        value = qp.first(params, name)
-        if value is not None:
-            st.session_state[key] = value[:2000]
-    scorer = qp.first(params, qp.SCORER)
-    if scorer in SCORERS:
-        st.session_state[SCORER_KEY] = scorer
-    elif scorer is not None:
-        notices.append(f"Unknown scorer {scorer!r} in the link; using minilm.")
-    model = qp.first(params, qp.MODEL)
-    if model and st.session_state[SCORER_KEY] == "cross-encoder":
-        st.session_state[CROSS_ENCODER_MODEL_KEY] = model
-    elif model and st.session_state[SCORER_KEY] == "cohere":
-        st.session_state[COHERE_MODEL_KEY] = model
-    preset_name = qp.first(params, qp.PRESET)
-    if preset_name is not None:
+    """Copy what the link validly asks for into the widget keys; return notices for the rest.
+
+    Every value goes through :func:`app_ui.query_params.parse_link`, which never raises; the
+    notices are plain text (pages escape them where they show them).
+    """
+    link = qp.parse_link(params, link_choices(samples))
+    notices = list(link.notices)
+    if link.samples is not None:
+        st.session_state[SAMPLES_KEY] = list(link.samples)
+    if link.query is not None:
+        st.session_state[QUERY_KEY] = link.query
+    if link.query_2 is not None:
+        st.session_state[QUERY_2_KEY] = link.query_2
+    if link.scorer is not None:
+        st.session_state[SCORER_KEY] = link.scorer
+    if link.model and link.scorer == "cross-encoder":
+        st.session_state[CROSS_ENCODER_MODEL_KEY] = link.model
+    elif link.model and link.scorer == "cohere":
+        st.session_state[COHERE_MODEL_KEY] = link.model
+    if link.preset is not None:
+        apply_preset(link.preset)
+    if link.params:
         try:
-            apply_preset(Preset.parse(preset_name).value)
-        except ValueError:
-            notices.append(f"Unknown preset {preset_name!r} in the link.")
-    changes = {}
-    for url_name, (field_name, kind) in qp.PARAM_FIELDS.items():
-        raw = qp.first(params, url_name)
-        if raw is None:
-            continue
-        try:
-            changes[field_name] = qp.parse_value(raw, kind)
-        except ValueError:
-            notices.append(f"Ignored {url_name}={raw!r} in the link: not a valid number.")
-    if changes:
-        try:
-            valid = fit_to_widgets(read_params().with_changes(**changes))
-        except ValueError as error:
-            notices.append(f"Ignored the link's parameters: {error}")
+            valid = fit_to_widgets(read_params().with_changes(**link.params))
+        except (ValueError, TypeError):  # the parser keeps values in range; this is a last guard
+            notices.append("Ignored the link's parameters: they do not make a valid setting.")
         else:
             for field_name, key in PARAM_KEYS.items():
                 st.session_state[key] = getattr(valid, field_name)
@@ -223,7 +224,7 @@ def read_inputs() -> Inputs:
     if scorer == "cohere":
         options = (("model", st.session_state[COHERE_MODEL_KEY] or "rerank-v3.5"),)
     elif scorer == "cross-encoder":
-        options = (("model", st.session_state[CROSS_ENCODER_MODEL_KEY].strip()),)
+        options = (("model", str(st.session_state.get(CROSS_ENCODER_MODEL_KEY) or "").strip()),)
     return Inputs(
         samples=tuple(st.session_state[SAMPLES_KEY]),
         queries=queries or (st.session_state[QUERY_KEY],),
@@ -234,16 +235,13 @@ def read_inputs() -> Inputs:
 
 
 def sync_url(inputs: Inputs) -> None:
-    """Write the shareable part of the state to the URL (never an API key or an upload)."""
-    wanted: dict[str, str] = {qp.DOCS: ",".join(inputs.samples), qp.QUERY: inputs.queries[0], qp.SCORER: inputs.scorer}
-    if len(inputs.queries) > 1:
-        wanted[qp.QUERY_2] = inputs.queries[1]
-    if inputs.scorer in ("cross-encoder", "cohere"):
-        model = dict(inputs.scorer_options).get("model")
-        if model:
-            wanted[qp.MODEL] = model
-    for url_name, (field_name, _) in qp.PARAM_FIELDS.items():
-        wanted[url_name] = qp.format_value(getattr(inputs.params, field_name))
+    """Write the shareable part of the state to the URL (never an API key or an upload).
+
+    Bounded like the parser reads it back: a long query is written only as far as it is scored.
+    """
+    model = dict(inputs.scorer_options).get("model") if inputs.scorer in ("cross-encoder", "cohere") else None
+    numbers = {field_name: getattr(inputs.params, field_name) for field_name, _ in qp.PARAM_FIELDS.values()}
+    wanted = qp.link_values(inputs.samples, inputs.queries, inputs.scorer, model, numbers)
     current = {key: qp.first(st.query_params, key) for key in st.query_params}
     if current != wanted:
         st.query_params.from_dict(wanted)

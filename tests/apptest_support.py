@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -45,10 +46,27 @@ def chart_specs(at: AppTest) -> list[dict]:
     return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
 
 
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+MESSAGE_KINDS = ("error", "warning", "info", "success", "markdown", "caption", "toast")
+
+
+def rendered(markdown: str) -> str:
+    """What a Markdown source shows as text, as far as backslash escapes go (``a\\_b`` -> ``a_b``).
+
+    Messages escape user text (``app_ui.safe_text.md``); tests compare what the reader sees.
+    """
+    return _ESCAPED.sub(r"\1", markdown)
+
+
+def messages(at: AppTest, kind: str) -> list[str]:
+    """The rendered text of every ``kind`` element (``"info"``, ``"error"``, ...)."""
+    return [rendered(str(element.value)) for element in at.get(kind)]
+
+
 def all_text(at: AppTest) -> str:
     """Every string the page shows: messages, markdown, html, code, captions, metrics, widgets."""
     parts = [
-        e.value
+        rendered(str(e.value)) if kind in MESSAGE_KINDS else e.value
         for kind in ("error", "warning", "info", "success", "markdown", "caption", "code", "text")
         for e in at.get(kind)
     ]

@@ -19,7 +19,17 @@ from streamlit.testing.v1 import AppTest
 from app_ui import components
 from rse_core import Calibration, Document, RSEParams, build_corpus, preset, run_rse
 from rse_core.charts import PALETTE, RANGE_SLIDER_ABOVE, chunk_sets, compare_chart, value_chart
-from tests.apptest_support import APP, TIMEOUT, chart_specs, html_text, new_app, no_problems, open_page, result_of
+from tests.apptest_support import (
+    APP,
+    TIMEOUT,
+    chart_specs,
+    html_text,
+    messages,
+    new_app,
+    no_problems,
+    open_page,
+    result_of,
+)
 from tests.pdf_factory import make_pdf
 
 SENTINEL_KEY = "sk-test-SENTINEL-never-export-0123456789"
@@ -160,12 +170,12 @@ def test_url_parameters_restore_the_state():
 def test_ignored_link_parameters_are_shown_once():
     at = new_app(penalty="lots", docs="annual_report,no_such_doc").run()
     assert not at.exception
-    notices = [info.value for info in at.info]
+    notices = messages(at, "info")
     assert any("penalty='lots'" in notice for notice in notices), notices
     assert any("no_such_doc" in notice for notice in notices), notices
     assert at.sidebar.slider(key="sb_irrelevant_chunk_penalty").value == 0.2  # the default stays
     at.sidebar.slider(key="sb_decay_rate").set_value(40.0).run()
-    assert not any("penalty='lots'" in info.value for info in at.info)
+    assert not any("penalty='lots'" in notice for notice in messages(at, "info"))
 
 
 def test_uploaded_pdf_is_used():
@@ -216,7 +226,7 @@ def test_no_segment_shows_the_reason_on_both_pages():
     result = result_of(at)
     assert not result.segments
     reason = result.empty_reason()
-    assert any(reason in w.value for w in at.warning), [w.value for w in at.warning]
+    assert any(reason in warning for warning in messages(at, "warning")), messages(at, "warning")
     assert metric(at, "Segments") == "0"
     open_page(at, "compare")
     assert not at.exception

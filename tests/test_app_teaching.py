@@ -24,7 +24,7 @@ from rse_core.search import Segment
 from rse_core.teaching import check_answer, explain_chunk, explain_search
 from rse_core.teaching_charts import Stage, calibration_warnings, half_negative_penalty
 from rse_core.values import ChunkValues, chunk_values
-from tests.apptest_support import APP, chart_specs, new_app, open_page, result_of
+from tests.apptest_support import APP, chart_specs, new_app, open_page, rendered, result_of
 
 COURSE_1 = [-0.2, -0.2, 0.4, 0.8, -0.1]
 COURSE_2 = [-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2]
@@ -54,7 +54,7 @@ def array(data) -> np.ndarray:
 
 
 def texts(elements) -> list[str]:
-    return [element.value for element in elements]
+    return [rendered(str(element.value)) for element in elements]
 
 
 # --------------------------------------------------------------------------- worked example
@@ -220,7 +220,7 @@ def test_bad_values_give_a_clear_error_not_a_traceback(worked, typed, message):
         assert not at.error
         assert "The search picks S1 = chunks 0-1 (1.2)." in texts(at.markdown)[0]
     else:
-        assert len(at.error) == 1 and message in at.error[0].value
+        assert len(at.error) == 1 and message in texts(at.error)[0]
         assert not at.get("plotly_chart")
 
 

@@ -13,6 +13,7 @@ import html
 import streamlit as st
 
 from app_ui import components
+from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.charts import chunk_sets, compare_chart
 
@@ -33,7 +34,7 @@ def render() -> None:
         return
     empty = result.empty_reason()
     if empty:
-        st.warning(f"RSE found no segment, so only top-k has a context. {empty}", icon=":material/search_off:")
+        st.warning(f"RSE found no segment, so only top-k has a context. {md(empty)}", icon=":material/search_off:")
 
     render_sizes(result)
     st.plotly_chart(
@@ -127,7 +128,7 @@ def render_contexts(result: ExtractionResult, top_k: tuple[int, ...], label: str
         if rse_context:
             st.code(rse_context, language=None, wrap_lines=True, height=CONTEXT_HEIGHT)
         else:
-            st.info(result.empty_reason() or "No segment.", icon=":material/search_off:")
+            st.info(md(result.empty_reason() or "No segment."), icon=":material/search_off:")
     with right:
         title = html.escape(label[:1].upper() + label[1:])
         st.html(

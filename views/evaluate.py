@@ -9,7 +9,7 @@ golden set to download.
 
 from __future__ import annotations
 
-import re
+import logging
 from numbers import Integral
 from pathlib import Path
 
@@ -19,8 +19,9 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app_ui import backend, navigation, state
+from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
-from rse_core import Document, RSEError
+from rse_core import Document
 from rse_core.charts import PALETTE
 from rse_core.evaluate import METHOD_LABELS, METHODS, Evaluation
 from rse_core.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
@@ -48,12 +49,7 @@ METHOD_COLORS = {
 }
 SHORT_LABELS = {"rse": "RSE", "top_k": "top-k", "top_k_equal_budget": "budget"}  # table headers
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
-
-
-def escape_md(text: object) -> str:
-    """``text`` with every Markdown-special character escaped (file names and queries are user data)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
+LOGGER = logging.getLogger(__name__)
 
 
 def render() -> None:
@@ -74,8 +70,8 @@ def render() -> None:
         try:
             with st.spinner(f"Scoring {len(golden.queries)} queries with {inputs.scorer}..."):
                 evaluation = backend.evaluation_for(golden, document, inputs)
-        except RSEError as error:
-            st.error(escape_md(error), icon=":material/error:")
+        except Exception as error:  # RSEError, or anything a scorer raises: one line, never a traceback
+            st.error(md(backend.failure_message(error, inputs.scorer)), icon=":material/error:")
         else:
             _render_results(evaluation, inputs, slug)
     st.divider()
@@ -120,7 +116,15 @@ def _choose_golden_set(inputs: state.Inputs, documents: list[Document]) -> tuple
         try:
             golden = parse_golden_json(upload.getvalue(), upload.name)
         except GoldenSetError as error:
-            st.error(escape_md(error), icon=":material/error:")
+            st.error(md(error), icon=":material/error:")
+            return None
+        except Exception as error:  # whatever a hostile file makes the parser raise: one line
+            LOGGER.exception("reading a golden-set upload failed")
+            st.error(
+                f"Could not read {md(upload.name, 80)} as a golden set ({type(error).__name__}: {md(error, 200)}). "
+                "Check it against the format below.",
+                icon=":material/error:",
+            )
             return None
     else:
         golden = built
@@ -129,7 +133,7 @@ def _choose_golden_set(inputs: state.Inputs, documents: list[Document]) -> tuple
     if document is None:
         active = ", ".join(sorted(by_name)) or "none"
         st.error(
-            escape_md(
+            md(
                 f"This golden set is for {golden.document_name}, which is not an active document "
                 f"(active: {active}). Pick that sample or upload that file in the sidebar."
             ),
@@ -208,8 +212,8 @@ def summary_figure(evaluation: Evaluation) -> go.Figure:
 def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str) -> None:
     params = inputs.params
     st.caption(
-        f"{len(evaluation.queries)} queries on {escape_md(evaluation.golden.document_name)} - scorer "
-        f"{escape_md(evaluation.scorer)}, preset {escape_md(st.session_state.get(state.PRESET_KEY, ''))}, "
+        f"{len(evaluation.queries)} queries on {md(evaluation.golden.document_name)} - scorer "
+        f"{md(evaluation.scorer)}, preset {md(st.session_state.get(state.PRESET_KEY, ''))}, "
         f"chunk size {params.chunk_size}, top-k {params.top_k}. Recall: share of the gold span sent; "
         "precision: share of what is sent that is gold; covered: the whole gold span was sent."
     )
@@ -310,7 +314,7 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str) -> Non
         f"{', '.join(map(str, evaluation.chunk_numbers(query.top_k_equal_budget))) or 'none'}",
     ]
     st.markdown("\n".join(lines))
-    where = "this sample alone" if slug else f"{escape_md(evaluation.golden.document_name)} with no sample documents"
+    where = "this sample alone" if slug else f"{md(evaluation.golden.document_name)} with no sample documents"
     st.button(
         "Open in Explore",
         key="ev_open_explore",
@@ -337,11 +341,11 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ba
     """Mark the gold span of the sidebar's query by picking chunks; collect spans into a golden set."""
     st.subheader("Mark a gold span for the current query")
     query = inputs.queries[0]
-    st.markdown(f"Query (from the sidebar): **{escape_md(query)}**")
+    st.markdown(f"Query (from the sidebar): **{md(query)}**")
     message = st.session_state.pop(MARK_MESSAGE_KEY, None)
     if message:
         level, text = message
-        (st.success if level == "success" else st.error)(escape_md(text))
+        (st.success if level == "success" else st.error)(md(text))
     if not documents:
         st.info("Pick a sample document or upload one in the sidebar to mark spans in it.")
         _render_built_set()
@@ -352,7 +356,7 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ba
         st.session_state[MARK_DOC_KEY] = built.document if built and built.document in names else names[0]
     name = st.selectbox("Document", names, key=MARK_DOC_KEY)
     document = documents[names.index(name)]
-    corpus = backend.corpus_for(((document.doc_id,), inputs.params.chunk_size), (document,))
+    corpus = backend.corpus_of((document,), inputs.params.chunk_size)
     chunks = corpus.chunks
     picked = [n for n in st.session_state.get(MARK_CHUNKS_KEY, []) if isinstance(n, int) and n < len(chunks)]
     st.session_state[MARK_CHUNKS_KEY] = picked
@@ -451,7 +455,7 @@ def _render_built_set() -> None:
     built: GoldenSet | None = st.session_state.get(BUILT_KEY)
     if not built:
         return
-    st.markdown(f"**My golden set:** {len(built.queries)} queries for {escape_md(built.document)}")
+    st.markdown(f"**My golden set:** {len(built.queries)} queries for {md(built.document)}")
     st.dataframe(
         pd.DataFrame(
             [

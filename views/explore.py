@@ -15,8 +15,9 @@ import streamlit as st
 
 from app_ui import components
 from app_ui.explain_panel import render_explain_panel
+from app_ui.safe_text import md
 from rse_core import ExtractionResult
-from rse_core.charts import shorten, value_chart
+from rse_core.charts import value_chart
 
 SELECTED_CHUNK_KEY = "explore_selected_chunk"
 CHART_KEY = "explore_chart"
@@ -71,7 +72,7 @@ def render_headline(result: ExtractionResult) -> None:
     st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
     empty = result.empty_reason()
     if empty:
-        st.warning(f"No segment. {empty}", icon=":material/search_off:")
+        st.warning(f"No segment. {md(empty)}", icon=":material/search_off:")
 
 
 @st.fragment
@@ -110,7 +111,7 @@ def _chosen_query(result: ExtractionResult) -> int:
     return st.radio(
         "Chart the values of",
         options,
-        format_func=lambda i: f"Q{i + 1}: {shorten(result.queries[i], 48)}",
+        format_func=lambda i: f"Q{i + 1}: {md(result.queries[i], 48)}",  # radio options are Markdown
         horizontal=True,
         key=QUERY_CHOICE_KEY,
     )
@@ -193,7 +194,7 @@ def render_segment_texts(result: ExtractionResult) -> None:
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
         if not result.segments:
-            st.info(result.empty_reason() or "No segment.", icon=":material/search_off:")
+            st.info(md(result.empty_reason() or "No segment."), icon=":material/search_off:")
             return
         selected = _valid_selection(result)
         for segment in components.segments_in_document_order(result):

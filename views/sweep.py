@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from app_ui import backend, components, state
+from app_ui.safe_text import clean, md
 from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEError
 from rse_core.golden import GoldenQuery
@@ -172,7 +173,7 @@ def render() -> None:
                 format_func=lambda i: (
                     "(the current query is not in the golden set)"
                     if i == NO_GOLD
-                    else f"{i} ({by_id[i].kind}): {by_id[i].query[:70]}"
+                    else f"{i} ({by_id[i].kind}): {clean(by_id[i].query, 70)}"
                 ),
                 key=GOLD_KEY,
                 on_change=_on_gold_change,
@@ -197,7 +198,7 @@ def render() -> None:
     try:
         swept, elapsed = run_sweep(result, y_param, gold_span)
     except RSEError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
     st.session_state[LAST_KEY] = (swept.x_param, swept.x_values, swept.y_param, swept.y_values)
     params = result.params
@@ -217,5 +218,5 @@ def render() -> None:
         f"**Click a cell to set the sidebar sliders to it.** Current setting (red square): "
         f"{here.segment_count} segment(s), {here.chunks} chunks, {here.characters:,} characters{recall}. "
         f"{len(swept.x_values) * len(swept.y_values)} settings swept in {elapsed:,.0f} ms from cached scores"
-        + (f"; recall against golden query {matching.id}." if matching and gold_span else ".")
+        + (f"; recall against golden query {md(matching.id)}." if matching and gold_span else ".")
     )

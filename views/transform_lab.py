@@ -14,6 +14,7 @@ import numpy as np
 import streamlit as st
 
 from app_ui import components, state
+from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.teaching_charts import (
     Stage,
@@ -54,14 +55,14 @@ def render_lab(result: ExtractionResult) -> None:
         query = st.radio(
             "Query",
             options=range(len(result.queries)),
-            format_func=lambda q: f"Query {q + 1}: {result.queries[q][:80]}",
+            format_func=lambda q: f"Query {q + 1}: {md(result.queries[q], 80)}",  # radio options are Markdown
             key=QUERY_KEY,
             horizontal=True,
         )
     values = result.values[query]
     n = len(values)
     st.markdown(
-        f"**{n} chunks** scored by **{result.scorer or 'the scorer'}**; each chunk's value is "
+        f"**{n} chunks** scored by **{md(result.scorer or 'the scorer')}**; each chunk's value is "
         f"beta.cdf(calibrated, a = {params.beta_a:g}, b = {params.beta_b:g}) × exp(−rank / {params.decay_rate:g})"
         f" − {params.irrelevant_chunk_penalty:g}" + (" × length factor." if params.chunk_length_adjustment else ".")
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from app_ui.safe_text import md
 from rse_core import ParameterError
 from rse_core.search import find_best_segments
 from rse_core.teaching import MAX_TEACHING_VALUES, StepKind, candidate_segments, check_answer, explain_search
@@ -248,7 +249,7 @@ def render() -> None:
     try:
         values = parse_values(st.session_state[VALUES_KEY])
     except ValueError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
     limits = {
         "max_length": int(st.session_state[MAX_LENGTH_KEY]),
@@ -260,7 +261,7 @@ def render() -> None:
         steps = explain_search(values, **limits)
         rows = candidate_segments(values, max_length=limits["max_length"])
     except ParameterError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
 
     st.markdown(f"#### {_answer_sentence(search, steps)}")
@@ -386,7 +387,7 @@ def _check_yourself(values: list[float], limits) -> None:
     try:
         answer = parse_answer(text, len(values))
     except ValueError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
     verdict = check_answer(values, answer, **limits)
     if verdict.correct:

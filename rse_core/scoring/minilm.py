@@ -85,6 +85,23 @@ class MiniLMScorer:
         directory = (cache_dir or default_cache_dir()) if disk_cache else None
         self.cache = EmbeddingCache(directory, read_only=tuple(Path(p) for p in bundled_embeddings))
         self._query_cache: dict[str, np.ndarray] = {}
+        self._shares_model_of: MiniLMScorer | None = None
+
+    def with_own_cache(self, *, disk_cache: bool = False, memory_entries: int = 16) -> MiniLMScorer:
+        """A scorer that uses this one's model (loaded once) but keeps embeddings in its own cache.
+
+        For an app with several users: each session embeds its uploads into a cache that dies with
+        the session (and stays off the disk unless ``disk_cache``), while the model is shared.
+        """
+        own = MiniLMScorer(
+            disk_cache=disk_cache,
+            batch_size=self.batch_size,
+            model_path=self._model_path,
+            bundled_embeddings=self.cache.read_only,
+        )
+        own.cache.memory_entries = memory_entries
+        own._shares_model_of = self
+        return own
 
     def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         query, _ = clean_query(query)
@@ -142,6 +159,8 @@ class MiniLMScorer:
         return self._query_cache[query]
 
     def _load(self):
+        if self._shares_model_of is not None:
+            return self._shares_model_of._load()
         if self._encoder is None:
             try:
                 from sentence_transformers import SentenceTransformer
