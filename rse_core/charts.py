@@ -586,7 +586,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
         f"Top-k, RSE's characters<br>({len(budget)} chunk{'s' * (len(budget) != 1)})": 0,
     }
 
-    rank_of = {index: rank for rank, index in enumerate(result.ranking, 1)}
+    rank_of = {index: rank for rank, index in enumerate(result.ranking)}
 
     def strip(name: str, indices: np.ndarray, row: int, fill: str, line: str, what: str, legend: bool) -> dict:
         """One row of the strip: a cell per kept chunk, with a hover that says who else keeps it."""
@@ -595,7 +595,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
         else:
             notes = np.array(
                 [
-                    f"{labels.headers[i]}<br>rank {rank_of.get(i, '?')}, "
+                    f"{labels.headers[i]}<br>rank {rank_of.get(i, '?')} (best = rank 0), "
                     + ("also kept by RSE" if i in rse_set else "not kept by RSE")
                     for i in indices.tolist()
                 ],
