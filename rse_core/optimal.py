@@ -103,7 +103,7 @@ def find_optimal_segments(
     """
     _check_limits(max_length, overall_max_length, minimum_value)
     queries = _as_query_arrays(values)
-    arrays = [array for array, _ in queries]
+    arrays = [array for array, *_ in queries]
     n = len(arrays[0])
     if n == 0:
         return _as_result([], arrays, overall_max_length)
