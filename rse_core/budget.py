@@ -197,13 +197,18 @@ def top_k_curve(cases: Sequence[PreparedCase], ks: Sequence[int] = TOP_KS, kind:
 
 
 def budget_curves(scored: ScoredSet, params: RSEParams) -> dict[str, list[Curve]]:
-    """Per kind (and "all"): the RSE and top-k curves of a scored set around ``params``."""
+    """Per kind (and "all"): the RSE and top-k curves of a scored set around ``params``.
+
+    The penalty sweep always includes ``params``' own penalty, so the curve passes through the
+    evaluation at ``params``.
+    """
     prepared = prepare(scored, params)
+    penalties = default_axis(SweepParam.PENALTY, params.irrelevant_chunk_penalty)
     kinds = list(dict.fromkeys(case.kind for case in prepared))
     curves: dict[str, list[Curve]] = {}
     for kind in [*kinds, "all"]:
         chosen = [case for case in prepared if kind in ("all", case.kind)]
-        curves[kind] = [rse_curve(chosen, params, kind=kind), top_k_curve(chosen, kind=kind)]
+        curves[kind] = [rse_curve(chosen, params, penalties, kind=kind), top_k_curve(chosen, kind=kind)]
     return curves
 
 
