@@ -63,7 +63,13 @@ def budget_figure(curves: list[Curve], current: TunePoint | None = None, tuned: 
             annotation_text=f"budget {tuned.budget:,.0f}",
             annotation_position="top left",
         )
-    figure.add_vline(x=MAX_CHARACTERS, line={"dash": "dot", "color": "#94a3b8", "width": 1})
+    figure.add_vline(
+        x=MAX_CHARACTERS,
+        line={"dash": "dot", "color": "#94a3b8", "width": 1},
+        annotation_text="area up to here",
+        annotation_position="bottom right",
+        annotation_font_color="#64748b",
+    )
     figure.update_layout(
         height=380,
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
@@ -206,7 +212,7 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
     st.caption(
         f"This recall is measured on the {tuned.queries} queries it was tuned on, so it flatters the setting. "
         "For a fair figure, tune on one set and score on another: "
-        "python -m rse_core.evaluate samples --tune --budget 8000 reports the held-out sets."
+        "`python -m rse_core.evaluate samples --tune --budget 8000` reports the held-out sets."
     )
     st.button(
         "Apply to the sidebar",
