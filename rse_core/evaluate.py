@@ -15,9 +15,11 @@ and nothing is scored twice; the numbers are the same as the CLI's for the same 
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -258,10 +260,12 @@ def rows_to_csv(rows: Sequence[dict[str, object]]) -> str:
 def summarize(queries: Sequence[QueryEvaluation]) -> list[dict[str, object]]:
     """Mean of every score field per query kind (in :data:`QUERY_KINDS` order, then "all") and method.
 
+    Kinds outside :data:`QUERY_KINDS` (FinanceBench's question types) follow in order of appearance.
     Each query counts once, so pooling several golden sets weights them by their query counts.
     """
     rows = []
-    kinds = [kind for kind in QUERY_KINDS if any(q.kind == kind for q in queries)] + ["all"]
+    kinds = [kind for kind in QUERY_KINDS if any(q.kind == kind for q in queries)]
+    kinds += [*dict.fromkeys(q.kind for q in queries if q.kind not in QUERY_KINDS), "all"]
     for kind in kinds:
         chosen = [q for q in queries if kind in ("all", q.kind)]
         for method in METHODS:
@@ -456,7 +460,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = OneLineParser(prog="python -m rse_core.evaluate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("golden", nargs="+", help="golden-set JSON file(s)")
+    parser.add_argument(
+        "golden",
+        nargs="*",
+        help="golden-set JSON file(s), or set names (samples, external, financebench); default: every set",
+    )
+    parser.add_argument("--set", dest="sets", action="append", default=[], help="a named set to run (repeatable)")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
     parser.add_argument(
@@ -468,13 +477,26 @@ def _main(argv: Sequence[str] | None) -> int:
     parser.add_argument(
         "--markdown", action="store_true", help="also print the summary over all golden sets as a Markdown table"
     )
+    parser.add_argument("--tune", action="store_true", help="auto-tune on the (first) named set, score on the others")
+    parser.add_argument("--budget", type=float, default=8000.0, help="characters per query for --tune (default 8000)")
+    parser.add_argument("--limit", type=int, help="only the first N queries of each named set (a quick run)")
+    parser.add_argument("--curves", action="store_true", help="also print every curve point")
     args = parser.parse_args(argv)
+    from .eval_sets import SetName
+
+    names = [value for value in SetName]
+    sets = list(args.sets) + [item for item in args.golden if item in names]
+    files = [item for item in args.golden if item not in names]
+    if files and (sets or args.tune):
+        fail("give golden-set files or set names, not both (--tune needs a set name).")
+    if not files:
+        return _main_sets(args, sets)
     try:
         params = preset(args.preset)
         changes = {name: getattr(args, name) for name in ("window", "top_k") if getattr(args, name) is not None}
         params = params.with_changes(**changes)
         scorer = get_scorer(args.scorer)
-        evaluations = [evaluate(load_golden_set(path), params, scorer) for path in args.golden]
+        evaluations = [evaluate(load_golden_set(path), params, scorer) for path in files]
     except RSEError as error:
         fail(str(error))
     print("\n\n".join(format_table(evaluation) for evaluation in evaluations))
@@ -495,6 +517,53 @@ def _main(argv: Sequence[str] | None) -> int:
             args.csv.write_text(rows_to_csv([row for evaluation in evaluations for row in evaluation.rows()]), "utf-8")
     except OSError as error:
         fail(f"could not write {error.filename}: {error.strerror or error}")
+    return 0
+
+
+def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
+    """Named sets side by side (every set when none is named); ``--tune`` tunes on the first."""
+    from .autotune import tune
+    from .eval_sets import SetName, corpus_missing_message
+    from .report import format_areas, format_cross_set, format_kinds, format_sets, run_set
+
+    explicit = bool(names)
+    try:
+        chosen = [SetName.parse(name) for name in dict.fromkeys(names)] or list(SetName)
+        if args.tune and not explicit:
+            raise RSEError("--tune needs the set to tune on, e.g. python -m rse_core.evaluate samples --tune.")
+        missing = corpus_missing_message()
+        if missing and not explicit:
+            print(f"note: {missing} Running the samples only.", file=sys.stderr)
+            chosen = [SetName.SAMPLES]
+        params = preset(args.preset)
+        scorer = get_scorer(args.scorer)
+        to_run = [*chosen, *(s for s in SetName if args.tune and s not in chosen and not missing)]
+        reports = []
+        for name in to_run:
+            print(f"scoring {name.value} with {scorer.name}...", file=sys.stderr, flush=True)
+            reports.append(run_set(name, scorer, params, args.limit))
+        tuned = tune(reports[0].scored, args.budget, params) if args.tune else None
+    except RSEError as error:
+        fail(str(error))
+    print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}\n")
+    print(format_sets(reports, args.markdown))
+    print("\nPer kind: recall at equal characters, and the areas under recall vs characters up to 12,000")
+    print(format_kinds(reports, args.markdown))
+    if args.curves:
+        print("\n" + format_areas(reports))
+    if tuned is not None:
+        print(f"\n{tuned.message}")
+        print(format_cross_set(tuned, reports, args.markdown))
+    if args.json:
+        data = [
+            {
+                "set": report.name,
+                "summary": report.evaluation.summary(),
+                "kinds": [report.row(k) for k in report.curves],
+            }
+            for report in reports
+        ]
+        args.json.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 
 

@@ -489,3 +489,13 @@ def test_two_queries_take_turns_on_the_board():
     assert picks == [(0, 0, 1), (1, 3, 4), (0, 6, 7)]
     assert "if it could reuse chunks of S1, the best would be chunks 1-4 worth 1.4" in steps[1].message
     assert [step.kind for step in steps[3:]] == [StepKind.RETIRE, StepKind.RETIRE, StepKind.STOP]
+
+
+def test_a_segment_worth_exactly_the_minimum_is_kept_as_the_rule_says():
+    from rse_core.teaching import MINIMUM_RULE
+
+    assert ">=" in MINIMUM_RULE
+    assert check_answer([0.3, 0.4], (0, 1), max_length=5, overall_max_length=5, minimum_value=0.7).correct
+    assert [
+        (s.start, s.end) for s in find_best_segments([0.3, 0.4], max_length=5, overall_max_length=5, minimum_value=0.7)
+    ] == [(0, 2)]

@@ -25,6 +25,7 @@ from rse_core import Document
 from rse_core.charts import PALETTE
 from rse_core.evaluate import METHOD_LABELS, METHODS, Evaluation
 from rse_core.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+from views.evaluate_budget import render_budget
 
 SOURCE_KEY = "ev_source"
 SAMPLE_KEY = "ev_sample"
@@ -82,6 +83,8 @@ def render() -> None:
             st.error(md(backend.failure_message(error, inputs.scorer)), icon=":material/error:")
         else:
             _render_results(evaluation, inputs, slug)
+            st.divider()
+            render_budget(golden, document, inputs)
     st.divider()
     _render_marking(inputs, documents, outcome)
 

@@ -19,9 +19,11 @@ from .board import MAX_TEACHING_VALUES, AnswerCheck, CandidateSegment, all_runs,
 from .chunk_explain import PENALTY_GRID_STEP, PENALTY_PRECISION, ChunkExplanation, explain_chunk, format_penalty
 from .score_steps import BetaRow, ValueRow, beta_lookup, value_rows
 from .search_steps import Constraint, Relaxation, StepExplanation, StepKind, explain_search
+from .wording import MINIMUM_RULE
 
 __all__ = [
     "MAX_TEACHING_VALUES",
+    "MINIMUM_RULE",
     "PENALTY_GRID_STEP",
     "PENALTY_PRECISION",
     "AnswerCheck",
