@@ -142,7 +142,7 @@ def test_evaluate_golden_set_with_a_huge_integer_is_one_line(tmp_path):
 
 
 def test_evaluate_usage_and_unwritable_outputs_are_one_line(tmp_path, capsys):
-    assert_one_line_error(run(module="rse_core.evaluate"), "golden")
+    assert_one_line_error(run("--set", "nope", module="rse_core.evaluate"), "Unknown evaluation set")
     assert_one_line_error(run(str(tmp_path), module="rse_core.evaluate"), "Could not read golden set")
     assert evaluate.main(["--preset", "nope", "x.json"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
