@@ -42,7 +42,7 @@ pages = st.navigation(
         }
     )
 )
-render_sidebar()
+render_sidebar(pages.url_path)
 inputs = state.read_inputs()
 st.session_state["_outcome"] = backend.compute(inputs)
 state.sync_url(inputs)

@@ -92,7 +92,8 @@ SLIDERS = (
         0.0,
         3.0,
         0.05,
-        "Segments worth less are dropped: higher -> fewer, surer segments.",
+        "Segments worth less are dropped; one worth exactly the minimum is kept (value >= minimum, as in "
+        "dsRAG; one course text says 'greater than'). Higher -> fewer, surer segments.",
     ),
     SliderSpec("top_k", "Top-k (baseline)", 1, 30, 1, "How many best-scored chunks the top-k baseline keeps."),
 )

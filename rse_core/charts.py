@@ -263,9 +263,9 @@ def value_chart(
                 "color": palette.top_k,
                 "line": {"color": "white", "width": 1},
             },
-            "customdata": np.column_stack((top_k, np.arange(1, len(top_k) + 1))),
+            "customdata": np.column_stack((top_k, np.arange(len(top_k)))),
             "hovertext": labels.headers[top_k] if len(top_k) else [],
-            "hovertemplate": "%{hovertext}<br><b>Top-k #%{customdata[1]}</b> of the baseline<extra></extra>",
+            "hovertemplate": "%{hovertext}<br><b>Top-k</b>, rank %{customdata[1]} of the baseline (best = rank 0)<extra></extra>",
             "legendrank": 3,
         }
     )
@@ -348,7 +348,7 @@ def _value_hovertemplate(params) -> str:
         "%{hovertext}<br>"
         f"raw score %{{customdata[{_CD_RAW}]:.3f}} → calibrated %{{customdata[{_CD_CALIBRATED}]:.3f}}"
         f" → beta-transformed %{{customdata[{_CD_TRANSFORMED}]:.3f}}<br>"
-        f"rank %{{customdata[{_CD_RANK}]:d}} → decay factor exp(−rank/{decay}) = %{{customdata[{_CD_DECAY}]:.3f}}<br>"
+        f"rank %{{customdata[{_CD_RANK}]:d}} (best = rank 0) → decay factor exp(−rank/{decay}) = %{{customdata[{_CD_DECAY}]:.3f}}<br>"
         f"{formula}<br>"
         "%{text}<extra></extra>"
     )
@@ -585,7 +585,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
         f"Top-k, RSE's characters<br>({len(budget)} chunk{'s' * (len(budget) != 1)})": 0,
     }
 
-    rank_of = {index: rank for rank, index in enumerate(result.ranking, 1)}
+    rank_of = {index: rank for rank, index in enumerate(result.ranking)}  # 0 = best, as in the formula
 
     def strip(name: str, indices: np.ndarray, row: int, fill: str, line: str, what: str, legend: bool) -> dict:
         """One row of the strip: a cell per kept chunk, with a hover that says who else keeps it."""
@@ -594,7 +594,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
         else:
             notes = np.array(
                 [
-                    f"{labels.headers[i]}<br>rank {rank_of.get(i, '?')}, "
+                    f"{labels.headers[i]}<br>rank {rank_of.get(i, '?')} (best = rank 0), "
                     + ("also kept by RSE" if i in rse_set else "not kept by RSE")
                     for i in indices.tolist()
                 ],

@@ -32,7 +32,8 @@ def render() -> None:
     result = components.page_start(
         "Explore",
         "Each bar is one chunk's value for the query, in document order: above zero it helps a segment, below "
-        "zero it costs one. RSE keeps the shaded runs whose values add up best. Click a bar to inspect it.",
+        "zero it costs one. RSE keeps the shaded runs whose values add up best. Ranks count from 0 (best = rank 0), "
+        "as in the value formula. Click a bar to inspect it.",
     )
     if result is None:
         return
@@ -179,7 +180,7 @@ def render_selected_chunk(result: ExtractionResult, query: int, selected: int | 
     st.html(
         '<div class="rse-legend"><b>Selected:</b> '
         f"{html.escape(components.doc_title(result, chunk.doc_id, 50))}, chunk {chunk.index} ({chunk.pages}) · "
-        f"value {components.number(float(values.value[selected]), 3)} · rank {rank} · {where}{in_top_k}</div>"
+        f"value {components.number(float(values.value[selected]), 3)} · rank {rank} (best = rank 0) · {where}{in_top_k}</div>"
     )
 
 
