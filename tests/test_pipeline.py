@@ -152,6 +152,18 @@ def test_rse_core_never_imports_streamlit():
     assert completed.stdout.strip() == "ok", completed.stderr
 
 
+def test_the_small_core_imports_no_teaching_or_chart_code():
+    core = ("documents", "chunking", "scoring", "values", "search", "pipeline", "topk", "params", "context")
+    code = (
+        "import importlib, sys\n"
+        f"for name in {core!r}: importlib.import_module('rse_core.' + name)\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(('rse_core.teaching', 'rse_core.charts', 'plotly')))\n"
+        "print(loaded)\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert completed.stdout.strip() == "[]"
+
+
 def test_importing_rse_core_does_not_load_torch():
     code = "import sys, rse_core; print('torch' in sys.modules)"
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

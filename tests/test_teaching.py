@@ -14,12 +14,12 @@ from rse_core.scoring import Calibration
 from rse_core.teaching import (
     Constraint,
     StepKind,
-    _best_run,
     candidate_segments,
     check_answer,
     explain_chunk,
     explain_search,
 )
+from rse_core.teaching.search_steps import _best_run
 
 COURSE = {"max_length": 20, "overall_max_length": 30, "minimum_value": 0.7}
 ONE_CLUSTER = [-0.2, -0.2, 0.4, 0.8, -0.1]

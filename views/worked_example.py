@@ -18,7 +18,7 @@ import streamlit as st
 from rse_core import ParameterError
 from rse_core.search import find_best_segments
 from rse_core.teaching import MAX_TEACHING_VALUES, StepKind, candidate_segments, check_answer, explain_search
-from rse_core.teaching_charts import Band, fmt, segment_bands, worked_example_chart
+from rse_core.teaching.charts import Band, fmt, segment_bands, worked_example_chart
 
 VALUES_KEY = "we_values"
 EXAMPLE_KEY = "we_example"

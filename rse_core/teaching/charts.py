@@ -25,11 +25,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy.stats import beta as beta_distribution
 
-from .charts import FONT_FAMILY, PALETTE, band_label, band_shape
-from .params import RSEParams
-from .search import Segment
-from .sweep import SweepResult
-from .values import ChunkValues
+from ..charts import FONT_FAMILY, PALETTE, band_label, band_shape
+from ..params import RSEParams
+from ..search import Segment
+from ..sweep import SweepResult
+from ..values import ChunkValues
 
 BIG_FONT = 16  # worked example: few bars, read from the back of a room
 FONT = 14
