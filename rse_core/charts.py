@@ -40,6 +40,8 @@ class Palette:
     top_k: str = "#ea580c"  # top-k chunks: orange
     gap: str = "#ca8a04"  # low-scored chunks kept inside a segment: amber
     gap_fill: str = "#fcd34d"
+    gold: str = "#15803d"  # a golden set's answer span: green
+    gold_band: str = "rgba(21, 128, 61, 0.10)"
     positive: str = "#0f766e"  # value >= 0: teal
     negative: str = "#94a3b8"  # value < 0: slate
     boundary: str = "#475569"
@@ -176,6 +178,7 @@ def value_chart(
     show_stages: bool = False,
     selected_chunk: int | None = None,
     height: int | None = None,
+    gold_spans: Sequence[tuple[int, int, str]] = (),
 ) -> go.Figure:
     """Chunk values of one query in document order, with segments, gap chunks and top-k.
 
@@ -187,6 +190,9 @@ def value_chart(
             times the rank decay, and the final value (after the penalty).
         selected_chunk: corpus index of a chunk to outline (e.g. the one the user clicked).
         height: figure height in pixels (default: 520, or 600 with the stages' longer legend).
+        gold_spans: ``(start, end, label)`` chunk ranges (end exclusive) of a golden set's answer,
+            shaded green under the bars with a solid strip along the bottom: which kept chunks
+            are the answer and which are padding, which low chunks are real gaps in it.
 
     Every bar's ``x`` is its corpus index and its ``customdata[0]`` too, so a click event tells
     which chunk was picked.
@@ -265,7 +271,8 @@ def value_chart(
             },
             "customdata": np.column_stack((top_k, np.arange(len(top_k)))),
             "hovertext": labels.headers[top_k] if len(top_k) else [],
-            "hovertemplate": "%{hovertext}<br><b>Top-k</b>, rank %{customdata[1]} of the baseline (best = rank 0)<extra></extra>",
+            "hovertemplate": "%{hovertext}<br><b>Top-k</b>, rank %{customdata[1]} of the baseline "
+            "(best = rank 0)<extra></extra>",
             "legendrank": 3,
         }
     )
@@ -290,6 +297,11 @@ def value_chart(
     boundary_shapes, title_annotations = _document_marks(labels, n)
     shapes += boundary_shapes
     annotations += title_annotations
+    if gold_spans:
+        gold_shapes, gold_annotations = gold_marks(gold_spans)
+        shapes = gold_shapes + shapes  # under the segment bands
+        annotations += gold_annotations
+        traces.append(_legend_swatch("Gold span (golden set)", palette.gold_band, palette.gold))
     if selected_chunk is not None and 0 <= selected_chunk < n:
         shapes.append(
             {
@@ -348,7 +360,8 @@ def _value_hovertemplate(params) -> str:
         "%{hovertext}<br>"
         f"raw score %{{customdata[{_CD_RAW}]:.3f}} → calibrated %{{customdata[{_CD_CALIBRATED}]:.3f}}"
         f" → beta-transformed %{{customdata[{_CD_TRANSFORMED}]:.3f}}<br>"
-        f"rank %{{customdata[{_CD_RANK}]:d}} (best = rank 0) → decay factor exp(−rank/{decay}) = %{{customdata[{_CD_DECAY}]:.3f}}<br>"
+        f"rank %{{customdata[{_CD_RANK}]:d}} (best = rank 0) → decay factor exp(−rank/{decay})"
+        f" = %{{customdata[{_CD_DECAY}]:.3f}}<br>"
         f"{formula}<br>"
         "%{text}<extra></extra>"
     )
@@ -432,6 +445,34 @@ def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[d
         row = row or 0  # three full rows: overlap in the first rather than grow further
         row_ends[row] = centre + half
         annotations.append(band_label(centre, label, yshift=2 + 17 * row, color=palette.segment, size=14))
+    return shapes, annotations
+
+
+def gold_marks(spans: Sequence[tuple[int, int, str]]) -> tuple[list[dict], list[dict]]:
+    """Per gold span: a light green band under everything and a solid strip along the bottom,
+    labelled inside the plot at the bottom left of the span (``label`` is escaped here)."""
+    palette = PALETTE
+    shapes: list[dict] = []
+    annotations: list[dict] = []
+    for start, end, label in spans:
+        shapes.append(band_shape(start, end, fill=palette.gold_band, line={"width": 0}))
+        strip = band_shape(start, end, fill=palette.gold, line={"width": 0})
+        strip.update(y1=0.025, layer="above", name="gold-strip")
+        shapes.append(strip)
+        annotations.append(
+            {
+                "x": start - 0.5,
+                "xref": "x",
+                "y": 0.03,
+                "yref": "paper",
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "text": f"<b>{html.escape(label)}</b>",
+                "showarrow": False,
+                "font": {"color": palette.gold, "size": 12},
+                "bgcolor": "rgba(255,255,255,0.8)",
+            }
+        )
     return shapes, annotations
 
 

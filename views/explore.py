@@ -15,6 +15,7 @@ import streamlit as st
 
 from app_ui import components
 from app_ui.explain_panel import render_explain_panel
+from app_ui.gold import gold_spans
 from rse_core import ExtractionResult
 from rse_core.charts import shorten, value_chart
 
@@ -88,7 +89,14 @@ def render_chart_block(result: ExtractionResult) -> None:
     if _read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
     selected = _valid_selection(result)
-    figure = value_chart(result, query, show_stages=bool(st.session_state.get(STAGES_KEY)), selected_chunk=selected)
+    gold = [span for span in gold_spans(result.corpus, result.queries) if span.query_number == query]
+    figure = value_chart(
+        result,
+        query,
+        show_stages=bool(st.session_state.get(STAGES_KEY)),
+        selected_chunk=selected,
+        gold_spans=[(span.start, span.end, span.label) for span in gold],
+    )
     st.plotly_chart(
         figure,
         on_select="rerun",
@@ -98,7 +106,19 @@ def render_chart_block(result: ExtractionResult) -> None:
         theme=None,
         width="stretch",
     )
+    if gold:
+        st.caption(
+            "Green under the bars: the gold answer of "
+            + ", ".join(f"{span.query_id} ({span.kind}, chunks {_chunk_numbers(result, span)})" for span in gold)
+            + " from the sample's golden set. Low bars inside green are real gaps in the answer; kept chunks "
+            "outside green are padding."
+        )
     render_selected_chunk(result, query, selected)
+
+
+def _chunk_numbers(result: ExtractionResult, span) -> str:
+    first, last = result.corpus.chunks[span.start].index, result.corpus.chunks[span.end - 1].index
+    return str(first) if first == last else f"{first}-{last}"
 
 
 def _chosen_query(result: ExtractionResult) -> int:
@@ -180,7 +200,8 @@ def render_selected_chunk(result: ExtractionResult, query: int, selected: int | 
     st.html(
         '<div class="rse-legend"><b>Selected:</b> '
         f"{html.escape(components.doc_title(result, chunk.doc_id, 50))}, chunk {chunk.index} ({chunk.pages}) · "
-        f"value {components.number(float(values.value[selected]), 3)} · rank {rank} (best = rank 0) · {where}{in_top_k}</div>"
+        f"value {components.number(float(values.value[selected]), 3)} · rank {rank} (best = rank 0) · "
+        f"{where}{in_top_k}</div>"
     )
 
 

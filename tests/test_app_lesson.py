@@ -1,0 +1,69 @@
+"""Issue 11 in AppTest: the lesson taught exactly (gold spans on Explore, the sidebar per page,
+the Lesson page, the window baseline, greedy vs optimal, the board mode).
+
+Expected numbers are computed here from the golden sets, the chunks and the course's own
+answers, never read from the page's code.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.apptest_support import chart_specs, new_app, no_problems, open_page, result_of
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = json.loads((ROOT / "sample_docs" / "annual_report.golden.json").read_text())
+AR10 = next(q for q in GOLDEN["queries"] if q["id"] == "ar-10")
+
+
+def expected_gold_chunks(result, query: dict) -> tuple[int, int]:
+    """Corpus chunks start:end that the golden character span touches (independent of the app)."""
+    touched = [
+        i
+        for i, chunk in enumerate(result.corpus.chunks)
+        if chunk.start < query["end_char"] and chunk.end > query["start_char"]
+    ]
+    return touched[0], touched[-1] + 1
+
+
+def test_explore_shades_the_gold_span_of_a_golden_query():
+    at = new_app(q=AR10["query"]).run()
+    no_problems(at)
+    result = result_of(at)
+    start, end = expected_gold_chunks(result, AR10)
+    value_chart = chart_specs(at)[0]
+    strips = [s for s in value_chart["layout"]["shapes"] if s.get("name") == "gold-strip"]
+    assert len(strips) == 1
+    assert (strips[0]["x0"], strips[0]["x1"]) == (start - 0.5, end - 0.5)
+    assert any(t["name"] == "Gold span (golden set)" for t in value_chart["data"])
+    assert any("gold answer of ar-10" in c.value for c in at.caption)
+
+
+def test_explore_without_a_golden_query_has_no_gold_span():
+    at = new_app(q="What colour is the sky on Mars?").run()
+    no_problems(at)
+    value_chart = chart_specs(at)[0]
+    assert not [s for s in value_chart["layout"].get("shapes", []) if s.get("name") == "gold-strip"]
+
+
+def test_worked_example_sidebar_says_nothing_applies_and_disables_the_controls():
+    at = new_app().run()
+    open_page(at, "worked-example")
+    no_problems(at)
+    assert any("Nothing in this sidebar applies on Worked example" in i.value for i in at.sidebar.info)
+    assert at.sidebar.slider(key="sb_irrelevant_chunk_penalty").disabled
+    assert at.sidebar.text_area(key="sb_query").disabled
+    # The values survive the visit: back on Explore they are live again, unchanged.
+    open_page(at, "")
+    assert not at.sidebar.slider(key="sb_irrelevant_chunk_penalty").disabled
+    assert at.sidebar.slider(key="sb_irrelevant_chunk_penalty").value == pytest.approx(0.2)
+
+
+def test_explore_sidebar_has_every_control_live_and_names_the_course_preset():
+    at = new_app().run()
+    no_problems(at)
+    assert not any(s.disabled for s in at.sidebar.slider)
+    assert any("course" in c.value and "minimum segment value 0.7" in c.value for c in at.sidebar.caption)
