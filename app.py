@@ -12,7 +12,7 @@ import streamlit as st
 from app_ui import backend, navigation, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS
-from views import compare, evaluate, explore, sweep, transform_lab, worked_example
+from views import compare, evaluate, explore, lesson, sweep, transform_lab, worked_example
 
 st.set_page_config(page_title="RSE Explorer", page_icon=":material/segment:", layout="wide")
 st.html(CSS)
@@ -32,6 +32,7 @@ pages = st.navigation(
                 st.Page(
                     worked_example.render, title="Worked example", icon=":material/school:", url_path="worked-example"
                 ),
+                st.Page(lesson.render, title="Lesson", icon=":material/menu_book:", url_path="lesson"),
                 st.Page(
                     transform_lab.render, title="Transform lab", icon=":material/functions:", url_path="transform-lab"
                 ),

@@ -197,6 +197,28 @@ def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs)
     return scores
 
 
+def result_for(documents: Sequence[Document], queries: Sequence[str], inputs: state.Inputs) -> ExtractionResult:
+    """RSE on these documents and queries at the sidebar's scorer and parameters (scores cached).
+
+    For pages that run a fixed case (the Lesson page's golden query on the annual report) rather
+    than the sidebar's documents and query. Raises RSEError for the page to show.
+    """
+    scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
+    corpus = corpus_for((tuple(d.doc_id for d in documents), inputs.params.chunk_size), tuple(documents))
+    cleaned, notes = normalize_queries(list(queries))
+    raw_scores = [scores_for(corpus, query, scorer, inputs) for query in cleaned]
+    return run_rse(
+        corpus,
+        cleaned,
+        raw_scores,
+        inputs.params,
+        scorer.calibration,
+        scorer=scorer.name,
+        model=scorer.model,
+        notes=notes,
+    )
+
+
 def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) -> Evaluation:
     """Evaluate ``golden`` on ``document`` alone at the sidebar's scorer and parameters.
 
