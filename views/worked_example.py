@@ -54,7 +54,8 @@ EXAMPLES: dict[str, Example] = {
     ),
     "Course example 2: a gap worth crossing": Example(
         (-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2),
-        point="Chunk 4 is negative, but the chunks after it pay for it: chunks 2-6, worth 2.0.",
+        point="Chunk 4 is negative, but the chunks after it pay for it: chunks 2-6, worth 2.0. This example comes "
+        "from another source, which numbers chunks from 1: there the answer reads chunks 3-7 and the gap is chunk 5.",
     ),
     "Two clusters: two segments": Example(
         (0.5, 0.7, -0.3, -0.4, -0.5, -0.2, 0.6, 0.4, 0.3, -0.1),
@@ -68,7 +69,8 @@ EXAMPLES: dict[str, Example] = {
     "Overall budget binds": Example(
         (0.6, 0.7, 0.5, -0.4, 0.3, 0.9, 0.8, -0.2),
         overall_max_length=4,
-        point="4 chunks in all: S1 = chunks 4-6 uses 3, so S2 can only be one chunk.",
+        point="4 chunks in all: S1 = chunks 4-6 (2.0) uses 3, so S2 can only be one chunk: chunk 1 (0.7), 2.7 in "
+        "all. The greedy search is not optimal here: chunks 0-1 plus 5-6 fit the same budget and are worth 3.0.",
     ),
     "Nothing clears the minimum": Example(
         (0.3, -0.2, 0.2, 0.1, -0.3, 0.4),
@@ -195,7 +197,9 @@ def render() -> None:
     st.title("Worked example")
     st.caption(
         "RSE on a handful of chunk values, as on the board: which segments the greedy search picks, "
-        "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive (2-3 = chunks 2 and 3)."
+        "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive (2-3 = chunks 2 and 3). "
+        "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
+        "That is fast but not always optimal (see 'Overall budget binds')."
     )
     _init_state()
 
@@ -239,7 +243,14 @@ def render() -> None:
             step=0.1,
             format="%.2f",
             key=MINIMUM_KEY,
+            help="A segment is returned when its value is >= this minimum (dsRAG's rule; one course text says "
+            "'greater than'): a segment worth exactly the minimum is kept.",
             on_change=_on_limits_change,
+        )
+        st.caption(
+            "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
+            "numbers hold; the other pages open on **default** (minimum 0.5). A segment worth exactly the minimum "
+            "is kept (value >= minimum, as in dsRAG)."
         )
         example = EXAMPLES.get(st.session_state[EXAMPLE_KEY])
         if example is not None and example.point:
