@@ -40,8 +40,8 @@ class Palette:
     top_k: str = "#ea580c"  # top-k chunks: orange
     gap: str = "#ca8a04"  # low-scored chunks kept inside a segment: amber
     gap_fill: str = "#fcd34d"
-    gold: str = "#15803d"  # a golden set's answer span: green
-    gold_band: str = "rgba(21, 128, 61, 0.10)"
+    gold: str = "#7e22ce"  # a golden set's answer span: purple
+    gold_band: str = "rgba(126, 34, 206, 0.09)"
     positive: str = "#0f766e"  # value >= 0: teal
     negative: str = "#94a3b8"  # value < 0: slate
     boundary: str = "#475569"
@@ -191,7 +191,7 @@ def value_chart(
         selected_chunk: corpus index of a chunk to outline (e.g. the one the user clicked).
         height: figure height in pixels (default: 520, or 600 with the stages' longer legend).
         gold_spans: ``(start, end, label)`` chunk ranges (end exclusive) of a golden set's answer,
-            shaded green under the bars with a solid strip along the bottom: which kept chunks
+            shaded purple under the bars with a solid strip along the bottom: which kept chunks
             are the answer and which are padding, which low chunks are real gaps in it.
 
     Every bar's ``x`` is its corpus index and its ``customdata[0]`` too, so a click event tells
@@ -449,7 +449,7 @@ def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[d
 
 
 def gold_marks(spans: Sequence[tuple[int, int, str]]) -> tuple[list[dict], list[dict]]:
-    """Per gold span: a light green band under everything and a solid strip along the bottom,
+    """Per gold span: a light purple band under everything and a solid strip along the bottom,
     labelled inside the plot at the bottom left of the span (``label`` is escaped here)."""
     palette = PALETTE
     shapes: list[dict] = []

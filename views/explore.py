@@ -108,10 +108,10 @@ def render_chart_block(result: ExtractionResult) -> None:
     )
     if gold:
         st.caption(
-            "Green under the bars: the gold answer of "
+            "Purple under the bars: the gold answer of "
             + ", ".join(f"{span.query_id} ({span.kind}, chunks {_chunk_numbers(result, span)})" for span in gold)
-            + " from the sample's golden set. Low bars inside green are real gaps in the answer; kept chunks "
-            "outside green are padding."
+            + " from the sample's golden set. Low bars inside purple are real gaps in the answer; kept chunks "
+            "outside purple are padding."
         )
     render_selected_chunk(result, query, selected)
 

@@ -107,7 +107,7 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
         width="stretch",
     )
     st.caption(
-        f"Query {html.escape(query.id)}: “{html.escape(query.query)}”. Green under the bars: the gold span (the "
+        f"Query {html.escape(query.id)}: “{html.escape(query.query)}”. Purple under the bars: the gold span (the "
         "statements); blue bands: RSE's segments; orange triangles: top-k."
     )
 
