@@ -67,3 +67,17 @@ def test_explore_sidebar_has_every_control_live_and_names_the_course_preset():
     no_problems(at)
     assert not any(s.disabled for s in at.sidebar.slider)
     assert any("course" in c.value and "minimum segment value 0.7" in c.value for c in at.sidebar.caption)
+
+
+def test_evaluate_runs_the_chunk_size_study_on_request():
+    at = new_app().run()
+    open_page(at, "evaluate")
+    no_problems(at)
+    assert not [d for d in at.dataframe if "chunk size" in d.value.columns]  # only when asked
+    at.button(key="cs_run").click().run()
+    no_problems(at)
+    (table,) = [d.value for d in at.dataframe if "chunk size" in d.value.columns]
+    assert sorted(set(table["chunk size"])) == [200, 400, 800, 1200, 1600]
+    assert {"RSE", "top-k"} <= set(table["method"])
+    study = [spec for spec in chart_specs(at) if any(t.get("name") == "RSE" for t in spec["data"])]
+    assert study and study[-1]["data"][0]["x"] == [200, 400, 800, 1200, 1600]

@@ -24,6 +24,7 @@ from rse_core import Document, RSEError
 from rse_core.charts import PALETTE
 from rse_core.evaluate import METHOD_LABELS, METHODS, Evaluation
 from rse_core.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+from views.chunk_size import render_study
 
 SOURCE_KEY = "ev_source"
 SAMPLE_KEY = "ev_sample"
@@ -78,6 +79,8 @@ def render() -> None:
             st.error(escape_md(error), icon=":material/error:")
         else:
             _render_results(evaluation, inputs, slug)
+            st.divider()
+            render_study(golden, document, inputs)
     st.divider()
     _render_marking(inputs, documents, outcome)
 
