@@ -223,6 +223,7 @@ def render_claims(inputs: state.Inputs) -> None:
             table,
             key="ls_measured",
             hide_index=True,
+            height=38 + 35 * len(table),
             column_config={
                 "recall": st.column_config.NumberColumn(format="%.2f"),
                 "full coverage": st.column_config.NumberColumn(format="%.2f"),
@@ -279,7 +280,7 @@ def render_ceiling(result: ExtractionResult) -> None:
     columns[1].metric(
         "Current ceiling",
         f"{current:,} characters",
-        delta=f"{current - lesson:+,} vs the lesson",
+        delta=f"{current - lesson:+,} vs the lesson" if current != lesson else None,
         delta_color="off",
         help="Max chunks overall × chunk size, from the sidebar.",
     )

@@ -1,0 +1,28 @@
+"""Issue 11's pages in a real browser: the Lesson page, Worked example's board mode, and Explore
+with the optimal toggle and the gold span.
+
+Screenshots (tests/artifacts/): lesson.png, worked_example_board.png, explore_optimal_gold.png.
+Run with the bm25 scorer (``?scorer=bm25``) so no model is loaded; the page logic is the same.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import wait_for_app
+from .test_teaching_pages import tall_screenshot, wait_for_charts
+
+pytestmark = pytest.mark.browser
+
+
+def test_lesson_page(app_url, page):
+    page.goto(f"{app_url}/lesson?scorer=bm25")
+    wait_for_app(page)
+    wait_for_charts(page, 1)
+    main = page.locator("[data-testid='stMain']")
+    text = main.inner_text()
+    for expected in ("323-333", "the authors report", "We did not run KITE", "24,000 characters", "ar-10"):
+        assert expected in text, expected
+    sidebar = page.locator("[data-testid='stSidebar']").inner_text()
+    assert "documents and query below do not apply here" in sidebar
+    tall_screenshot(page, "lesson", 2600)
