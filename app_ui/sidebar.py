@@ -53,7 +53,8 @@ NOT_APPLYING = {
     "limits (set them on the page). The controls are kept for the other pages.",
     "lesson": "On the Lesson page the case always runs on the bundled annual report with its golden query; "
     "documents and query below do not apply here. Scorer and parameters do.",
-    "transform-lab": "The Transform lab shows how scores become values; top-k does not apply here.",
+    "transform-lab": "The Transform lab shows how scores become values; the baselines and the context order "
+    "do not apply here.",
 }
 
 
@@ -67,7 +68,7 @@ def _not_here(applies: bool) -> None:
 
 
 def _group_of(field: str) -> Group:
-    if field == "top_k":
+    if field in ("top_k", "window"):
         return Group.TOP_K
     return Group.SEARCH if field in SEARCH_FIELDS else Group.VALUES
 
@@ -152,7 +153,7 @@ def render_sidebar(url_path: str = "") -> None:
         if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
             _not_here(False)
         elif Group.TOP_K not in scope:
-            st.caption(":material/block: Top-k is not used on this page.")
+            st.caption(":material/block: The baselines (top-k, window) and the context order are not used on this page.")
         st.selectbox(
             "Preset",
             options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],
@@ -192,4 +193,15 @@ def render_sidebar(url_path: str = "") -> None:
             help="Scale values by max(length, 700) / 700: long chunks count more.",
             on_change=_on_param_change,
             disabled=Group.VALUES not in scope,
+        )
+        st.radio(
+            "Context order",
+            options=list(state.CONTEXT_ORDERS),
+            format_func=state.CONTEXT_ORDERS.__getitem__,
+            key=state.PARAM_KEYS["context_order"],
+            horizontal=True,
+            on_change=_on_param_change,
+            disabled=Group.TOP_K not in scope,
+            help="How the context reaches the LLM: segments (and the baselines' chunks) as they stand in the "
+            "documents, as the lesson sends them, or most relevant first.",
         )

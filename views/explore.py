@@ -69,7 +69,12 @@ def render_headline(result: ExtractionResult) -> None:
         f"{top_k_chars:,}",
         help="What the top-k baseline would send, for contrast (see the RSE vs top-k page).",
     )
-    columns[4].metric("Gap chunks kept", sum(len(segment.gap_chunks) for segment in result.segments))
+    columns[4].metric(
+        "Inner gaps kept",
+        sum(len(segment.inner_gaps) for segment in result.segments),
+        help="Chunks below zero between two kept chunks of a segment: the low-scored middle of a gapped cluster. "
+        "Negative chunks at a segment's end (edge padding) are counted apart.",
+    )
     st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
     empty = result.empty_reason()
     if empty:
@@ -193,8 +198,10 @@ def render_selected_chunk(result: ExtractionResult, query: int, selected: int | 
     values = result.values[query]
     segment = next((s for s in result.segments if s.start <= selected < s.end), None)
     where = f"in {segment.label}" if segment else "not in a segment"
-    if segment and selected in segment.gap_chunks:
-        where += " (a gap chunk)"
+    if segment and selected in segment.inner_gaps:
+        where += " (an inner gap)"
+    elif segment and selected in segment.edge_padding:
+        where += " (edge padding)"
     rank = int(values.rank[selected])
     in_top_k = " · in the top-k" if selected in result.top_k else ""
     st.html(
@@ -206,11 +213,12 @@ def render_selected_chunk(result: ExtractionResult, query: int, selected: int | 
 
 
 def render_segment_texts(result: ExtractionResult) -> None:
-    """Every segment's exact text in document order, chunk starts marked, gap chunks explained."""
+    """Every segment's exact text in document order, chunk starts marked, negative chunks explained."""
     st.markdown("**Segments, in document order**")
     st.html(
         '<div class="rse-legend"><span class="rse-chip segment">S1</span> segment, numbered in pick order · '
-        '<span class="rse-chip gap">gap</span> chunk below zero, kept · '
+        '<span class="rse-chip gap">inner gap</span> below zero, between kept chunks · '
+        '<span class="rse-chip padding">edge padding</span> below zero, at an end · '
         '<span class="rse-chip muted">12</span> where a chunk starts</div>'
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
