@@ -13,7 +13,7 @@ from enum import Enum
 import streamlit as st
 
 from rse_core import Preset, RSEParams, preset
-from rse_core.params import PRESETS
+from rse_core.params import PRESET_INDEPENDENT_FIELDS, PRESETS
 
 from . import query_params as qp
 from .samples import DEFAULT_SAMPLE, list_samples
@@ -209,20 +209,21 @@ def _widget_value(value: object) -> object:
 
 
 def apply_preset(name: str) -> None:
-    """Fill the parameter widgets from a preset (keeps chunk size and top-k as they are)."""
+    """Fill the parameter widgets from a preset (keeps chunk size, top-k, window and context order)."""
     if name == CUSTOM_PRESET:
         return
     values = preset(name)
     for field_name, key in PARAM_KEYS.items():
-        if field_name not in ("chunk_size", "top_k"):
+        if field_name not in PRESET_INDEPENDENT_FIELDS:
             st.session_state[key] = getattr(values, field_name)
     st.session_state[PRESET_KEY] = name
 
 
 def matching_preset(params: RSEParams) -> str:
-    """The preset whose values the parameters equal (ignoring chunk size and top-k), or custom."""
+    """The preset whose values the parameters equal (ignoring the fields no preset sets), or custom."""
+    kept = {field_name: getattr(params, field_name) for field_name in PRESET_INDEPENDENT_FIELDS}
     for name, values in PRESETS.items():
-        if values.with_changes(chunk_size=params.chunk_size, top_k=params.top_k) == params:
+        if values.with_changes(**kept) == params:
             return name.value
     return CUSTOM_PRESET
 

@@ -39,6 +39,7 @@ class Palette:
     segment_band: str = "rgba(37, 99, 235, 0.12)"
     segment_band_other: str = "rgba(37, 99, 235, 0.06)"  # a segment picked for another query
     top_k: str = "#ea580c"  # top-k chunks: orange
+    window: str = "#16a34a"  # the fixed-window baseline: green
     gap: str = "#ca8a04"  # low-scored chunks kept inside a segment: amber
     gap_fill: str = "#fcd34d"
     padding_fill: str = "#fef3c7"  # edge padding: a negative chunk at a segment's end, hatched amber

@@ -46,8 +46,16 @@ METHOD_COLORS = {
     "rse": PALETTE.segment,
     "top_k": PALETTE.top_k,
     "top_k_equal_budget": "#fdba74",  # a lighter orange: top-k again, at RSE's character budget
+    "window": PALETTE.window,
+    "window_equal_budget": "#86efac",  # a lighter green: the window again, at RSE's character budget
 }
-SHORT_LABELS = {"rse": "RSE", "top_k": "top-k", "top_k_equal_budget": "budget"}  # table headers
+SHORT_LABELS = {  # table headers
+    "rse": "RSE",
+    "top_k": "top-k",
+    "top_k_equal_budget": "budget",
+    "window": "window",
+    "window_equal_budget": "window budget",
+}
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
 
