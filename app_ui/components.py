@@ -224,7 +224,9 @@ def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_c
 
 
 def _gap_chip(padding: bool) -> str:
-    return '<span class="rse-chip padding">edge padding</span>' if padding else '<span class="rse-chip gap">inner gap</span>'
+    if padding:
+        return '<span class="rse-chip padding">edge padding</span>'
+    return '<span class="rse-chip gap">inner gap</span>'
 
 
 def segments_in_document_order(result: ExtractionResult) -> list[ExtractedSegment]:

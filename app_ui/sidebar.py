@@ -153,7 +153,7 @@ def render_sidebar(url_path: str = "") -> None:
         if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
             _not_here(False)
         elif Group.TOP_K not in scope:
-            st.caption(":material/block: The baselines (top-k, window) and the context order are not used on this page.")
+            st.caption(":material/block: The baselines (top-k, window) and the context order are not used here.")
         st.selectbox(
             "Preset",
             options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],

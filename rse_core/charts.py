@@ -712,7 +712,9 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 560
             "Window padding",
             True,
         ),
-        strip("Window hit", budget_hits, rows[window_budget_label], palette.window, palette.window, "Window hit", False),
+        strip(
+            "Window hit", budget_hits, rows[window_budget_label], palette.window, palette.window, "Window hit", False
+        ),
         strip(
             "Window padding",
             budget_added,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.apptest_support import chart_specs, new_app, no_problems, open_page, result_of
+from tests.apptest_support import chart_specs, html_text, new_app, no_problems, open_page, result_of
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = json.loads((ROOT / "sample_docs" / "annual_report.golden.json").read_text())
@@ -81,3 +81,33 @@ def test_evaluate_runs_the_chunk_size_study_on_request():
     assert {"RSE", "top-k"} <= set(table["method"])
     study = [spec for spec in chart_specs(at) if any(t.get("name") == "RSE" for t in spec["data"])]
     assert study and study[-1]["data"][0]["x"] == [200, 400, 800, 1200, 1600]
+
+
+def test_compare_has_the_window_column_and_sends_contexts_in_the_chosen_order():
+    at = new_app(penalty="0.05").run()  # a low penalty: several segments, so the order shows
+    open_page(at, "compare")
+    no_problems(at)
+    result = result_of(at)
+    assert len(result.segments) > 1
+    page = html_text(at)
+    assert f"Window (±{result.params.window})" in page
+    contexts = [code.value for code in at.code]
+    assert result.params.context_order == "document"
+    assert result.rse_context("document") in contexts and result.window_context() in contexts
+    firsts = [contexts[0].index(f"[{s.label}]") for s in sorted(result.segments, key=lambda s: s.start)]
+    assert firsts == sorted(firsts)  # document order: the segments as they stand in the document
+    at.sidebar.radio(key="sb_context_order").set_value("score").run()
+    no_problems(at)
+    contexts = [code.value for code in at.code]
+    assert result_of(at).rse_context("score") in contexts
+    firsts = [contexts[0].index(f"[{s.label}]") for s in result_of(at).segments]
+    assert firsts == sorted(firsts)  # best first: S1, S2, ...
+    assert at.query_params["order"] == ["score"] or at.query_params["order"] == "score"  # the link keeps it
+
+
+def test_compare_no_longer_claims_top_k_never_keeps_inner_gaps():
+    at = new_app().run()
+    open_page(at, "compare")
+    text = " ".join(c.value for c in at.caption)
+    assert "never keeps" not in text
+    assert "Top-k keeps such a chunk only when it still ranks in its top k" in text
