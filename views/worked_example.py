@@ -10,15 +10,16 @@ start with ``we_``; nothing here touches the sidebar's parameters.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
 from rse_core import ParameterError
+from rse_core.optimal import compare_with_greedy
 from rse_core.search import find_best_segments
 from rse_core.teaching import MAX_TEACHING_VALUES, StepKind, candidate_segments, check_answer, explain_search
 from rse_core.teaching.charts import Band, fmt, segment_bands, worked_example_chart
+from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 
 VALUES_KEY = "we_values"
 EXAMPLE_KEY = "we_example"
@@ -26,58 +27,11 @@ MAX_LENGTH_KEY = "we_max_length"
 OVERALL_KEY = "we_overall_max_length"
 MINIMUM_KEY = "we_minimum_value"
 STEP_KEY = "we_step"
+OPTIMAL_KEY = "we_optimal"
 ANSWER_KEY = "we_answer"
 TABLE_KEY = "we_candidates"
 OWN_VALUES = "Your own values"
 MAX_ABS_VALUE = 1e6
-
-
-@dataclass(frozen=True)
-class Example:
-    """A classroom example: values and the limits that make its point."""
-
-    values: tuple[float, ...]
-    max_length: int = 20
-    overall_max_length: int = 30
-    minimum_value: float = 0.7
-    point: str = ""
-
-    @property
-    def text(self) -> str:
-        return ", ".join(fmt(value) for value in self.values)
-
-
-EXAMPLES: dict[str, Example] = {
-    "Course example 1: one cluster": Example(
-        (-0.2, -0.2, 0.4, 0.8, -0.1),
-        point="The best segment starts and ends on a positive chunk: chunks 2-3, worth 1.2.",
-    ),
-    "Course example 2: a gap worth crossing": Example(
-        (-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2),
-        point="Chunk 4 is negative, but the chunks after it pay for it: chunks 2-6, worth 2.0. This example comes "
-        "from another source, which numbers chunks from 1: there the answer reads chunks 3-7 and the gap is chunk 5.",
-    ),
-    "Two clusters: two segments": Example(
-        (0.5, 0.7, -0.3, -0.4, -0.5, -0.2, 0.6, 0.4, 0.3, -0.1),
-        point="The gap between the clusters costs more than it joins: S1 = chunks 6-8, then S2 = chunks 0-1.",
-    ),
-    "Max length binds": Example(
-        (0.4, 0.5, 0.6, 0.5, 0.4, -0.5, 0.2),
-        max_length=3,
-        point="With at most 3 chunks per segment the run 0-4 (2.4) is cut: S1 = chunks 1-3 (1.6).",
-    ),
-    "Overall budget binds": Example(
-        (0.6, 0.7, 0.5, -0.4, 0.3, 0.9, 0.8, -0.2),
-        overall_max_length=4,
-        point="4 chunks in all: S1 = chunks 4-6 (2.0) uses 3, so S2 can only be one chunk: chunk 1 (0.7), 2.7 in "
-        "all. The greedy search is not optimal here: chunks 0-1 plus 5-6 fit the same budget and are worth 3.0.",
-    ),
-    "Nothing clears the minimum": Example(
-        (0.3, -0.2, 0.2, 0.1, -0.3, 0.4),
-        point="The best segment, chunks 0-5, is worth 0.5: below the minimum of 0.7, so nothing is returned.",
-    ),
-}
-DEFAULT_EXAMPLE = next(iter(EXAMPLES))
 
 
 # --------------------------------------------------------------------------- parsing
@@ -255,6 +209,8 @@ def render() -> None:
         example = EXAMPLES.get(st.session_state[EXAMPLE_KEY])
         if example is not None and example.point:
             st.caption(f"**The point of this example:** {example.point}")
+        if example is not None and example.source:
+            st.caption(f"**Where it comes from:** {example.source}")
 
     try:
         values = parse_values(st.session_state[VALUES_KEY])
@@ -275,12 +231,21 @@ def render() -> None:
         return
 
     st.markdown(f"#### {_answer_sentence(search, steps)}")
-    st.plotly_chart(
-        worked_example_chart(values, segment_bands(list(search))),
-        key="we_chart",
-        theme=None,
-        config={"displaylogo": False, "displayModeBar": False},
+    st.toggle(
+        "Compare with the optimal search",
+        key=OPTIMAL_KEY,
+        help="The exact solver (dynamic programming) under the same limits: the best total any set of segments "
+        "can reach. The greedy search takes the best segment first and can end below it.",
     )
+    if st.session_state.get(OPTIMAL_KEY):
+        _greedy_vs_optimal(values, limits)
+    else:
+        st.plotly_chart(
+            worked_example_chart(values, segment_bands(list(search))),
+            key="we_chart",
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
+        )
 
     step_tab, table_tab, check_tab = st.tabs(["Step through the search", "Candidate segments", "Check yourself"])
     with step_tab:
@@ -289,6 +254,42 @@ def render() -> None:
         _candidate_table(rows)
     with check_tab:
         _check_yourself(values, limits)
+
+
+def _greedy_vs_optimal(values: list[float], limits) -> None:
+    """Both answers side by side, their totals and the gap."""
+    comparison = compare_with_greedy(values, **limits)
+    a, b, c = st.columns(3)
+    a.metric("Greedy total", fmt(comparison.greedy_value))
+    b.metric("Optimal total", fmt(comparison.optimal_value))
+    c.metric("Gap", fmt(comparison.gap))
+    (st.success if comparison.greedy_is_optimal else st.warning)(comparison.message)
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.markdown("**Greedy (dsRAG's search), in pick order**")
+        st.plotly_chart(
+            worked_example_chart(values, segment_bands(list(comparison.greedy)), height=320),
+            key="we_chart",
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
+        )
+    with right:
+        st.markdown("**Optimal (exact search), best first**")
+        bands = [
+            Band(segment.start, segment.end, f"O{number}", float(segment.score))
+            for number, segment in enumerate(comparison.optimal, 1)
+        ]
+        st.plotly_chart(
+            worked_example_chart(values, bands, height=320),
+            key="we_optimal_chart",
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
+        )
+    st.caption(
+        "Same limits for both: max chunks per segment, chunks overall, minimum segment value (>=), segments start "
+        "and end on a chunk >= 0. The optimum never is worth less than the greedy answer; the greedy is what dsRAG "
+        "and this app's other pages use."
+    )
 
 
 def _answer_sentence(search, steps) -> str:
