@@ -111,3 +111,36 @@ def test_compare_no_longer_claims_top_k_never_keeps_inner_gaps():
     text = " ".join(c.value for c in at.caption)
     assert "never keeps" not in text
     assert "Top-k keeps such a chunk only when it still ranks in its top k" in text
+
+
+def test_worked_example_greedy_vs_optimal_on_the_budget_case():
+    at = new_app().run()
+    open_page(at, "worked-example")
+    at.selectbox(key="we_example").set_value("Overall budget binds").run()
+    no_problems(at)
+    assert at.number_input(key="we_overall_max_length").value == 4
+    at.toggle(key="we_optimal").set_value(True).run()
+    no_problems(at)
+    metrics = {m.label: m.value for m in at.metric}
+    # By hand: greedy takes 4-6 (0.3 + 0.9 + 0.8 = 2.0), then one chunk fits: chunk 1 (0.7) -> 2.7;
+    # chunks 0-1 (0.6 + 0.7 = 1.3) and 5-6 (0.9 + 0.8 = 1.7) fit the same 4 chunks: 3.0.
+    assert (metrics["Greedy total"], metrics["Optimal total"], metrics["Gap"]) == ("2.7", "3.0", "0.3")
+    (warning,) = at.warning
+    assert "4-6 (2.00) + 1 (0.70) = 2.70" in warning.value and "5-6 (1.70) + 0-1 (1.30) = 3.00" in warning.value
+    optimal_chart = next(
+        spec
+        for spec in chart_specs(at)
+        if any("O2" in str(a.get("text")) for a in spec["layout"].get("annotations", []))
+    )
+    assert optimal_chart
+
+
+def test_worked_example_says_when_greedy_is_optimal_and_where_example_2_comes_from():
+    at = new_app().run()
+    open_page(at, "worked-example")
+    at.selectbox(key="we_example").set_value("Course example 2: a gap worth crossing").run()
+    assert any("numbers chunks from 1" in c.value for c in at.caption)
+    at.selectbox(key="we_example").set_value("Course example 1: one cluster").run()
+    at.toggle(key="we_optimal").set_value(True).run()
+    no_problems(at)
+    assert "The greedy answer is optimal" in at.success[0].value
