@@ -45,6 +45,7 @@ class Palette:
     padding_fill: str = "#fef3c7"  # edge padding: a negative chunk at a segment's end, hatched amber
     window: str = "#16a34a"  # the fixed-window baseline: green
     window_padding: str = "#bbf7d0"  # what a window adds around its hits
+    optimal: str = "#be123c"  # the exact search's segments (dashed outline): crimson
     gold: str = "#7e22ce"  # a golden set's answer span: purple
     gold_band: str = "rgba(126, 34, 206, 0.09)"
     positive: str = "#0f766e"  # value >= 0: teal
@@ -187,6 +188,7 @@ def value_chart(
     selected_chunk: int | None = None,
     height: int | None = None,
     gold_spans: Sequence[tuple[int, int, str]] = (),
+    optimal: Sequence[tuple[int, int]] = (),
 ) -> go.Figure:
     """Chunk values of one query in document order, with segments, gap chunks and top-k.
 
@@ -201,6 +203,8 @@ def value_chart(
         gold_spans: ``(start, end, label)`` chunk ranges (end exclusive) of a golden set's answer,
             shaded purple under the bars with a solid strip along the bottom: which kept chunks
             are the answer and which are padding, which low chunks are real gaps in it.
+        optimal: ``(start, end)`` chunk ranges of the exact search's answer, outlined dashed and
+            labelled O1, O2 ... (best first) at the bottom, to compare with the greedy bands.
 
     Every bar's ``x`` is its corpus index and its ``customdata[0]`` too, so a click event tells
     which chunk was picked.
@@ -317,6 +321,31 @@ def value_chart(
         shapes = gold_shapes + shapes  # under the segment bands
         annotations += gold_annotations
         traces.append(_legend_swatch("Gold span (golden set)", palette.gold_band, palette.gold))
+    if optimal:
+        for number, (start, end) in enumerate(optimal, 1):
+            shapes.append(
+                {
+                    **band_shape(
+                        start, end, fill="rgba(0,0,0,0)", line={"color": palette.optimal, "width": 2, "dash": "dash"}
+                    ),
+                    "layer": "above",
+                    "name": "optimal-band",
+                }
+            )
+            annotations.append(
+                {
+                    "x": (start + end - 1) / 2,
+                    "xref": "x",
+                    "y": 0.06,
+                    "yref": "paper",
+                    "yanchor": "bottom",
+                    "text": f"<b>O{number}</b>",
+                    "showarrow": False,
+                    "font": {"color": palette.optimal, "size": 13},
+                    "bgcolor": "rgba(255,255,255,0.8)",
+                }
+            )
+        traces.append(_legend_swatch("Optimal segment (exact search)", "rgba(0,0,0,0)", palette.optimal))
     if selected_chunk is not None and 0 <= selected_chunk < n:
         shapes.append(
             {

@@ -144,3 +144,28 @@ def test_worked_example_says_when_greedy_is_optimal_and_where_example_2_comes_fr
     at.toggle(key="we_optimal").set_value(True).run()
     no_problems(at)
     assert "The greedy answer is optimal" in at.success[0].value
+
+
+def test_explore_optimal_toggle_outlines_the_exact_answer_and_gives_both_totals():
+    from rse_core.optimal import compare_with_greedy
+
+    at = new_app().run()
+    at.toggle(key="explore_optimal").set_value(True).run()
+    no_problems(at)
+    result = result_of(at)
+    params = result.params
+    expected = compare_with_greedy(
+        [v.value for v in result.values],
+        max_length=params.max_length,
+        overall_max_length=params.overall_max_length,
+        minimum_value=params.minimum_value,
+        document_splits=result.corpus.document_splits,
+    )
+    assert expected.optimal_value >= expected.greedy_value
+    bands = [s for s in chart_specs(at)[0]["layout"]["shapes"] if s.get("name") == "optimal-band"]
+    assert [(b["x0"], b["x1"]) for b in bands] == [(s.start - 0.5, s.end - 0.5) for s in expected.optimal]
+    line = html_text(at)
+    assert f"Greedy total {expected.greedy_value:.2f}" in line
+    assert f"optimal total {expected.optimal_value:.2f}" in line or "the greedy search is optimal" in line
+    at.toggle(key="explore_optimal").set_value(False).run()
+    assert not [s for s in chart_specs(at)[0]["layout"]["shapes"] if s.get("name") == "optimal-band"]

@@ -18,10 +18,12 @@ from app_ui.explain_panel import render_explain_panel
 from app_ui.gold import gold_spans
 from rse_core import ExtractionResult
 from rse_core.charts import shorten, value_chart
+from rse_core.optimal import GreedyVsOptimal, compare_with_greedy
 
 SELECTED_CHUNK_KEY = "explore_selected_chunk"
 CHART_KEY = "explore_chart"
 STAGES_KEY = "explore_stages"
+OPTIMAL_KEY = "explore_optimal"
 QUERY_CHOICE_KEY = "explore_query"
 _LAST_CLICK_KEY = "_explore_last_click"
 _SELECTED_CORPUS_KEY = "_explore_selected_corpus"  # the corpus the selected index belongs to
@@ -93,15 +95,25 @@ def render_chart_block(result: ExtractionResult) -> None:
     )
     if _read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
+    st.toggle(
+        "Compare with the optimal search",
+        key=OPTIMAL_KEY,
+        help="Outline (dashed, O1, O2 ...) the segments of the exact search under the same limits, and give both "
+        "totals. The app's segments come from the greedy search, as in dsRAG.",
+    )
     selected = _valid_selection(result)
     gold = [span for span in gold_spans(result.corpus, result.queries) if span.query_number == query]
+    comparison = greedy_vs_optimal(result) if st.session_state.get(OPTIMAL_KEY) else None
     figure = value_chart(
         result,
         query,
         show_stages=bool(st.session_state.get(STAGES_KEY)),
         selected_chunk=selected,
         gold_spans=[(span.start, span.end, span.label) for span in gold],
+        optimal=[(s.start, s.end) for s in comparison.optimal] if comparison else (),
     )
+    if comparison is not None:
+        render_optimal_line(comparison)
     st.plotly_chart(
         figure,
         on_select="rerun",
@@ -119,6 +131,37 @@ def render_chart_block(result: ExtractionResult) -> None:
             "outside purple are padding."
         )
     render_selected_chunk(result, query, selected)
+
+
+def greedy_vs_optimal(result: ExtractionResult) -> GreedyVsOptimal:
+    """The greedy answer (the result's) against the exact search's, remembered per settings."""
+    params = result.params
+    return components.session_memo(
+        "optimal",
+        result.settings_key,
+        lambda: compare_with_greedy(
+            [values.value for values in result.values],
+            max_length=params.max_length,
+            overall_max_length=params.overall_max_length,
+            minimum_value=params.minimum_value,
+            document_splits=result.corpus.document_splits,
+        ),
+        4,
+    )
+
+
+def render_optimal_line(comparison: GreedyVsOptimal) -> None:
+    """Both totals and the gap, in one line above the chart (corpus chunk indices)."""
+    if comparison.greedy_is_optimal:
+        text = f"Greedy total {comparison.greedy_value:.2f} = optimal total: the greedy search is optimal here."
+    else:
+        text = (
+            f"Greedy total {comparison.greedy_value:.2f}, optimal total {comparison.optimal_value:.2f}: the greedy "
+            f"search gives up {comparison.gap:.2f}. Dashed outlines: the optimal segments (corpus chunks "
+            + ", ".join(f"{s.start}-{s.end - 1}" if len(s) > 1 else str(s.start) for s in comparison.optimal)
+            + ")."
+        )
+    st.html(f'<div class="rse-legend"><b>Greedy vs optimal:</b> {html.escape(text)}</div>')
 
 
 def _chunk_numbers(result: ExtractionResult, span) -> str:
