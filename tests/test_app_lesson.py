@@ -169,3 +169,35 @@ def test_explore_optimal_toggle_outlines_the_exact_answer_and_gives_both_totals(
     assert f"optimal total {expected.optimal_value:.2f}" in line or "the greedy search is optimal" in line
     at.toggle(key="explore_optimal").set_value(False).run()
     assert not [s for s in chart_specs(at)[0]["layout"]["shapes"] if s.get("name") == "optimal-band"]
+
+
+def test_lesson_page_quotes_the_lesson_and_computes_our_numbers():
+    at = new_app().run()
+    result = result_of(at)  # the app opens on ar-10 of the annual report, the lesson's case
+    assert result.queries == (AR10["query"],)
+    open_page(at, "lesson")
+    no_problems(at)
+    text = "\n".join(m.value for m in at.markdown)
+    # Quoted from the lesson.
+    assert "**7** are marked relevant" in text and "**323-333**" in text and "**323-336**" in text
+    assert "**4.72** with top-k and **6.73** with RSE, at k = 20" in text
+    assert any("We did not run KITE" in w.value for w in at.warning)
+    # Ours, computed here from the golden span and the result.
+    start, end = expected_gold_chunks(result, AR10)
+    gold = set(range(start, end))
+    assert f"sit in chunks **{start}-{end - 1}** of {len(result.corpus.chunks)}" in text
+    in_top = sum(1 for i in result.ranking[:20] if i in gold)
+    assert f"Of the 20 best-scored chunks, **{in_top}** lie in the statements" in text
+    assert f"drops {len(gold - set(result.top_k))} of the {end - start} statement chunks" in text
+    window = {i for s in result.window for i in range(s.start, s.end)}
+    assert f"drops {len(gold - window)} of them" in text
+    first = result.segments[0]
+    assert f"RSE's first segment is chunks **{first.first_chunk}-{first.last_chunk}**" in text
+    # The measured table has the window rows, and the ceiling follows the sidebar.
+    (table,) = [d.value for d in at.dataframe if "method" in d.value.columns]
+    assert {"RSE", "top-k", "window"} <= set(table["method"])
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Lesson's ceiling (quoted)"] == "24,000 characters"
+    assert metrics["Current ceiling"] == "24,000 characters"
+    at.sidebar.slider(key="sb_overall_max_length").set_value(20).run()
+    assert {m.label: m.value for m in at.metric}["Current ceiling"] == "16,000 characters"

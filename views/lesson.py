@@ -124,6 +124,8 @@ class ClusterFacts:
         rse_missed: statement chunks RSE does not send.
         kept_outside_gold: chunks RSE sends that are not statements.
         top_k_missed: statement chunks top-k does not send.
+        window_missed: statement chunks the fixed window (top-k hits ± w) does not send.
+        window_outside: chunks the fixed window sends that are not statements.
     """
 
     gold: tuple[int, int] | None
@@ -133,6 +135,8 @@ class ClusterFacts:
     rse_missed: tuple[int, ...]
     kept_outside_gold: tuple[int, ...]
     top_k_missed: tuple[int, ...]
+    window_missed: tuple[int, ...] = ()
+    window_outside: tuple[int, ...] = ()
 
 
 def cluster_facts(result: ExtractionResult, query: GoldenQuery) -> ClusterFacts:
@@ -141,6 +145,7 @@ def cluster_facts(result: ExtractionResult, query: GoldenQuery) -> ClusterFacts:
     gold_set = set(range(*gold)) if gold else set()
     top = list(result.ranking[:LESSON_TOP])
     kept = set(result.rse_chunks)
+    window = {index for segment in result.window for index in range(segment.start, segment.end)}
     values = result.values[0].value
     return ClusterFacts(
         gold=gold,
@@ -150,6 +155,8 @@ def cluster_facts(result: ExtractionResult, query: GoldenQuery) -> ClusterFacts:
         rse_missed=tuple(sorted(gold_set - kept)),
         kept_outside_gold=tuple(sorted(kept - gold_set)),
         top_k_missed=tuple(sorted(gold_set - set(result.top_k))),
+        window_missed=tuple(sorted(gold_set - window)),
+        window_outside=tuple(sorted(window - gold_set)),
     )
 
 
@@ -183,6 +190,12 @@ def cluster_lines(result: ExtractionResult, facts: ClusterFacts) -> list[str]:
     )
     size = facts.gold[1] - facts.gold[0] if facts.gold else 0
     lines.append(f"Top-k (k = {k}) drops {len(facts.top_k_missed)} of the {size} statement chunks.")
+    w = result.params.window
+    lines.append(
+        f"The fixed window (the same {k} hits, ±{w} neighbours) drops {len(facts.window_missed)} of them and sends "
+        f"{components.plural(len(facts.window_outside), 'chunk')} outside them: one width for every hit, so it "
+        "pads a short answer and cuts a long section."
+    )
     return lines
 
 
