@@ -3,24 +3,22 @@
 ``render_explain_panel(result, chunk_index)`` draws into the current container; a page calls it
 with the chunk the user clicked (Explore keeps it in ``st.session_state["explore_selected_chunk"]``).
 The threshold comes from :func:`rse_core.teaching.explain_chunk` (scanned, bisected to 1e-4 and
-verified with ``run_rse``). The sidebar's penalty slider moves in steps of 0.01, so the panel names
-two numbers: the exact threshold, and the first slider step on the flipped side (checked with
-``run_rse``, as is the step before it, where the chunk has not flipped yet). "Apply penalty X"
-applies exactly the X it shows, so the user sees the chunk change sides. Ranks count from 0
-(best = rank 0), as in the value formula. Widget keys start with ``xp_``.
+verified with ``run_rse``) with the first value on the penalty slider's 0.01 grid that flips the
+chunk (``explanation.applied``, also verified). The panel names both; "Apply penalty X" applies
+exactly the X it shows, so the user sees the chunk change sides. Ranks count from 0 (best =
+rank 0), as in the value formula. Widget keys start with ``xp_``.
 """
 
 from __future__ import annotations
 
 import html
-import math
-from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
 from rse_core import ExtractionResult, RSEError, run_rse
 from rse_core.teaching import ChunkExplanation, explain_chunk
+from rse_core.teaching.chunk_explain import format_penalty
 
 from . import components, state
 
@@ -57,41 +55,11 @@ def in_segment_at(result: ExtractionResult, chunk_index: int, penalty: float) ->
     return any(segment.start <= chunk_index < segment.end for segment in rerun.segments)
 
 
-@dataclass(frozen=True)
-class SliderFlip:
-    """Where the chunk flips on the slider's grid.
-
-    Attributes:
-        value: the first slider step (towards the flipped side) at which the chunk has flipped;
-            what "Apply penalty" sets.
-        before: the slider step just before it (towards the current penalty), where it has not.
-    """
-
-    value: float
-    before: float
-
-
-def penalty_to_apply(result: ExtractionResult, explanation: ChunkExplanation) -> SliderFlip | None:
-    """The smallest slider step past the threshold that flips the chunk, checked with ``run_rse``.
-
-    Starts at the threshold rounded onto the 0.01 grid towards the flipped side and walks on
-    (at most a few steps, where the status wobbles because segments compete for the budget)
-    until the chunk has flipped. ``None`` when nothing in [0, 1] flips it on the grid.
-    """
-    threshold = explanation.threshold
-    if threshold is None:
-        return None
-    lower = threshold < explanation.penalty
-    direction = -1 if lower else 1
-    steps = (math.floor if lower else math.ceil)(round(threshold / SLIDER_STEP, 6))
-    for _ in range(5):
-        value = round(steps * SLIDER_STEP, 2)
-        if not 0.0 <= value <= 1.0:
-            return None
-        if in_segment_at(result, explanation.chunk_index, value) != explanation.in_segment:
-            return SliderFlip(value, round(value - direction * SLIDER_STEP, 2))
-        steps += direction
-    return None
+def penalty_to_apply(result: ExtractionResult, explanation: ChunkExplanation) -> float | None:
+    """The slider value that flips the chunk: the one the explanation's message names
+    (``explanation.applied``: the first value on the slider's 0.01 grid past the threshold,
+    verified in the core)."""
+    return explanation.applied
 
 
 def _apply_penalty(penalty: float) -> None:
@@ -145,19 +113,25 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         st.success(message, icon=":material/check_circle:")
     else:
         st.info(message, icon=":material/do_not_disturb_on:")
-    flip = penalty_to_apply(result, explanation)
-    if flip is not None:
+    apply = penalty_to_apply(result, explanation)
+    if apply is not None:
         change = "drops out" if explanation.in_segment else "joins a segment"
+        step = SLIDER_STEP if apply > explanation.penalty else -SLIDER_STEP
+        before = round(apply - step, 2)
+        not_yet = (
+            f" (at {before:.2f} it has not yet)"
+            if min(explanation.penalty, apply) < before < max(explanation.penalty, apply)
+            else ""
+        )
         st.caption(
-            f"Exact threshold {_fmt(explanation.threshold)} (bisected to 0.0001). The penalty slider moves in steps "
-            f"of {SLIDER_STEP:g}: the smallest step at which the chunk {change} is {flip.value:.2f} "
-            f"(at {flip.before:.2f} it has not yet)."
+            f"Exact threshold {format_penalty(explanation.threshold)} (bisected to 0.0001). The penalty slider moves "
+            f"in steps of {SLIDER_STEP:g}: the smallest step at which the chunk {change} is {apply:.2f}{not_yet}."
         )
         st.button(
-            f"Apply penalty {flip.value:.2f}",
+            f"Apply penalty {apply:.2f}",
             key="xp_apply_penalty",
             on_click=_apply_penalty,
-            args=(flip.value,),
+            args=(apply,),
             icon=":material/tune:",
             help="Sets the sidebar's irrelevant chunk penalty to exactly this value, so you can watch the chunk "
             "change sides.",
@@ -172,11 +146,6 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         },
     )
     st.html(f'<div class="rse-text">{html.escape(chunk.text)}</div>')
-
-
-def _fmt(penalty: float | None) -> str:
-    text = f"{penalty:.4f}".rstrip("0")
-    return text + "0" if text.endswith(".") else text
 
 
 def _escape_markdown(text: str) -> str:

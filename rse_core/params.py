@@ -32,11 +32,12 @@ class RSEParams:
             (dsRAG: 0.05 gives segments of 20-50 chunks, 0.4 of 1-3).
         decay_rate: chunk values are multiplied by ``exp(-rank / decay_rate)``; lower -> only the
             top-ranked chunks keep a high value.
-        beta_a, beta_b: shape of the beta CDF that spreads calibrated scores over [0, 1]
-            (0.4 / 0.4, the RSE authors' choice for Cohere's reranker).
+        beta_a, beta_b: shape of the beta CDF applied to calibrated scores (0.4 / 0.4, the RSE
+            authors' choice for Cohere's reranker: it spreads out scores bunched near 0 and 1).
         max_length: most chunks in one segment.
         overall_max_length: most chunks in all segments together.
-        minimum_value: a segment worth less than this is not returned.
+        minimum_value: a segment worth less than this is not returned; one worth exactly this
+            is (dsRAG's ``>=``).
         chunk_length_adjustment: scale values by ``max(len, 700) / 700`` so long chunks count more.
         top_k: chunks in the top-k baseline shown next to RSE (and hits of the window baseline).
         chunk_size: most characters per chunk.

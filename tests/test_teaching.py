@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -336,7 +337,7 @@ def test_explain_chunk_out_chunk_joins_below_threshold():
     assert in_segment(params.with_changes(irrelevant_chunk_penalty=explanation.threshold), [RAW], 7)
     assert not in_segment(params.with_changes(irrelevant_chunk_penalty=explanation.beyond), [RAW], 7)
     assert f"it would join a segment (S1) if the penalty were {explanation.threshold:g}" in explanation.message
-    assert explanation.message.startswith("value -0.12 (rank 9 of")
+    assert explanation.message.startswith("value -0.12 (rank 8 of")
 
 
 def test_explain_chunk_in_chunk_drops_out_above_threshold():
@@ -346,6 +347,31 @@ def test_explain_chunk_in_chunk_drops_out_above_threshold():
     assert explanation.threshold > 0.3
     assert not in_segment(params.with_changes(irrelevant_chunk_penalty=explanation.threshold), [RAW], 4)
     assert "it would drop out if the penalty were" in explanation.message
+
+
+def test_the_value_to_apply_is_the_one_the_message_names_and_it_flips_the_chunk():
+    params = RSEParams(chunk_size=50, irrelevant_chunk_penalty=0.3)
+    for chunk in (4, 7):
+        explanation = explain_chunk(CORPUS, ["q"], [RAW], params, Calibration(), chunk)
+        applied = explanation.applied
+        assert applied == pytest.approx(round(applied, 2))  # on the slider's 0.01 grid
+        flipped = in_segment(params.with_changes(irrelevant_chunk_penalty=applied), [RAW], chunk)
+        assert flipped != explanation.in_segment
+        # past the threshold, seen from the current penalty, by less than one slider step
+        assert 0 <= abs(applied - explanation.threshold) < 0.01
+        assert abs(applied - 0.3) >= abs(explanation.threshold - 0.3)
+        if applied != explanation.threshold:
+            assert f"the first value that does it is {explanation.applied_text}" in explanation.message
+
+
+def test_ranks_count_from_zero_in_the_messages():
+    # chunk 12 has raw score 0.03: rank 12 of the 13 distinct scores, so the decay keeps exp(-r/2)
+    low_rank = RSEParams(chunk_size=50, irrelevant_chunk_penalty=0.2, minimum_value=0.5, max_length=1, decay_rate=2)
+    stuck = explain_chunk(CORPUS, ["q"], [RAW], low_rank, Calibration(), 12)
+    rank = stuck.ranks[0]
+    assert rank == int(run_rse(CORPUS, ["q"], [RAW], low_rank, Calibration()).values[0].rank[12])
+    assert f"(rank {rank} of {N}, best = rank 0;" in stuck.message
+    assert f"exp(-{rank}/2) = {math.exp(-rank / 2):.3f}" in stuck.reason
 
 
 def test_explain_chunk_says_why_no_penalty_flips_it():

@@ -1,6 +1,9 @@
 """Why one chunk of a real corpus is in or out of RSE's answer, and the penalty that flips it.
 
-The threshold is bracketed on a grid, bisected to 1e-4 and verified with ``run_rse``.
+The threshold is bracketed on the penalty slider's grid (steps of 0.01), bisected to 1e-4 and
+verified with ``run_rse``. Two numbers come out, and the message names both: the exact threshold
+(to 1e-4) and the first value on the slider's grid past it, which is what a button applies.
+Ranks count from 0 (best = rank 0), as in the value formula ``exp(-rank / decay)``.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from ..sweep import ValueBasis
 from .wording import num
 
 PENALTY_GRID_STEP = 0.01
-"""Step of the penalty scan in :func:`explain_chunk` (before bisecting to 1e-4)."""
+"""Step of the penalty scan in :func:`explain_chunk` (before bisecting to 1e-4): the app's
+penalty slider step, so the scan's first flipping point is a value the slider can hold."""
 
 PENALTY_PRECISION = 1e-4
 
@@ -37,6 +41,7 @@ class ChunkExplanation:
         in_segment: whether a segment contains it.
         segment_label: ``"S1"``, ... of that segment (pick order, as in ``run_rse``).
         ranking_position: its position in the (merged) ranking, 0 = best.
+        ranks: its rank for each query (0 = best), the ``rank`` of ``exp(-rank / decay)``.
         in_top_k: whether the top-k baseline sends it.
         penalty: the current irrelevant-chunk penalty.
         threshold: nearest penalty (to 1e-4) at which its status flips: for a chunk that is out,
@@ -46,6 +51,9 @@ class ChunkExplanation:
             no penalty in [0, 1] flips it. Verified with ``run_rse``.
         beyond: a penalty within 1e-4 of ``threshold``, on the current side, where the status
             is still the current one (also verified).
+        applied: the first penalty on the slider's grid (:data:`PENALTY_GRID_STEP`) past the
+            threshold, seen from the current penalty, at which the status is flipped (verified
+            with ``run_rse``): the value to apply; the message names it.
         threshold_segment_label: the label of its segment at ``threshold`` when it joins one.
         holds_beyond_threshold: whether every scanned penalty past ``threshold`` (away from the
             current one) has the flipped status too ("0.14 or lower"); the answer can depend on
@@ -62,8 +70,10 @@ class ChunkExplanation:
     in_top_k: bool
     penalty: float
     message: str
+    ranks: tuple[int, ...] = ()
     threshold: float | None = None
     beyond: float | None = None
+    applied: float | None = None
     threshold_segment_label: str | None = None
     holds_beyond_threshold: bool | None = None
     reason: str | None = None
@@ -72,6 +82,11 @@ class ChunkExplanation:
     def value(self) -> float:
         """Its highest value over the queries (the only one with one query)."""
         return max(self.values)
+
+    @property
+    def applied_text(self) -> str | None:
+        """``applied`` written exactly as the message writes it (for a button label)."""
+        return None if self.applied is None else format_penalty(self.applied)
 
 
 def _segment_label(result: ExtractionResult, chunk_index: int) -> str | None:
@@ -135,15 +150,17 @@ def explain_chunk(
             found = direction, flips[0]
             break
     values_now = tuple(float(v.value[chunk_index]) for v in result.values)
+    ranks = tuple(int(v.rank[chunk_index]) for v in result.values)
     position = result.ranking.index(chunk_index)
     in_top_k = chunk_index in result.top_k
-    head = _chunk_head(values_now, position, n, in_top_k, params.top_k, label)
+    head = _chunk_head(values_now, ranks, n, in_top_k, params.top_k, label)
     common = {
         "chunk_index": chunk_index,
         "values": values_now,
         "in_segment": current,
         "segment_label": label,
         "ranking_position": position,
+        "ranks": ranks,
         "in_top_k": in_top_k,
         "penalty": p0,
     }
@@ -175,6 +192,14 @@ def explain_chunk(
     new_label = _segment_label(at_threshold, chunk_index)
     if (new_label is not None) == current or (_segment_label(at_beyond, chunk_index) is not None) != current:
         raise RSEError(f"Internal error: the penalty scan and run_rse disagree for chunk {chunk_index}.")
+    # The value to apply: the scan's first grid point with the flipped status (at or past the threshold).
+    applied = flip
+    if applied != threshold:
+        at_applied = run_rse(
+            corpus, queries, raw_scores, params.with_changes(irrelevant_chunk_penalty=applied), calibration
+        )
+        if (_segment_label(at_applied, chunk_index) is not None) == current:
+            raise RSEError(f"Internal error: penalty {applied} does not flip chunk {chunk_index} as scanned.")
     past = [p for p in profile if (p < threshold if direction == "down" else p > threshold)]
     holds = all(profile[p] != current for p in past)
     exception = None
@@ -185,45 +210,55 @@ def explain_chunk(
             else max(p for p in past if profile[p] == current)
         )
         exception = counter
-    message = head + "; " + _flip_text(current, direction, threshold, new_label, p0, holds, exception)
+    message = head + "; " + _flip_text(current, direction, threshold, applied, new_label, p0, holds, exception)
     return ChunkExplanation(
         **common,
         message=message,
         threshold=threshold,
         beyond=beyond,
+        applied=applied,
         threshold_segment_label=new_label,
         holds_beyond_threshold=holds,
     )
 
 
-def _fmt_penalty(p: float) -> str:
+def format_penalty(p: float) -> str:
+    """A penalty to 4 decimals without trailing zeros (``0.5001``, ``0.51``, ``0.5``)."""
     text = f"{p:.4f}".rstrip("0")
     return text + "0" if text.endswith(".") else text
 
 
-def _chunk_head(values, position, n, in_top_k, k, label) -> str:
+def _chunk_head(values, ranks, n, in_top_k, k, label) -> str:
     if len(values) == 1:
         value_text = f"value {num(values[0])}"
+        rank_text = f"rank {ranks[0]} of {n}, best = rank 0"
     else:
         value_text = "values " + ", ".join(f"{num(v)} (query {q})" for q, v in enumerate(values, 1))
+        rank_text = "ranks " + ", ".join(f"{r} (query {q})" for q, r in enumerate(ranks, 1)) + f" of {n}, best = rank 0"
     top = f"in the top {k}" if in_top_k else f"not in the top {k}"
     where = f"in segment {label}" if label else "not in any segment"
-    return f"{value_text} (rank {position + 1} of {n}, {top}); {where}"
+    return f"{value_text} ({rank_text}; {top}); {where}"
 
 
-def _flip_text(current, direction, threshold, new_label, p0, holds, exception) -> str:
-    p = _fmt_penalty(threshold)
+def _flip_text(current, direction, threshold, applied, new_label, p0, holds, exception) -> str:
+    p = format_penalty(threshold)
     rest = f"{' or lower' if direction == 'down' else ' or higher'}" if holds else ""
-    now = f" (now {_fmt_penalty(p0)})"
+    now = f" (now {format_penalty(p0)})"
     caveat = (
         ""
         if holds
         else f", though not at every {'lower' if direction == 'down' else 'higher'} penalty "
-        f"(at {_fmt_penalty(exception)} it is {'in' if current else 'out'} again)"
+        f"(at {format_penalty(exception)} it is {'in' if current else 'out'} again)"
+    )
+    step = (
+        ""
+        if applied == threshold
+        else f"; on the slider (steps of {PENALTY_GRID_STEP:g}) the first value that does it is "
+        f"{format_penalty(applied)}"
     )
     if not current:
-        return f"it would join a segment ({new_label}) if the penalty were {p}{rest}{now}{caveat}"
-    return f"it would drop out if the penalty were {p}{rest}{now}{caveat}"
+        return f"it would join a segment ({new_label}) if the penalty were {p}{rest}{now}{caveat}{step}"
+    return f"it would drop out if the penalty were {p}{rest}{now}{caveat}{step}"
 
 
 def _no_flip_reason(corpus, result, params, bases, chunk_index, current, label) -> str:
@@ -257,7 +292,8 @@ def _no_flip_reason(corpus, result, params, bases, chunk_index, current, label) 
     if best < params.minimum_value:
         kept = math.exp(-rank / params.decay_rate)
         why = (
-            f"its rank is too low (rank {rank + 1}: the decay keeps {kept:.0%} of its score)"
+            f"its rank is too low (rank {rank}, best = rank 0: the decay keeps "
+            f"exp(-{rank}/{params.decay_rate:g}) = {kept:.3f} of its score)"
             if kept < 0.5
             else "the minimum segment value is out of reach"
         )
