@@ -204,7 +204,7 @@ def value_chart(
             shaded purple under the bars with a solid strip along the bottom: which kept chunks
             are the answer and which are padding, which low chunks are real gaps in it.
         optimal: ``(start, end)`` chunk ranges of the exact search's answer, outlined dashed and
-            labelled O1, O2 ... (best first) at the bottom, to compare with the greedy bands.
+            labelled O1, O2 ... (best first) at the top inside the plot, to compare with the greedy bands.
 
     Every bar's ``x`` is its corpus index and its ``customdata[0]`` too, so a click event tells
     which chunk was picked.
@@ -336,9 +336,10 @@ def value_chart(
                 {
                     "x": (start + end - 1) / 2,
                     "xref": "x",
-                    "y": 0.06,
+                    "y": 0.97,
                     "yref": "paper",
-                    "yanchor": "bottom",
+                    "yanchor": "top",
+                    "yshift": -14 * ((number - 1) % 2),  # neighbours alternate rows so labels do not collide
                     "text": f"<b>O{number}</b>",
                     "showarrow": False,
                     "font": {"color": palette.optimal, "size": 13},

@@ -128,7 +128,7 @@ def render_chart_block(result: ExtractionResult) -> None:
             "Purple under the bars: the gold answer of "
             + ", ".join(f"{span.query_id} ({span.kind}, chunks {_chunk_numbers(result, span)})" for span in gold)
             + " from the sample's golden set. Low bars inside purple are real gaps in the answer; kept chunks "
-            "outside purple are padding."
+            "outside purple go beyond the answer."
         )
     render_selected_chunk(result, query, selected)
 

@@ -26,3 +26,21 @@ def test_lesson_page(app_url, page):
     sidebar = page.locator("[data-testid='stSidebar']").inner_text()
     assert "documents and query below do not apply here" in sidebar
     tall_screenshot(page, "lesson", 2600)
+
+
+def test_explore_with_the_optimal_toggle_and_the_gold_span(app_url, page):
+    page.goto(f"{app_url}/?scorer=bm25")
+    wait_for_app(page)
+    wait_for_charts(page, 1)
+    main = page.locator("[data-testid='stMain']")
+    assert "gold answer of ar-10" in main.inner_text()
+    page.get_by_text("Compare with the optimal search").click()
+    page.get_by_text("Greedy vs optimal:").wait_for()
+    wait_for_app(page)
+    assert "optimal total" in main.inner_text()
+    # The chart draws the gold strip and the dashed optimal outlines (SVG shapes in Plotly's layer).
+    page.get_by_text("Optimal segment (exact search)").first.wait_for()
+    page.wait_for_timeout(800)
+    legend = page.locator("[data-testid='stPlotlyChart']").first.inner_text()
+    assert "Gold span (golden set)" in legend and "Optimal segment (exact search)" in legend
+    tall_screenshot(page, "explore_optimal_gold", 1300)
