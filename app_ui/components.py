@@ -259,7 +259,7 @@ def chunk_runs_html(result: ExtractionResult, indices: Sequence[int], *, gap_chu
     for start, end in runs(indices, result):
         label = html.escape(result.corpus.source_label(start, end))
         flagged = [result.corpus.chunks[i].index for i in range(start, end) if i in gaps]
-        flag = f' <span class="rse-chip gap">gap {", ".join(str(i) for i in flagged)}</span>' if flagged else ""
+        flag = f' <span class="rse-chip gap">inner gap {", ".join(str(i) for i in flagged)}</span>' if flagged else ""
         items.append(f"<li>{label}{flag}</li>")
     return f'<ul class="rse-chunk-list">{"".join(items)}</ul>'
 

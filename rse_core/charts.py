@@ -729,7 +729,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 560
             "showlegend": False,
         },
         strip("RSE segment chunk", rse[~is_gap], rows["RSE"], palette.segment, palette.segment, "RSE", True),
-        strip("RSE gap chunk", rse[is_gap], rows["RSE"], palette.gap_fill, palette.gap, "RSE, inner gap", True),
+        strip("RSE inner gap", rse[is_gap], rows["RSE"], palette.gap_fill, palette.gap, "RSE, inner gap", True),
         strip("Top-k chunk", top_k, rows[top_label], palette.top_k, palette.top_k, top_label, True),
         strip("Top-k chunk", budget, rows[budget_label], palette.top_k, palette.top_k, budget_label, False),
         strip("Window hit", window_hits, rows[window_label], palette.window, palette.window, "Window hit", True),

@@ -456,7 +456,7 @@ def test_compare_chart_and_chunk_sets():
     figure = compare_chart(result)
     go.Figure(figure.to_dict())
     strips = {trace.name: trace for trace in figure.data if trace.yaxis == "y2" and trace.showlegend}
-    assert sorted(np.asarray(strips["RSE gap chunk"].x).tolist()) == list(result.segments[0].gap_chunks)
+    assert sorted(np.asarray(strips["RSE inner gap"].x).tolist()) == list(result.segments[0].gap_chunks)
     assert strips["RSE segment chunk"].marker.color == PALETTE.segment
     assert strips["Top-k chunk"].marker.color == PALETTE.top_k
     window_rows = [t for t in figure.data if t.yaxis == "y2" and (t.name or "").startswith("Window")]

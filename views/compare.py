@@ -97,7 +97,8 @@ def render_sizes(result: ExtractionResult, top_k, windows, variant: str) -> None
             f"{components.plural(hits, 'hit')} grown by {w} on each side: "
             f"{components.plural(len(window_chunks), 'chunk')} in {components.plural(len(windows), 'window')}, "
             f"{padding} of them padding around the hits. The same width for every hit: a one-sentence answer gets "
-            f"{2 * w} chunks of padding, a long section is cut {w} chunks past its best hits."
+            f"{components.plural(2 * w, 'chunk')} of padding, a long section is cut "
+            f"{components.plural(w, 'chunk')} past its best hits."
         )
 
 

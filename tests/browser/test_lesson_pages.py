@@ -44,3 +44,14 @@ def test_explore_with_the_optimal_toggle_and_the_gold_span(app_url, page):
     legend = page.locator("[data-testid='stPlotlyChart']").first.inner_text()
     assert "Gold span (golden set)" in legend and "Optimal segment (exact search)" in legend
     tall_screenshot(page, "explore_optimal_gold", 1300)
+
+
+def test_compare_shows_the_window_as_a_third_column(app_url, page):
+    page.goto(f"{app_url}/compare?scorer=bm25")
+    wait_for_app(page)
+    wait_for_charts(page, 1)
+    main = page.locator("[data-testid='stMain']")
+    page.locator(".rse-chip", has_text="Window (±").first.wait_for()
+    assert main.locator("[data-testid='stCode']").count() >= 4  # three contexts and the link
+    assert "never keeps" not in main.inner_text()
+    tall_screenshot(page, "compare_window", 2200)
