@@ -436,3 +436,66 @@ def test_all_pairs_of_tiny_inputs_agree_with_the_search():
         entries = explain_search(values, **COURSE)
         result = find_best_segments(values, **COURSE)
         assert [(s, e) for s, e, _ in picks(entries)] == [(p.start, p.end) for p in result]
+
+
+# --------------------------------------------------------------------------- the lesson's tables
+
+
+def test_table_1_lists_every_run_of_the_five_value_example():
+    from rse_core.teaching import all_runs
+
+    rows = all_runs(ONE_CLUSTER)
+    assert [(row.start, row.last) for row in rows] == [(s, e) for s in range(5) for e in range(s, 5)]
+    by_range = {(row.start, row.last): row for row in rows}
+    whole = by_range[(0, 4)]
+    assert whole.value == pytest.approx(0.7) and whole.note.startswith("the whole list")
+    assert by_range[(2, 3)].best and by_range[(2, 3)].value == pytest.approx(1.2)
+    assert by_range[(2, 4)].note == (
+        "not a candidate: ends on a negative chunk (-0.1); 0.1 less than the best (chunks 2-3)"
+    )
+    assert sum(row.best for row in rows) == 1
+
+
+def test_scores_to_values_table_matches_a_hand_computation():
+    from rse_core.teaching import beta_lookup, value_rows
+    from rse_core.teaching.classroom import SCORES_EXAMPLE
+
+    rows = value_rows([0.9, 0.05, 0.99])
+    assert [row.rank for row in rows] == [1, 2, 0]  # best = rank 0
+    for row, score in zip(rows, [0.9, 0.05, 0.99], strict=True):
+        transformed = float(beta_cdf(score))
+        assert row.transformed == pytest.approx(transformed)
+        assert row.decay == pytest.approx(math.exp(-row.rank / 30))
+        assert row.value == pytest.approx(transformed * math.exp(-row.rank / 30) - 0.2)
+    assert rows[2].working(30) == "0.99 -> 0.906 x exp(-0/30) = 0.906 x 1.000 = 0.906 - 0.2 = 0.706"
+    lookup = {round(row.score, 2): round(row.transformed, 3) for row in beta_lookup()}
+    assert (lookup[0.01], lookup[0.05], lookup[0.95], lookup[0.99], lookup[0.5]) == (0.094, 0.18, 0.82, 0.906, 0.5)
+    values = [row.value for row in SCORES_EXAMPLE.rows()]
+    (segment,) = find_best_segments(values, **COURSE)
+    assert (segment.start, segment.end, round(segment.score, 2)) == (2, 7, 1.88) and values[4] < 0
+
+
+def beta_cdf(score):
+    from scipy.stats import beta
+
+    return beta.cdf(score, 0.4, 0.4)
+
+
+def test_two_queries_take_turns_on_the_board():
+    from rse_core.teaching.classroom import ROUND_ROBIN_EXAMPLE
+
+    steps = ROUND_ROBIN_EXAMPLE.steps()
+    picks = [(step.query, step.segment.start, step.segment.end - 1) for step in steps if step.kind is StepKind.PICK]
+    assert picks == [(0, 0, 1), (1, 3, 4), (0, 6, 7)]
+    assert "if it could reuse chunks of S1, the best would be chunks 1-4 worth 1.4" in steps[1].message
+    assert [step.kind for step in steps[3:]] == [StepKind.RETIRE, StepKind.RETIRE, StepKind.STOP]
+
+
+def test_a_segment_worth_exactly_the_minimum_is_kept_as_the_rule_says():
+    from rse_core.teaching import MINIMUM_RULE
+
+    assert ">=" in MINIMUM_RULE
+    assert check_answer([0.3, 0.4], (0, 1), max_length=5, overall_max_length=5, minimum_value=0.7).correct
+    assert [
+        (s.start, s.end) for s in find_best_segments([0.3, 0.4], max_length=5, overall_max_length=5, minimum_value=0.7)
+    ] == [(0, 2)]

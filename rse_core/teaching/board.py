@@ -136,6 +136,78 @@ def candidate_segments(
     return rows
 
 
+def all_runs(
+    values: Sequence[float] | np.ndarray,
+    *,
+    max_length: int | None = None,
+    document_splits: Sequence[int] = (),
+) -> list[CandidateSegment]:
+    """Every run ``start..end`` of a small example, in board order: the lesson's Table 1.
+
+    Unlike :func:`candidate_segments` (the segments the search may pick, best first), this lists
+    all n (n + 1) / 2 runs, by start and then end, each with its sum and why it is or is not the
+    best: for the course's -0.2, -0.2, 0.4, 0.8, -0.1 that is 15 rows, from "0 to 0 = -0.2" to
+    "0 to 4 = 0.7, the whole list", with "2 to 3 = 1.2" the best.
+
+    Args:
+        values: chunk values of one query (at most :data:`MAX_TEACHING_VALUES`).
+        max_length: most chunks in one segment (default: no limit).
+        document_splits: chunk indices where a new document starts.
+    """
+    array = single_query(values)
+    n = len(array)
+    if n > MAX_TEACHING_VALUES:
+        raise ParameterError(
+            f"all_runs lists every run, for examples of at most {MAX_TEACHING_VALUES} values; got {n}."
+        )
+    limit = n if max_length is None else max_length
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 1:
+        raise ParameterError(f"max_length must be a whole number of chunks, at least 1; got {max_length!r}.")
+    splits = split_points(document_splits, n)
+    allowed = {
+        (row.start, row.end): row
+        for row in candidate_segments(array, max_length=limit, document_splits=splits, include_not_allowed=False)
+    }
+    exact = array.tolist()
+    top = next((row for row in allowed.values() if row.best), None)
+    rows = []
+    for start in range(n):
+        for end in range(start + 1, n + 1):
+            total = sum(exact[start:end])
+            if (start, end) in allowed:
+                row = allowed[(start, end)]
+                note, ok, best = row.note, True, row.best
+            else:
+                note, ok, best = _why_not_allowed(array, start, end, limit, splits), False, False
+                if top is not None and nearly_equal(top.value, total):
+                    note += f"; as much as the best ({top.label})"
+                elif top is not None:
+                    difference = top.value - total
+                    compared = "less than" if difference > 0 else "more than"
+                    note += f"; {num(abs(difference))} {compared} the best ({top.label})"
+            if (start, end) == (0, n):
+                note = f"the whole list; {note}" if note != "best" else "the whole list, and the best"
+            rows.append(CandidateSegment(start, end, total, ok, best, note))
+    return rows
+
+
+def _why_not_allowed(values: np.ndarray, start: int, end: int, limit: int, splits: Sequence[int]) -> str:
+    reasons = []
+    if values[start] < 0 and values[end - 1] < 0 and end - start > 1:
+        reasons.append(f"starts and ends on negative chunks ({num(values[start])}, {num(values[end - 1])})")
+    elif values[start] < 0:
+        one = end - start == 1
+        reasons.append(f"{'is' if one else 'starts on'} a negative chunk ({num(values[start])})")
+    elif values[end - 1] < 0:
+        reasons.append(f"ends on a negative chunk ({num(values[end - 1])})")
+    crossed = splits_crossed(splits, start, end)
+    if crossed:
+        reasons.append(f"crosses the document split at chunk {crossed[0]}")
+    if end - start > limit:
+        reasons.append(f"{end - start} chunks, more than the max of {limit} per segment")
+    return "not a candidate: " + "; ".join(reasons)
+
+
 def _compare_with_best(
     values: np.ndarray, start: int, end: int, total: float, best: tuple[int, int], best_value: float
 ) -> str:

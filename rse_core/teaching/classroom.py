@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..optimal import GreedyVsOptimal, compare_with_greedy
+from .score_steps import ValueRow, value_rows
+from .search_steps import StepExplanation, explain_search
 from .wording import num
 
 
@@ -89,3 +91,67 @@ EXAMPLES: dict[str, Example] = {
 """The classroom examples by name, in the order a class meets them."""
 
 DEFAULT_EXAMPLE = next(iter(EXAMPLES))
+
+
+@dataclass(frozen=True)
+class ScoresExample:
+    """Raw reranker-like scores a class turns into values by hand, then searches.
+
+    The parameters are the course's (beta 0.4 / 0.4, decay 30, penalty 0.2; limits 20 / 30 / 0.7).
+    """
+
+    scores: tuple[float, ...]
+    beta_a: float = 0.4
+    beta_b: float = 0.4
+    decay_rate: float = 30.0
+    penalty: float = 0.2
+    point: str = ""
+
+    def rows(self) -> list[ValueRow]:
+        return value_rows(
+            self.scores, beta_a=self.beta_a, beta_b=self.beta_b, decay_rate=self.decay_rate, penalty=self.penalty
+        )
+
+
+SCORES_EXAMPLE = ScoresExample(
+    (0.02, 0.06, 0.85, 0.97, 0.03, 0.9, 0.6, 0.04, 0.01),
+    point=(
+        "Four chunks score high; chunk 4 (0.03) sits between them. After beta, decay and penalty its value "
+        "is -0.08, and chunks 2-6 (worth 1.88) keep it: a gap worth crossing, found from the scores."
+    ),
+)
+"""A raw-scores example: a gapped cluster found from the scores up."""
+
+
+@dataclass(frozen=True)
+class QueriesExample:
+    """Two (or more) short value lists that take turns, as several queries do in the search."""
+
+    queries: tuple[tuple[float, ...], ...]
+    max_length: int = 20
+    overall_max_length: int = 30
+    minimum_value: float = 0.5
+    point: str = ""
+
+    def steps(self) -> list[StepExplanation]:
+        """Every turn of the round-robin search, then why it stopped."""
+        return explain_search(
+            [list(values) for values in self.queries],
+            max_length=self.max_length,
+            overall_max_length=self.overall_max_length,
+            minimum_value=self.minimum_value,
+        )
+
+
+ROUND_ROBIN_EXAMPLE = QueriesExample(
+    (
+        (0.5, 0.6, -0.3, -0.2, 0.1, -0.4, 0.3, 0.4),
+        (-0.3, 0.2, -0.1, 0.7, 0.6, -0.2, -0.5, 0.2),
+    ),
+    point=(
+        "Query 1 picks first: chunks 0-1 (1.1). Query 2's best would be chunks 1-4 (1.4), but chunk 1 is "
+        "taken, so it picks chunks 3-4 (1.3). Query 1 then takes chunks 6-7 (0.7); no non-negative chunk is "
+        "left for either query, so the search stops."
+    ),
+)
+"""Two queries taking turns (minimum 0.5): one query's pick changes the other's."""

@@ -12,6 +12,12 @@ import numpy as np
 
 from ..errors import ParameterError
 
+MINIMUM_RULE = (
+    "A segment worth exactly the minimum segment value is kept: dsRAG's rule is value >= minimum "
+    '(one course text says "greater than", which differs only on that boundary).'
+)
+"""One sentence for wherever the minimum segment value is explained."""
+
 
 def num(x: float) -> str:
     """Two decimals, one trailing zero dropped ("1.2", "0.35", "2.0"); tiny values keep two digits."""
