@@ -197,6 +197,11 @@ def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs)
     return scores
 
 
+def scorer_of(inputs: state.Inputs) -> Scorer:
+    """The scorer the sidebar chose (one per process and key; see :func:`scorer_for`)."""
+    return scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
+
+
 def result_for(documents: Sequence[Document], queries: Sequence[str], inputs: state.Inputs) -> ExtractionResult:
     """RSE on these documents and queries at the sidebar's scorer and parameters (scores cached).
 

@@ -1,24 +1,22 @@
 """Chunk size as a study, drawn on the Evaluate page under the golden set's results.
 
-Runs :func:`rse_core.chunk_size_study.run_study` on the golden set chosen on Evaluate, at the
-sidebar's scorer and parameters, for chunk sizes 200-1,600. Scores come from the app's score
-cache (and minilm embeddings from its disk cache), so each size is scored once; the study only
-runs when asked (embedding a document at 200 characters takes a while on a CPU). Widget keys
-start with ``cs_``.
+Runs :func:`rse_core.chunk_study.chunk_size_study` on the golden set chosen on Evaluate, at the
+sidebar's scorer and parameters, for chunk sizes 200-1,600 (the minilm scorer caches embeddings
+on disk per chunk text, so each size is embedded once). It only runs when asked (embedding a
+document at 200 characters takes a while on a CPU) and is remembered per settings for the
+session. Widget keys start with ``cs_``.
 """
 
 from __future__ import annotations
-
-import dataclasses
 
 import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
 from app_ui import backend, components, state
-from rse_core import Document, RSEError
-from rse_core.chunk_size_study import DEFAULT_SIZES, ChunkSizeRow, methods_in, run_study
-from rse_core.evaluate import METHOD_LABELS
+from rse_core import RSEError
+from rse_core.chunk_study import DEFAULT_CHUNK_SIZES, ChunkSizeRow, chunk_size_study
+from rse_core.evaluate import METHOD_LABELS, METHODS
 from rse_core.golden import GoldenSet
 
 RUN_KEY = "cs_run"
@@ -37,7 +35,7 @@ def study_figure(rows: list[ChunkSizeRow]) -> go.Figure:
     figure = make_subplots(
         rows=1, cols=2, subplot_titles=["Recall of the gold span", "Characters sent"], horizontal_spacing=0.1
     )
-    for method in methods_in(rows):
+    for method in [m for m in METHODS if any(row.method == m for row in rows)]:
         mine = [row for row in rows if row.method == method]
         for column, metric in ((1, "recall"), (2, "characters")):
             figure.add_trace(
@@ -62,10 +60,10 @@ def study_figure(rows: list[ChunkSizeRow]) -> go.Figure:
     return figure
 
 
-def render_study(golden: GoldenSet, document: Document, inputs: state.Inputs) -> None:
+def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
     st.subheader("Chunk size as a study")
     st.caption(
-        f"RSE, top-k and the baselines on this golden set at chunk sizes {', '.join(map(str, DEFAULT_SIZES))} "
+        f"RSE, top-k and the baselines on this golden set at chunk sizes {', '.join(map(str, DEFAULT_CHUNK_SIZES))} "
         "(everything else from the sidebar). The lesson: RSE finds passages without fixing the chunk size in "
         "advance, while top-k's context grows with the chunk size. Each size is scored once and cached; with "
         "minilm, the first run embeds the document at every size (a minute or more on a CPU)."
@@ -77,7 +75,8 @@ def render_study(golden: GoldenSet, document: Document, inputs: state.Inputs) ->
         if not st.button("Run the chunk-size study", key=RUN_KEY, icon=":material/straighten:"):
             return
         try:
-            memo[key] = _run(golden, document, inputs)
+            with st.spinner("Evaluating the golden set at every chunk size..."):
+                memo[key] = _run(golden, inputs)
         except RSEError as error:
             st.error(str(error), icon=":material/error:")
             return
@@ -101,9 +100,8 @@ def render_study(golden: GoldenSet, document: Document, inputs: state.Inputs) ->
     )
 
 
-def _run(golden: GoldenSet, document: Document, inputs: state.Inputs) -> list[ChunkSizeRow]:
-    def evaluate_at(size: int):
-        at_size = dataclasses.replace(inputs, params=inputs.params.with_changes(chunk_size=size))
-        return backend.evaluation_for(golden, document, at_size).queries
-
-    return run_study(evaluate_at, DEFAULT_SIZES)
+def _run(golden: GoldenSet, inputs: state.Inputs) -> list[ChunkSizeRow]:
+    """Every method at every size, pooled over the set's queries ("all" rows only)."""
+    scorer = backend.scorer_of(inputs)
+    rows = chunk_size_study([golden], inputs.params, scorer, DEFAULT_CHUNK_SIZES)
+    return [row for row in rows if row.kind == "all"]

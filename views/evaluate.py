@@ -88,7 +88,7 @@ def render() -> None:
         else:
             _render_results(evaluation, inputs, slug)
             st.divider()
-            render_study(golden, document, inputs)
+            render_study(golden, inputs)
     st.divider()
     _render_marking(inputs, documents, outcome)
 
