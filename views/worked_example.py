@@ -18,8 +18,10 @@ from rse_core import ParameterError
 from rse_core.optimal import compare_with_greedy
 from rse_core.search import find_best_segments
 from rse_core.teaching import MAX_TEACHING_VALUES, StepKind, candidate_segments, check_answer, explain_search
+from rse_core.teaching.board import all_runs
 from rse_core.teaching.charts import Band, fmt, segment_bands, worked_example_chart
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
+from views.worked_board import render_board, render_round_robin
 
 VALUES_KEY = "we_values"
 EXAMPLE_KEY = "we_example"
@@ -28,6 +30,12 @@ OVERALL_KEY = "we_overall_max_length"
 MINIMUM_KEY = "we_minimum_value"
 STEP_KEY = "we_step"
 OPTIMAL_KEY = "we_optimal"
+MODE_KEY = "we_mode"
+MODES = {
+    "segments": "Segments from values",
+    "board": "Board: scores -> values",
+    "round_robin": "Round-robin: two queries",
+}
 ANSWER_KEY = "we_answer"
 TABLE_KEY = "we_candidates"
 OWN_VALUES = "Your own values"
@@ -156,6 +164,21 @@ def render() -> None:
         "That is fast but not always optimal (see 'Overall budget binds')."
     )
     _init_state()
+    mode = st.radio(
+        "Mode",
+        list(MODES),
+        format_func=MODES.__getitem__,
+        horizontal=True,
+        key=MODE_KEY,
+        help="Segments: the search on chunk values. Board: from raw scores to values, column by column. "
+        "Round-robin: two queries taking turns.",
+    )
+    if mode == "board":
+        render_board(parse_values)
+        return
+    if mode == "round_robin":
+        render_round_robin(parse_values)
+        return
 
     left, right = st.columns([3, 2], gap="large")
     with left:
@@ -247,13 +270,49 @@ def render() -> None:
             config={"displaylogo": False, "displayModeBar": False},
         )
 
-    step_tab, table_tab, check_tab = st.tabs(["Step through the search", "Candidate segments", "Check yourself"])
+    step_tab, table_tab, runs_tab, check_tab = st.tabs(
+        ["Step through the search", "Candidate segments", "All runs (Table 1)", "Check yourself"]
+    )
     with step_tab:
         _step_through(values, steps, limits)
     with table_tab:
         _candidate_table(rows)
+    with runs_tab:
+        _all_runs_table(values, limits)
     with check_tab:
         _check_yourself(values, limits)
+
+
+def _all_runs_table(values: list[float], limits) -> None:
+    """The lesson's Table 1: every run i..j with its sum, in board order."""
+    st.caption(
+        "Every run of chunks, from each start to each end (the lesson's Table 1), with its sum and why it is or is "
+        "not the best. Allowed: starts and ends on a chunk >= 0, within the max chunks per segment."
+    )
+    try:
+        runs = all_runs(values, max_length=limits["max_length"])
+    except ParameterError as error:
+        st.error(str(error), icon=":material/error:")
+        return
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "Run": [f"{row.first} to {row.last}" for row in runs],
+                "Sum": [round(row.value, 10) for row in runs],
+                "Allowed": [row.allowed for row in runs],
+                "Best": [row.best for row in runs],
+                "Note": [row.note for row in runs],
+            }
+        ),
+        key="we_all_runs",
+        hide_index=True,
+        width="stretch",
+        height=min(38 + 35 * len(runs), 600),
+        column_config={
+            "Sum": st.column_config.NumberColumn(format="%.2f", width="small"),
+            "Note": st.column_config.TextColumn(width="large"),
+        },
+    )
 
 
 def _greedy_vs_optimal(values: list[float], limits) -> None:
