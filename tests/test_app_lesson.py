@@ -201,3 +201,98 @@ def test_lesson_page_quotes_the_lesson_and_computes_our_numbers():
     assert metrics["Current ceiling"] == "24,000 characters"
     at.sidebar.slider(key="sb_overall_max_length").set_value(20).run()
     assert {m.label: m.value for m in at.metric}["Current ceiling"] == "16,000 characters"
+
+
+# --------------------------------------------------------------------------- Worked example: board modes
+
+BOARD_SCORES = [0.02, 0.10, 0.85, 0.97, 0.30, 0.90, 0.60, 0.05, 0.01]
+
+
+def by_hand(scores, a=0.4, b=0.4, decay=30.0, penalty=0.2):
+    """Each chunk's columns, computed here: beta CDF, rank from 0 (best = 0, ties: earlier chunk),
+    exp(-rank / decay), minus the penalty."""
+    import math
+
+    from scipy.stats import beta
+
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    rank = {chunk: position for position, chunk in enumerate(order)}
+    rows = []
+    for i, score in enumerate(scores):
+        t = float(beta.cdf(score, a, b))
+        d = math.exp(-rank[i] / decay)
+        rows.append((t, rank[i], d, t * d, t * d - penalty))
+    return rows
+
+
+def worked_mode(mode: str):
+    at = new_app().run()
+    open_page(at, "worked-example")
+    at.radio(key="we_mode").set_value(mode).run()
+    no_problems(at)
+    return at
+
+
+def test_board_mode_every_number_matches_a_hand_computation():
+    at = worked_mode("board")
+    table = next(d.value for d in at.dataframe if "① score" in d.value.columns)
+    expected = by_hand(BOARD_SCORES)
+    assert table["③ rank (best = 0)"].tolist() == [str(r[1]) for r in expected]
+    assert table["③ rank (best = 0)"][3] == "0"  # 0.97, the best score, is rank 0
+    for row, (t, _, d, td, value) in zip(table.to_dict("records"), expected, strict=True):
+        assert row["② beta.cdf(score)"] == f"{t:.3f}"
+        assert row["④ × exp(−rank/decay)"] == f"{t:.3f} × {d:.3f} = {td:.3f}"
+        assert row["⑤ − penalty = value"] == f"{td:.3f} − 0.2 = {value:.3f}"
+    lookup = next(d.value for d in at.dataframe if "beta.cdf" in d.value.columns)
+    looked_up = dict(zip(lookup["score"], lookup["beta.cdf"], strict=True))
+    assert (looked_up["0.01"], looked_up["0.05"], looked_up["0.95"], looked_up["0.99"]) == (
+        "0.094",
+        "0.180",
+        "0.820",
+        "0.906",
+    )  # a = b = 0.4 spreads out the ends
+
+
+def test_board_mode_hides_the_columns_students_fill_in():
+    at = worked_mode("board")
+    at.slider(key="we_board_reveal").set_value(1).run()
+    table = next(d.value for d in at.dataframe if "① score" in d.value.columns)
+    assert table["② beta.cdf(score)"].tolist()[0] != "?"
+    assert set(table["③ rank (best = 0)"]) == {"?"} and set(table["⑤ − penalty = value"]) == {"?"}
+
+
+def test_table_one_lists_every_run_of_the_five_value_example():
+    at = new_app().run()
+    open_page(at, "worked-example")
+    no_problems(at)
+    table = next(d.value for d in at.dataframe if "Run" in d.value.columns)
+    values = [-0.2, -0.2, 0.4, 0.8, -0.1]
+    expected = [(i, j, sum(values[i : j + 1])) for i in range(5) for j in range(i, 5)]
+    assert len(table) == len(expected) == 15
+    for row, (i, j, total) in zip(table.to_dict("records"), expected, strict=True):
+        assert row["Run"] == f"{i} to {j}" and row["Sum"] == pytest.approx(total)
+    whole = table[table["Run"] == "0 to 4"].iloc[0]
+    assert whole["Sum"] == pytest.approx(0.7) and "the whole list" in whole["Note"] and not whole["Allowed"]
+    best = table[table["Best"]]
+    assert best["Run"].tolist() == ["2 to 3"] and best["Sum"].iloc[0] == pytest.approx(1.2)
+
+
+def test_round_robin_steps_two_queries_in_turns():
+    at = worked_mode("round_robin")
+    # By hand (limits 20 / 30 / 0.7): Q1's best is 0-1 (1.2; 0-7 ties at 1.2, the shorter wins),
+    # Q2's is 2-5 (0.6 + 0.8 - 0.3 + 0.5 = 1.6), Q1 then takes 6-7 (1.0), and both retire.
+    expected = [(1, 1, "0-1", "1.2"), (2, 2, "2-5", "1.6"), (3, 1, "6-7", "1.0")]
+    for turn, (number, query, segment, value) in enumerate(expected, 1):
+        table = next(d.value for d in at.dataframe if "turn" in d.value.columns)
+        row = table.iloc[turn - 1]
+        assert (row["turn"], row["query"], row["what"], row["segment"], row["value"]) == (
+            number,
+            query,
+            "pick",
+            segment,
+            value,
+        )
+        at.button(key="we_rr_next").click().run()
+        no_problems(at)
+    table = next(d.value for d in at.dataframe if "turn" in d.value.columns)
+    assert table.iloc[3]["what"] == "retire"
