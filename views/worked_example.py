@@ -33,7 +33,7 @@ OPTIMAL_KEY = "we_optimal"
 MODE_KEY = "we_mode"
 MODES = {
     "segments": "Segments from values",
-    "board": "Board: scores -> values",
+    "board": "Board: scores → values",
     "round_robin": "Round-robin: two queries",
 }
 ANSWER_KEY = "we_answer"

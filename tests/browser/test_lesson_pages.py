@@ -55,3 +55,17 @@ def test_compare_shows_the_window_as_a_third_column(app_url, page):
     assert main.locator("[data-testid='stCode']").count() >= 4  # three contexts and the link
     assert "never keeps" not in main.inner_text()
     tall_screenshot(page, "compare_window", 2200)
+
+
+def test_worked_example_board_mode(app_url, page):
+    page.goto(f"{app_url}/worked-example?scorer=bm25")
+    wait_for_app(page)
+    wait_for_charts(page, 1)
+    page.get_by_text("Board: scores → values").click()
+    page.get_by_text("Beta lookup").first.wait_for()
+    wait_for_app(page)
+    main = page.locator("[data-testid='stMain']")
+    assert "Searched with the course's limits" in main.inner_text()
+    sidebar = page.locator("[data-testid='stSidebar']").inner_text()
+    assert "Nothing in this sidebar applies on Worked example" in sidebar
+    tall_screenshot(page, "worked_example_board", 1500)
