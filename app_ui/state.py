@@ -14,6 +14,7 @@ import streamlit as st
 
 from rse_core import Preset, RSEParams, preset
 from rse_core.params import PRESET_INDEPENDENT_FIELDS, PRESETS
+from rse_core.teaching import MINIMUM_RULE
 
 from . import query_params as qp
 from .samples import DEFAULT_SAMPLE, list_samples
@@ -93,8 +94,7 @@ SLIDERS = (
         0.0,
         3.0,
         0.05,
-        "Segments worth less are dropped; one worth exactly the minimum is kept (value >= minimum, as in "
-        "dsRAG; one course text says 'greater than'). Higher -> fewer, surer segments.",
+        "Segments worth less are dropped: higher -> fewer, surer segments. " + MINIMUM_RULE,
     ),
     SliderSpec("top_k", "Top-k (baseline)", 1, 30, 1, "How many best-scored chunks the top-k baseline keeps."),
     SliderSpec(

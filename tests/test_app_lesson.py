@@ -296,3 +296,14 @@ def test_round_robin_steps_two_queries_in_turns():
         no_problems(at)
     table = next(d.value for d in at.dataframe if "turn" in d.value.columns)
     assert table.iloc[3]["what"] == "retire"
+
+
+def test_evaluate_has_window_rows_per_kind_and_per_query():
+    at = new_app().run()
+    open_page(at, "evaluate")
+    no_problems(at)
+    per_query = next(d.value for d in at.dataframe if "window recall" in d.value.columns)
+    assert "window, RSE's budget recall" in per_query.columns
+    summary = next(spec for spec in chart_specs(at) if any(t.get("name") == "window" for t in spec["data"]))
+    kinds = next(t for t in summary["data"] if t.get("name") == "window")["x"]
+    assert any(kind.startswith("factoid") for kind in kinds) and any(kind.startswith("all") for kind in kinds)

@@ -17,7 +17,14 @@ import streamlit as st
 from rse_core import ParameterError
 from rse_core.optimal import compare_with_greedy
 from rse_core.search import find_best_segments
-from rse_core.teaching import MAX_TEACHING_VALUES, StepKind, candidate_segments, check_answer, explain_search
+from rse_core.teaching import (
+    MAX_TEACHING_VALUES,
+    MINIMUM_RULE,
+    StepKind,
+    candidate_segments,
+    check_answer,
+    explain_search,
+)
 from rse_core.teaching.board import all_runs
 from rse_core.teaching.charts import Band, fmt, segment_bands, worked_example_chart
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
@@ -220,14 +227,12 @@ def render() -> None:
             step=0.1,
             format="%.2f",
             key=MINIMUM_KEY,
-            help="A segment is returned when its value is >= this minimum (dsRAG's rule; one course text says "
-            "'greater than'): a segment worth exactly the minimum is kept.",
+            help=MINIMUM_RULE,
             on_change=_on_limits_change,
         )
         st.caption(
             "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
-            "numbers hold; the other pages open on **default** (minimum 0.5). A segment worth exactly the minimum "
-            "is kept (value >= minimum, as in dsRAG)."
+            "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
         )
         example = EXAMPLES.get(st.session_state[EXAMPLE_KEY])
         if example is not None and example.point:
