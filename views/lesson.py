@@ -243,6 +243,9 @@ def render_claims(inputs: state.Inputs) -> None:
                 "characters": st.column_config.NumberColumn(format="%d"),
             },
         )
+        sentence = window_sentence(table)
+        if sentence:
+            st.markdown(sentence)
         st.caption(
             f"Scorer {inputs.scorer}, the sidebar's parameters (preset {st.session_state.get(state.PRESET_KEY)}), "
             f"k = {inputs.params.top_k}. Recall: share of the gold span sent; full coverage: share of queries whose "
@@ -273,6 +276,26 @@ def measured_table(inputs: state.Inputs) -> pd.DataFrame | None:
             }
             for row in rows
         ]
+    )
+
+
+def window_sentence(table: pd.DataFrame) -> str:
+    """The lesson's point about the fixed window, as measured here: what it sends on factoid
+    queries and how much of a broad answer it covers, next to RSE (numbers only)."""
+
+    def cell(kind: str, method: str, column: str) -> float | None:
+        rows = table[table["kind"].str.startswith(kind) & (table["method"] == METHOD_LABELS[method])]
+        return float(rows[column].iloc[0]) if len(rows) else None
+
+    factoid = [cell("factoid", m, "characters") for m in ("window", "rse")]
+    broad = [cell("broad", m, "recall") for m in ("window", "rse")]
+    if None in factoid or None in broad:
+        return ""
+    return (
+        f"**The fixed window, measured:** on factoid queries it sent {factoid[0]:,.0f} characters on average "
+        f"(RSE {factoid[1]:,.0f}); on broad queries it covered {broad[0]:.0%} of the gold span on average "
+        f"(RSE {broad[1]:.0%}). The lesson's point is that one width serves neither: it pads short answers and "
+        "cuts long sections."
     )
 
 
