@@ -13,7 +13,7 @@ import streamlit as st
 from app_ui import backend, models, navigation, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS
-from views import compare, evaluate, explore, sweep, transform_lab, worked_example
+from views import compare, evaluate, explore, lesson, sweep, transform_lab, worked_example
 
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
 # runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
@@ -37,6 +37,7 @@ pages = st.navigation(
                 st.Page(
                     worked_example.render, title="Worked example", icon=":material/school:", url_path="worked-example"
                 ),
+                st.Page(lesson.render, title="Lesson", icon=":material/menu_book:", url_path="lesson"),
                 st.Page(
                     transform_lab.render, title="Transform lab", icon=":material/functions:", url_path="transform-lab"
                 ),
@@ -47,7 +48,7 @@ pages = st.navigation(
         }
     )
 )
-render_sidebar()
+render_sidebar(pages.url_path)
 inputs = state.read_inputs()
 st.session_state["_outcome"] = backend.compute(inputs)
 state.sync_url(inputs)

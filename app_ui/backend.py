@@ -353,6 +353,29 @@ def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs,
     return scores
 
 
+def result_for(documents: Sequence[Document], queries: Sequence[str], inputs: state.Inputs) -> ExtractionResult:
+    """RSE on these documents and queries at the sidebar's scorer and parameters (scores cached).
+
+    For pages that run a fixed case (the Lesson page's golden query on the annual report) rather
+    than the sidebar's documents and query. Raises RSEError for the page to show.
+    """
+    private = is_private(documents)
+    scorer = scorer_of(inputs, private)
+    corpus = corpus_of(documents, inputs.params.chunk_size)
+    cleaned, notes = normalize_queries(list(queries))
+    raw_scores = [scores_for(corpus, query, scorer, inputs, private) for query in cleaned]
+    return run_rse(
+        corpus,
+        cleaned,
+        raw_scores,
+        inputs.params,
+        scorer.calibration,
+        scorer=scorer.name,
+        model=scorer.model,
+        notes=notes,
+    )
+
+
 def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) -> Evaluation:
     """Evaluate ``golden`` on ``document`` alone at the sidebar's scorer and parameters.
 
@@ -374,13 +397,14 @@ def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) 
 
 def scored_for(golden: GoldenSet, document: Document, inputs: state.Inputs) -> ScoredSet:
     """``golden`` on ``document`` alone, scored from the score cache (for curves and auto-tune)."""
-    scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
+    private = is_private((document,))
+    scorer = scorer_of(inputs, private)
     eval_set = EvalSet(golden.document_name, (golden_group(golden, document),))
     return score_set(
         eval_set,
         scorer,
         inputs.params.chunk_size,
-        score_fn=lambda corpus, query: scores_for(corpus, query, scorer, inputs),
+        score_fn=lambda corpus, query: scores_for(corpus, query, scorer, inputs, private),
     )
 
 

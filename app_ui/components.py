@@ -147,16 +147,23 @@ def stop_sentence(result: ExtractionResult) -> str:
 def gap_reason(result: ExtractionResult, segment: ExtractedSegment, index: int) -> str:
     """Why a negative chunk is inside a segment, in one sentence with its numbers (plain text).
 
-    A best segment never starts or ends with a run of chunks whose values sum below zero (dropping
-    it would make the segment worth more), so the chunks before and after a gap chunk always
-    outweigh it; the sentence gives both sums.
+    An inner gap sits between two non-negative chunks of the segment: the chunks before and after
+    it outweigh it, and the sentence gives both sums. Edge padding sits at an end (RSE's own
+    segments never have any; other selections, e.g. the optimal search's, may): the sentence says
+    what it costs.
     """
     values = result.values[segment.query].value
+    chunk = result.corpus.chunks[index]
+    own = signed(float(values[index]))
+    if index in segment.edge_padding:
+        return (
+            f"Chunk {chunk.index} scores {own} on its own and sits at the end of {segment.label} (edge padding): "
+            f"it adds text around the answer and costs the segment {number(-float(values[index]))}."
+        )
     before = float(values[segment.start : index].sum())
     after = float(values[index + 1 : segment.end].sum())
-    chunk = result.corpus.chunks[index]
     return (
-        f"Chunk {chunk.index} scores {signed(float(values[index]))} on its own; kept because the chunks on both "
+        f"Chunk {chunk.index} scores {own} on its own; an inner gap, kept because the chunks on both "
         f"sides outweigh it ({signed(before)} before it, {signed(after)} after it in {segment.label}): "
         f"the segment is worth {number(segment.score)} with it."
     )
@@ -184,20 +191,28 @@ def segment_meta(result: ExtractionResult, segment: ExtractedSegment) -> str:
 def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_chunk: int | None = None) -> str:
     """A segment's header, its exact text with a marker where each chunk starts, and its gaps.
 
-    Gap chunks are highlighted in the text (with the reason as a tooltip) and explained below it,
+    Inner gaps and edge padding are highlighted in the text (with the reason as a tooltip) and explained below it,
     so the reason is readable on a projector too.
     """
-    gaps = set(segment.gap_chunks)
+    gaps = set(segment.inner_gaps)
+    padding = set(segment.edge_padding)
     parts = []
     for index in range(segment.start, segment.end):
         chunk = result.corpus.chunks[index]
         text = html.escape(chunk.text)
         marker = f'<span class="boundary" title="chunk {chunk.index} starts here">{chunk.index}</span>'
         classes = " ".join(
-            name for name, on in (("gap-chunk", index in gaps), ("selected-chunk", index == selected_chunk)) if on
+            name
+            for name, on in (
+                ("gap-chunk", index in gaps),
+                ("padding-chunk", index in padding),
+                ("selected-chunk", index == selected_chunk),
+            )
+            if on
         )
         if classes:
-            title = html.escape(gap_reason(result, segment, index), quote=True) if index in gaps else ""
+            negative = index in gaps or index in padding
+            title = html.escape(gap_reason(result, segment, index), quote=True) if negative else ""
             text = f'<span class="{classes}" title="{title}">{text}</span>'
         parts.append(marker + text)
     head = (
@@ -206,18 +221,23 @@ def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_c
         f'<span class="meta">· {html.escape(segment_meta(result, segment))}</span></div>'
     )
     notes = [
-        f'<div class="rse-gap-note"><span class="rse-chip gap">gap</span> {html.escape(gap_reason(result, segment, i))}'
-        "</div>"
+        f'<div class="rse-gap-note">{_gap_chip(i in padding)} {html.escape(gap_reason(result, segment, i))}</div>'
         for i in segment.gap_chunks[:MAX_GAP_NOTES]
     ]
     if len(segment.gap_chunks) > MAX_GAP_NOTES:
         rest = segment.gap_chunks[MAX_GAP_NOTES:]
         listed = ", ".join(str(result.corpus.chunks[i].index) for i in rest)
         notes.append(
-            f'<div class="rse-gap-note"><span class="rse-chip gap">gap</span> {len(rest)} more gap chunks '
-            f"({html.escape(listed)}), kept for the same reason.</div>"
+            f'<div class="rse-gap-note">{_gap_chip(False)} {len(rest)} more negative chunks '
+            f"({html.escape(listed)}), kept for the same reasons.</div>"
         )
     return head + f'<div class="rse-text">{"".join(parts)}</div>' + "".join(notes)
+
+
+def _gap_chip(padding: bool) -> str:
+    if padding:
+        return '<span class="rse-chip padding">edge padding</span>'
+    return '<span class="rse-chip gap">inner gap</span>'
 
 
 def segments_in_document_order(result: ExtractionResult) -> list[ExtractedSegment]:
@@ -250,7 +270,7 @@ def chunk_runs_html(result: ExtractionResult, indices: Sequence[int], *, gap_chu
     for start, end in runs(indices, result):
         label = html.escape(result.corpus.source_label(start, end))
         flagged = [result.corpus.chunks[i].index for i in range(start, end) if i in gaps]
-        flag = f' <span class="rse-chip gap">gap {", ".join(str(i) for i in flagged)}</span>' if flagged else ""
+        flag = f' <span class="rse-chip gap">inner gap {", ".join(str(i) for i in flagged)}</span>' if flagged else ""
         items.append(f"<li>{label}{flag}</li>")
     return f'<ul class="rse-chunk-list">{"".join(items)}</ul>'
 

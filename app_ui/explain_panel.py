@@ -3,9 +3,10 @@
 ``render_explain_panel(result, chunk_index)`` draws into the current container; a page calls it
 with the chunk the user clicked (Explore keeps it in ``st.session_state["explore_selected_chunk"]``).
 The threshold comes from :func:`rse_core.teaching.explain_chunk` (scanned, bisected to 1e-4 and
-verified with ``run_rse``). "Apply this penalty" moves the sidebar's penalty slider there, rounded
-to the slider's 0.01 step when the rounded penalty flips the chunk too (checked), so the user sees
-the chunk change sides. Widget keys start with ``xp_``.
+verified with ``run_rse``) with the first value on the penalty slider's 0.01 grid that flips the
+chunk (``explanation.applied``, also verified). The panel names both; "Apply penalty X" applies
+exactly the X it shows, so the user sees the chunk change sides. Ranks count from 0 (best =
+rank 0), as in the value formula. Widget keys start with ``xp_``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import streamlit as st
 
 from rse_core import ExtractionResult, RSEError, run_rse
 from rse_core.teaching import ChunkExplanation, explain_chunk
+from rse_core.teaching.chunk_explain import format_penalty
 
 from . import components, state
 from .safe_text import md
@@ -76,7 +78,7 @@ def stage_table(result: ExtractionResult, chunk_index: int) -> pd.DataFrame:
             "raw score": float(values.raw[chunk_index]),
             "calibrated": float(values.calibrated[chunk_index]),
             "beta-transformed": float(values.transformed[chunk_index]),
-            "rank": int(values.rank[chunk_index]) + 1,
+            "rank (best = 0)": int(values.rank[chunk_index]),
             "× decay": decayed,
             f"− penalty {params.irrelevant_chunk_penalty:g}": decayed - params.irrelevant_chunk_penalty,
             "value": float(values.value[chunk_index]),
@@ -114,20 +116,33 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         st.info(message, icon=":material/do_not_disturb_on:")
     apply = penalty_to_apply(result, explanation)
     if apply is not None:
+        change = "drops out" if explanation.in_segment else "joins a segment"
+        step = SLIDER_STEP if apply > explanation.penalty else -SLIDER_STEP
+        before = round(apply - step, 2)
+        not_yet = (
+            f" (at {before:.2f} it has not yet)"
+            if min(explanation.penalty, apply) < before < max(explanation.penalty, apply)
+            else ""
+        )
+        st.caption(
+            f"Exact threshold {format_penalty(explanation.threshold)} (bisected to 0.0001). The penalty slider moves "
+            f"in steps of {SLIDER_STEP:g}: the smallest step at which the chunk {change} is {apply:.2f}{not_yet}."
+        )
         st.button(
-            f"Apply this penalty ({apply:g})",
+            f"Apply penalty {apply:.2f}",
             key="xp_apply_penalty",
             on_click=_apply_penalty,
             args=(apply,),
             icon=":material/tune:",
-            help="Sets the sidebar's irrelevant chunk penalty, so you can watch the chunk change sides.",
+            help="Sets the sidebar's irrelevant chunk penalty to exactly this value, so you can watch the chunk "
+            "change sides.",
         )
     st.dataframe(
         stage_table(result, chunk_index),
         key="xp_stages",
         hide_index=True,
         column_config={
-            column: st.column_config.NumberColumn(format="%d" if column in ("rank", "query") else "%.3f")
+            column: st.column_config.NumberColumn(format="%d" if column in ("rank (best = 0)", "query") else "%.3f")
             for column in stage_table(result, chunk_index).columns
         },
     )

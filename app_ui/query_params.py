@@ -34,6 +34,8 @@ PARAM_FIELDS: dict[str, tuple[str, type]] = {
     "minval": ("minimum_value", float),
     "topk": ("top_k", int),
     "adjust": ("chunk_length_adjustment", bool),
+    "window": ("window", int),
+    "order": ("context_order", str),
 }
 KNOWN = frozenset({DOCS, QUERY, QUERY_2, SCORER, PRESET, MODEL, *PARAM_FIELDS})
 STREAMLIT_OWN = frozenset({"embed", "embed_options"})  # Streamlit reads these itself
@@ -68,6 +70,7 @@ class LinkChoices:
     presets: Collection[str]
     cross_encoders: Collection[str]
     bounds: Mapping[str, NumberBounds]  # RSEParams field -> bounds (booleans need none)
+    texts: Mapping[str, Collection[str]] = field(default_factory=dict)  # RSEParams field -> allowed words
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,10 @@ def parse_link(params: Mapping[str, object], choices: LinkChoices) -> LinkState:
         raw = values.get(url_name)
         if raw is None:
             continue
-        value = _number(url_name, raw, kind, choices.bounds.get(field_name), notices)
+        if kind is str:
+            value = _choice(raw, choices.texts.get(field_name, ()), url_name, notices, "using the default")
+        else:
+            value = _number(url_name, raw, kind, choices.bounds.get(field_name), notices)
         if value is not None:
             numbers[field_name] = value
     return LinkState(samples, query, query_2, scorer, model, preset, numbers, tuple(notices))

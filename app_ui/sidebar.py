@@ -1,6 +1,15 @@
-"""The sidebar every page shares: documents, queries, scorer, preset and parameter sliders."""
+"""The sidebar every page shares: documents, queries, scorer, preset and parameter sliders.
+
+Not every control applies on every page (Worked example uses its own values and limits; the
+Lesson page always runs its case on the bundled annual report). :data:`PAGE_SCOPES` says which
+groups of controls a page uses; the others are drawn disabled under a line that says they do not
+apply there. Disabled rather than hidden: a widget that is not drawn loses its value, and the
+user's settings must survive a visit to such a page.
+"""
 
 from __future__ import annotations
+
+from enum import StrEnum
 
 import streamlit as st
 
@@ -20,6 +29,51 @@ def _on_samples_change() -> None:
         st.session_state[state.QUERY_KEY] = samples[chosen[0]].showcase_query
 
 
+class Group(StrEnum):
+    """A group of sidebar controls that a page either uses or does not."""
+
+    DOCUMENTS = "documents"
+    QUERY = "query"
+    SCORER = "scorer"
+    VALUES = "values"  # preset, chunk size, penalty, decay, beta, length adjustment
+    SEARCH = "search"  # max chunks per segment, max chunks overall, minimum segment value
+    TOP_K = "top_k"
+
+
+ALL_GROUPS = frozenset(Group)
+PAGE_SCOPES: dict[str, frozenset[Group]] = {
+    "worked-example": frozenset(),
+    "lesson": frozenset({Group.SCORER, Group.VALUES, Group.SEARCH, Group.TOP_K}),
+    "transform-lab": frozenset({Group.DOCUMENTS, Group.QUERY, Group.SCORER, Group.VALUES, Group.SEARCH}),
+}
+"""URL path -> the groups of controls the page uses (pages not listed use all of them)."""
+
+SEARCH_FIELDS = frozenset({"max_length", "overall_max_length", "minimum_value"})
+NOT_APPLYING = {
+    "worked-example": "Nothing in this sidebar applies on Worked example: the page uses its own chunk values and "
+    "limits (set them on the page). The controls are kept for the other pages.",
+    "lesson": "On the Lesson page the case always runs on the bundled annual report with its golden query; "
+    "documents and query below do not apply here. Scorer and parameters do.",
+    "transform-lab": "The Transform lab shows how scores become values; the baselines and the context order "
+    "do not apply here.",
+}
+
+
+def scope_of(url_path: str) -> frozenset[Group]:
+    return PAGE_SCOPES.get(url_path, ALL_GROUPS)
+
+
+def _not_here(applies: bool) -> None:
+    if not applies:
+        st.caption(":material/block: Not used on this page.")
+
+
+def _group_of(field: str) -> Group:
+    if field in ("top_k", "window"):
+        return Group.TOP_K
+    return Group.SEARCH if field in SEARCH_FIELDS else Group.VALUES
+
+
 def _on_preset_change() -> None:
     state.apply_preset(st.session_state[state.PRESET_KEY])
 
@@ -28,10 +82,15 @@ def _on_param_change() -> None:
     st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
 
 
-def render_sidebar() -> None:
+def render_sidebar(url_path: str = "") -> None:
+    """Draw the sidebar for the page at ``url_path`` (controls it does not use are disabled)."""
     samples = list_samples()
+    scope = scope_of(url_path)
     with st.sidebar:
+        if url_path in NOT_APPLYING:
+            st.info(NOT_APPLYING[url_path], icon=":material/info:")
         st.subheader("Documents")
+        _not_here(Group.DOCUMENTS in scope)
         st.multiselect(
             "Sample documents",
             options=list(samples),
@@ -39,6 +98,7 @@ def render_sidebar() -> None:
             key=state.SAMPLES_KEY,
             on_change=_on_samples_change,
             help="Bundled documents written for this app; several can be active at once.",
+            disabled=Group.DOCUMENTS not in scope,
         )
         st.file_uploader(
             "Upload PDFs or text files",
@@ -47,24 +107,37 @@ def render_sidebar() -> None:
             key=state.UPLOADS_KEY,
             help="Kept in this session's memory only and dropped when the session ends (see the README). "
             "Segments never cross documents.",
+            disabled=Group.DOCUMENTS not in scope,
         )
 
         st.subheader("Query")
-        st.text_area("Query", key=state.QUERY_KEY, height=80, max_chars=qp.QUERY_CHARS, help="What the user asks.")
+        _not_here(Group.QUERY in scope)
+        st.text_area(
+            "Query",
+            key=state.QUERY_KEY,
+            height=80,
+            max_chars=qp.QUERY_CHARS,
+            help="What the user asks.",
+            disabled=Group.QUERY not in scope,
+        )
         st.text_input(
             "Second query (optional)",
             key=state.QUERY_2_KEY,
             max_chars=qp.QUERY_CHARS,
             help="RSE over several queries: they take turns picking segments (round-robin).",
+            disabled=Group.QUERY not in scope,
         )
 
         st.subheader("Scorer")
+        _not_here(Group.SCORER in scope)
+        scorer_off = Group.SCORER not in scope
         st.selectbox(
             "Scorer",
             options=state.SCORERS,
             key=state.SCORER_KEY,
             help="minilm: offline embeddings (default). bm25: word overlap. cohere: Cohere's reranker "
             "(needs an API key). cross-encoder: a local sentence-transformers cross-encoder.",
+            disabled=scorer_off,
         )
         scorer = st.session_state[state.SCORER_KEY]
         if scorer == "cohere":
@@ -73,25 +146,38 @@ def render_sidebar() -> None:
                 type="password",
                 key=state.COHERE_KEY_KEY,
                 help="Or set CO_API_KEY in the environment or in .streamlit/secrets.toml. Never put in the URL.",
+                disabled=scorer_off,
             )
-            st.text_input("Cohere model", key=state.COHERE_MODEL_KEY)
+            st.text_input("Cohere model", key=state.COHERE_MODEL_KEY, disabled=scorer_off)
         elif scorer == "cross-encoder":
-            _cross_encoder_picker()
+            _cross_encoder_picker(disabled=scorer_off)
 
         st.subheader("RSE parameters")
+        if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
+            _not_here(False)
+        elif Group.TOP_K not in scope:
+            st.caption(":material/block: The baselines (top-k, window) and the context order are not used here.")
         st.selectbox(
             "Preset",
             options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],
             key=state.PRESET_KEY,
             on_change=_on_preset_change,
             help="Fills the sliders below. default: tuned for minilm; balanced, precision, find_all: "
-            "dsRAG's numbers; course: the course's worked examples.",
+            "dsRAG's numbers; course: the course's Nike example (minimum 0.7), under which the class numbers "
+            "hold. The app opens on default (minimum 0.5).",
+            disabled=Group.VALUES not in scope,
         )
+        if st.session_state.get(state.PRESET_KEY) != "course" and Group.VALUES in scope:
+            st.caption(
+                "The course's numbers are computed under the **course** preset (minimum segment value 0.7); "
+                "the app opens on **default** (minimum 0.5, tuned for minilm)."
+            )
         st.select_slider(
             "Chunk size (characters)",
             options=state.CHUNK_SIZES,
             key=state.PARAM_KEYS["chunk_size"],
             help="Longer chunks -> fewer, coarser bars. Changing it rescores the documents.",
+            disabled=Group.VALUES not in scope,
         )
         for spec in state.SLIDERS:
             st.slider(
@@ -102,16 +188,29 @@ def render_sidebar() -> None:
                 key=spec.key,
                 help=spec.help,
                 on_change=_on_param_change,
+                disabled=_group_of(spec.field) not in scope,
             )
         st.toggle(
             "Chunk-length adjustment",
             key=state.PARAM_KEYS["chunk_length_adjustment"],
             help="Scale values by max(length, 700) / 700: long chunks count more.",
             on_change=_on_param_change,
+            disabled=Group.VALUES not in scope,
+        )
+        st.radio(
+            "Context order",
+            options=list(state.CONTEXT_ORDERS),
+            format_func=state.CONTEXT_ORDERS.__getitem__,
+            key=state.PARAM_KEYS["context_order"],
+            horizontal=True,
+            on_change=_on_param_change,
+            disabled=Group.TOP_K not in scope,
+            help="How the context reaches the LLM: segments (and the baselines' chunks) as they stand in the "
+            "documents, as the lesson sends them, or most relevant first.",
         )
 
 
-def _cross_encoder_picker() -> None:
+def _cross_encoder_picker(disabled: bool = False) -> None:
     """Only the operator's local model folders can be picked (never a path or a Hub name)."""
     offered = list(models.offered_cross_encoders())
     if not offered:
@@ -127,4 +226,5 @@ def _cross_encoder_picker() -> None:
         offered,
         key=state.CROSS_ENCODER_MODEL_KEY,
         help="The local models the operator of this server offers.",
+        disabled=disabled,
     )

@@ -8,11 +8,13 @@ typed :class:`Inputs` for the rest of the run.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from enum import Enum
 
 import streamlit as st
 
 from rse_core import Preset, RSEParams, preset
 from rse_core.params import PRESET_INDEPENDENT_FIELDS, PRESETS
+from rse_core.teaching import MINIMUM_RULE
 
 from . import models
 from . import query_params as qp
@@ -93,10 +95,19 @@ SLIDERS = (
         0.0,
         3.0,
         0.05,
-        "Segments worth less are dropped: higher -> fewer, surer segments.",
+        "Segments worth less are dropped: higher -> fewer, surer segments. " + MINIMUM_RULE,
     ),
     SliderSpec("top_k", "Top-k (baseline)", 1, 30, 1, "How many best-scored chunks the top-k baseline keeps."),
+    SliderSpec(
+        "window",
+        "Window (baseline)",
+        0,
+        10,
+        1,
+        "The lesson's fixed window: each top-k hit grown by this many neighbouring chunks on both sides.",
+    ),
 )
+CONTEXT_ORDERS = {"document": "document order (the lesson's)", "score": "best first"}
 SLIDER_BY_FIELD = {spec.field: spec for spec in SLIDERS}
 
 
@@ -136,7 +147,7 @@ def init_state() -> None:
     st.session_state[COHERE_MODEL_KEY] = "rerank-v3.5"
     st.session_state[CROSS_ENCODER_MODEL_KEY] = ""
     for field_name, key in PARAM_KEYS.items():
-        st.session_state[key] = getattr(defaults, field_name)
+        st.session_state[key] = _widget_value(getattr(defaults, field_name))
     st.session_state[NOTICES_KEY] = apply_url(url_parameters(), samples)
     st.session_state[INITIALIZED_KEY] = True
 
@@ -151,6 +162,7 @@ def link_choices(samples) -> qp.LinkChoices:
         presets=tuple(preset.value for preset in Preset),
         cross_encoders=tuple(models.offered_cross_encoders()),
         bounds=bounds,
+        texts={"context_order": tuple(CONTEXT_ORDERS)},
     )
 
 
@@ -188,9 +200,14 @@ def apply_url(params, samples) -> list[str]:
             notices.append("Ignored the link's parameters: they do not make a valid setting.")
         else:
             for field_name, key in PARAM_KEYS.items():
-                st.session_state[key] = getattr(valid, field_name)
+                st.session_state[key] = _widget_value(getattr(valid, field_name))
             st.session_state[PRESET_KEY] = matching_preset(valid)
     return notices
+
+
+def _widget_value(value: object) -> object:
+    """What a widget holds for a parameter value: an option name for an Enum (the context order)."""
+    return value.value if isinstance(value, Enum) else value
 
 
 def apply_preset(name: str) -> None:

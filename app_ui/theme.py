@@ -23,6 +23,9 @@ CSS = f"""
 .rse-chip.topk {{ background: {TOP_K}; }}
 .rse-chip.gap {{ background: {GAP_FILL}; color: #713f12; outline: 1.5px solid {GAP}; }}
 .rse-chip.both {{ background: #334155; border-left: 0.45em solid {SEGMENT}; border-right: 0.45em solid {TOP_K}; }}
+.rse-chip.window {{ background: {PALETTE.window}; }}
+.rse-chip.padding {{ background: {PALETTE.padding_fill}; color: #713f12; outline: 1.5px dashed {GAP}; }}
+.rse-chip.gold {{ background: {PALETTE.gold}; }}
 .rse-chip.muted {{ background: #e2e8f0; color: #334155; }}
 .rse-text {{ white-space: pre-wrap; font-family: ui-serif, Georgia, serif; font-size: 0.95em;
             line-height: 1.5; border-left: 4px solid {SEGMENT}; padding: 0.4em 0.8em;
@@ -31,6 +34,7 @@ CSS = f"""
                       font-family: ui-monospace, monospace; font-size: 0.7em; line-height: 1.3;
                       padding: 0 0.3em; margin: 0 0.2em; vertical-align: 0.15em; user-select: none; }}
 .rse-text .gap-chunk {{ background: #fde68a; border-bottom: 2px dotted {GAP}; }}
+.rse-text .padding-chunk {{ background: {PALETTE.padding_fill}; border-bottom: 2px dashed {GAP}; }}
 .rse-text .selected-chunk {{ background: #dbeafe; border-bottom: 2px solid #1e3a8a; }}
 .rse-text .gap-chunk.selected-chunk {{ background: #fde68a; }}
 .rse-segment-head {{ font-size: 1.0em; margin-top: 0.6em; }}

@@ -3,8 +3,9 @@
 Two figures:
 
 - :func:`value_chart`: one bar per chunk in document order (its value for one query), the picked
-  segments as shaded bands labelled S1, S2 ... in pick order, gap chunks (negative chunks kept
-  inside a segment) in amber, the top-k chunks marked with an orange triangle, document
+  segments as shaded bands labelled S1, S2 ... in pick order, inner gaps (negative chunks
+  between two kept chunks of a segment) in amber, edge padding (negative chunks at a segment's
+  end) hatched, the top-k chunks marked with an orange triangle, document
   boundaries as dashed lines. ``show_stages=True`` overlays each stage of the value formula.
 - :func:`compare_chart`: the same values above a strip that shows, chunk by chunk, what RSE and
   top-k (at k and at RSE's character budget) keep.
@@ -41,6 +42,12 @@ class Palette:
     window: str = "#16a34a"  # the fixed-window baseline: green
     gap: str = "#ca8a04"  # low-scored chunks kept inside a segment: amber
     gap_fill: str = "#fcd34d"
+    padding_fill: str = "#fef3c7"  # edge padding: a negative chunk at a segment's end, hatched amber
+    window: str = "#16a34a"  # the fixed-window baseline: green
+    window_padding: str = "#bbf7d0"  # what a window adds around its hits
+    optimal: str = "#be123c"  # the exact search's segments (dashed outline): crimson
+    gold: str = "#7e22ce"  # a golden set's answer span: purple
+    gold_band: str = "rgba(126, 34, 206, 0.09)"
     positive: str = "#0f766e"  # value >= 0: teal
     negative: str = "#94a3b8"  # value < 0: slate
     boundary: str = "#475569"
@@ -90,6 +97,9 @@ def band_label(centre: float, text: str, *, yshift: float, color: str, size: int
         "font": {"color": color, "size": size},
     }
 
+
+INNER_GAP_NAME = "Inner gap (< 0, between kept chunks)"
+EDGE_PADDING_NAME = "Edge padding (< 0, at a segment's end)"
 
 FONT_FAMILY = '"Source Sans", "Source Sans 3", "Source Sans Pro", "Segoe UI", Arial, sans-serif'
 FONT_SIZE = 14  # readable on a projector
@@ -177,6 +187,8 @@ def value_chart(
     show_stages: bool = False,
     selected_chunk: int | None = None,
     height: int | None = None,
+    gold_spans: Sequence[tuple[int, int, str]] = (),
+    optimal: Sequence[tuple[int, int]] = (),
 ) -> go.Figure:
     """Chunk values of one query in document order, with segments, gap chunks and top-k.
 
@@ -188,6 +200,11 @@ def value_chart(
             times the rank decay, and the final value (after the penalty).
         selected_chunk: corpus index of a chunk to outline (e.g. the one the user clicked).
         height: figure height in pixels (default: 520, or 600 with the stages' longer legend).
+        gold_spans: ``(start, end, label)`` chunk ranges (end exclusive) of a golden set's answer,
+            shaded purple under the bars with a solid strip along the bottom: which kept chunks
+            are the answer and which are padding, which low chunks are real gaps in it.
+        optimal: ``(start, end)`` chunk ranges of the exact search's answer, outlined dashed and
+            labelled O1, O2 ... (best first) at the top inside the plot, to compare with the greedy bands.
 
     Every bar's ``x`` is its corpus index and its ``customdata[0]`` too, so a click event tells
     which chunk was picked.
@@ -201,11 +218,14 @@ def value_chart(
     palette = PALETTE
     params = result.params
 
-    in_segment = np.zeros(n, dtype=bool)
-    for segment in result.segments:
-        in_segment[segment.start : segment.end] = True
     negative = value < 0
-    gap = in_segment & negative
+    inner = np.zeros(n, dtype=bool)
+    padding = np.zeros(n, dtype=bool)
+    for segment in result.segments:
+        inner[list(segment.inner_gaps)] = True
+        padding[list(segment.edge_padding)] = True
+    inner &= negative  # drawn from the charted query's values (a segment of another query may differ)
+    padding &= negative & ~inner
     customdata = np.column_stack(
         (
             np.arange(n),
@@ -220,12 +240,16 @@ def value_chart(
     bar_width = 0.82 if n <= RANGE_SLIDER_ABOVE else 1.0
     hovertemplate = _value_hovertemplate(params)
     traces: list[dict] = []
-    for name, mask, fill, line in (
-        ("Value ≥ 0", ~negative, palette.positive, None),
-        ("Value < 0", negative & ~gap, palette.negative, None),
-        ("Gap chunk (< 0, kept)", gap, palette.gap_fill, palette.gap),
+    for name, mask, fill, line, pattern in (
+        ("Value ≥ 0", ~negative, palette.positive, None, None),
+        ("Value < 0", negative & ~inner & ~padding, palette.negative, None, None),
+        (INNER_GAP_NAME, inner, palette.gap_fill, palette.gap, None),
+        (EDGE_PADDING_NAME, padding, palette.padding_fill, palette.gap, "/"),
     ):
         indices = np.flatnonzero(mask)
+        marker: dict = {"color": fill, "line": {"color": line or fill, "width": 1.5 if line else 0}}
+        if pattern:
+            marker["pattern"] = {"shape": pattern, "fgcolor": palette.gap, "size": 6, "solidity": 0.3}
         traces.append(
             {
                 "type": "bar",
@@ -233,14 +257,14 @@ def value_chart(
                 "x": indices,
                 "y": value[indices],
                 "width": bar_width,
-                "marker": {"color": fill, "line": {"color": line or fill, "width": 1.5 if line else 0}},
+                "marker": marker,
                 "customdata": customdata[indices],
                 "hovertext": labels.headers[indices],
                 "text": labels.snippets[indices],
                 "textposition": "none",
                 "hovertemplate": hovertemplate,
                 "legendrank": 1,
-                "showlegend": bool(len(indices)) or name != "Gap chunk (< 0, kept)",
+                "showlegend": bool(len(indices)) or name not in (INNER_GAP_NAME, EDGE_PADDING_NAME),
             }
         )
 
@@ -264,9 +288,10 @@ def value_chart(
                 "color": palette.top_k,
                 "line": {"color": "white", "width": 1},
             },
-            "customdata": np.column_stack((top_k, np.arange(1, len(top_k) + 1))),
+            "customdata": np.column_stack((top_k, np.arange(len(top_k)))),
             "hovertext": labels.headers[top_k] if len(top_k) else [],
-            "hovertemplate": "%{hovertext}<br><b>Top-k #%{customdata[1]}</b> of the baseline<extra></extra>",
+            "hovertemplate": "%{hovertext}<br><b>Top-k</b>, rank %{customdata[1]} of the baseline "
+            "(best = rank 0)<extra></extra>",
             "legendrank": 3,
         }
     )
@@ -291,6 +316,37 @@ def value_chart(
     boundary_shapes, title_annotations = _document_marks(labels, n)
     shapes += boundary_shapes
     annotations += title_annotations
+    if gold_spans:
+        gold_shapes, gold_annotations = gold_marks(gold_spans)
+        shapes = gold_shapes + shapes  # under the segment bands
+        annotations += gold_annotations
+        traces.append(_legend_swatch("Gold span (golden set)", palette.gold_band, palette.gold))
+    if optimal:
+        for number, (start, end) in enumerate(optimal, 1):
+            shapes.append(
+                {
+                    **band_shape(
+                        start, end, fill="rgba(0,0,0,0)", line={"color": palette.optimal, "width": 2, "dash": "dash"}
+                    ),
+                    "layer": "above",
+                    "name": "optimal-band",
+                }
+            )
+            annotations.append(
+                {
+                    "x": (start + end - 1) / 2,
+                    "xref": "x",
+                    "y": 0.97,
+                    "yref": "paper",
+                    "yanchor": "top",
+                    "yshift": -14 * ((number - 1) % 2),  # neighbours alternate rows so labels do not collide
+                    "text": f"<b>O{number}</b>",
+                    "showarrow": False,
+                    "font": {"color": palette.optimal, "size": 13},
+                    "bgcolor": "rgba(255,255,255,0.8)",
+                }
+            )
+        traces.append(_legend_swatch("Optimal segment (exact search)", "rgba(0,0,0,0)", palette.optimal))
     if selected_chunk is not None and 0 <= selected_chunk < n:
         shapes.append(
             {
@@ -349,7 +405,8 @@ def _value_hovertemplate(params) -> str:
         "%{hovertext}<br>"
         f"raw score %{{customdata[{_CD_RAW}]:.3f}} → calibrated %{{customdata[{_CD_CALIBRATED}]:.3f}}"
         f" → beta-transformed %{{customdata[{_CD_TRANSFORMED}]:.3f}}<br>"
-        f"rank %{{customdata[{_CD_RANK}]:d}} → decay factor exp(−rank/{decay}) = %{{customdata[{_CD_DECAY}]:.3f}}<br>"
+        f"rank %{{customdata[{_CD_RANK}]:d}} (best = rank 0) → decay factor exp(−rank/{decay})"
+        f" = %{{customdata[{_CD_DECAY}]:.3f}}<br>"
         f"{formula}<br>"
         "%{text}<extra></extra>"
     )
@@ -433,6 +490,34 @@ def _segment_marks(result: ExtractionResult, query: int, n: int) -> tuple[list[d
         row = row or 0  # three full rows: overlap in the first rather than grow further
         row_ends[row] = centre + half
         annotations.append(band_label(centre, label, yshift=2 + 17 * row, color=palette.segment, size=14))
+    return shapes, annotations
+
+
+def gold_marks(spans: Sequence[tuple[int, int, str]]) -> tuple[list[dict], list[dict]]:
+    """Per gold span: a light purple band under everything and a solid strip along the bottom,
+    labelled inside the plot at the bottom left of the span (``label`` is escaped here)."""
+    palette = PALETTE
+    shapes: list[dict] = []
+    annotations: list[dict] = []
+    for start, end, label in spans:
+        shapes.append(band_shape(start, end, fill=palette.gold_band, line={"width": 0}))
+        strip = band_shape(start, end, fill=palette.gold, line={"width": 0})
+        strip.update(y1=0.025, layer="above", name="gold-strip")
+        shapes.append(strip)
+        annotations.append(
+            {
+                "x": start - 0.5,
+                "xref": "x",
+                "y": 0.03,
+                "yref": "paper",
+                "xanchor": "left",
+                "yanchor": "bottom",
+                "text": f"<b>{html.escape(label)}</b>",
+                "showarrow": False,
+                "font": {"color": palette.gold, "size": 12},
+                "bgcolor": "rgba(255,255,255,0.8)",
+            }
+        )
     return shapes, annotations
 
 
@@ -562,11 +647,12 @@ def chunk_sets(result: ExtractionResult, top_k_indices: Sequence[int] | None = N
     }
 
 
-def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470) -> go.Figure:
+def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 560) -> go.Figure:
     """Values of one query above a strip of what each method keeps, chunk by chunk.
 
-    Rows of the strip, top to bottom: RSE (segment chunks blue, gap chunks amber), top-k at the
-    chosen k, and top-k at RSE's character budget (both orange). Segment bands span the whole
+    Rows of the strip, top to bottom: RSE (segment chunks blue, inner gaps amber), top-k at the
+    chosen k and at RSE's character budget (orange), and the fixed window at k and at RSE's
+    budget (hits green, the neighbours it adds light green). Segment bands span the whole
     figure, so a glance down a band shows what top-k keeps of each segment and what it drops.
     """
     palette = PALETTE
@@ -574,19 +660,27 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
     n = len(values)
     labels = corpus_labels(result.corpus)
     rse = np.asarray(result.rse_chunks, dtype=np.int64)
-    gap_set = {index for segment in result.segments for index in segment.gap_chunks}
+    gap_set = {index for segment in result.segments for index in segment.inner_gaps + segment.edge_padding}
     is_gap = np.array([index in gap_set for index in rse.tolist()], dtype=bool)
     top_k = np.asarray(result.top_k, dtype=np.int64)
     budget = np.asarray(result.top_k_equal_budget, dtype=np.int64)
     rse_set = set(rse.tolist())
     width = 0.82 if n <= RANGE_SLIDER_ABOVE else 1.0
+    w = result.params.window
     rows = {
-        "RSE": 2,
-        f"Top-k (k={result.params.top_k})": 1,
-        f"Top-k, RSE's characters<br>({len(budget)} chunk{'s' * (len(budget) != 1)})": 0,
+        "RSE": 4,
+        f"Top-k (k={result.params.top_k})": 3,
+        f"Top-k, RSE's characters<br>({len(budget)} chunk{'s' * (len(budget) != 1)})": 2,
+        f"Window ±{w}": 1,
+        "Window, RSE's characters": 0,
     }
 
-    rank_of = {index: rank for rank, index in enumerate(result.ranking)}
+    def window_cells(segments) -> tuple[np.ndarray, np.ndarray]:
+        hits = sorted({hit for segment in segments for hit in segment.hits})
+        added = sorted({index for segment in segments for index in segment.padding})
+        return np.asarray(hits, dtype=np.int64), np.asarray(added, dtype=np.int64)
+
+    rank_of = {index: rank for rank, index in enumerate(result.ranking)}  # 0 = best, as in the formula
 
     def strip(name: str, indices: np.ndarray, row: int, fill: str, line: str, what: str, legend: bool) -> dict:
         """One row of the strip: a cell per kept chunk, with a hover that says who else keeps it."""
@@ -618,7 +712,9 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
             "legendgroup": name,
         }
 
-    top_label, budget_label = list(rows)[1:]
+    top_label, budget_label, window_label, window_budget_label = list(rows)[1:]
+    window_hits, window_added = window_cells(result.window)
+    budget_hits, budget_added = window_cells(result.window_equal_budget)
     traces: list[dict] = [
         {
             "type": "bar",
@@ -633,9 +729,31 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
             "showlegend": False,
         },
         strip("RSE segment chunk", rse[~is_gap], rows["RSE"], palette.segment, palette.segment, "RSE", True),
-        strip("RSE gap chunk", rse[is_gap], rows["RSE"], palette.gap_fill, palette.gap, "RSE, gap chunk", True),
+        strip("RSE inner gap", rse[is_gap], rows["RSE"], palette.gap_fill, palette.gap, "RSE, inner gap", True),
         strip("Top-k chunk", top_k, rows[top_label], palette.top_k, palette.top_k, top_label, True),
         strip("Top-k chunk", budget, rows[budget_label], palette.top_k, palette.top_k, budget_label, False),
+        strip("Window hit", window_hits, rows[window_label], palette.window, palette.window, "Window hit", True),
+        strip(
+            "Window padding",
+            window_added,
+            rows[window_label],
+            palette.window_padding,
+            palette.window,
+            "Window padding",
+            True,
+        ),
+        strip(
+            "Window hit", budget_hits, rows[window_budget_label], palette.window, palette.window, "Window hit", False
+        ),
+        strip(
+            "Window padding",
+            budget_added,
+            rows[window_budget_label],
+            palette.window_padding,
+            palette.window,
+            "Window padding",
+            False,
+        ),
     ]
 
     shapes, annotations = _segment_marks(result, query, n)
@@ -650,7 +768,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
         uirevision=f"compare/{result.corpus.key}/{query}",
         xaxis={**_x_axis(n, "Chunk, in document order"), "anchor": "y2"},
         yaxis={
-            "domain": [0.45, 1.0],
+            "domain": [0.5, 1.0],
             "title": {"text": "Chunk value"},
             "range": [low - 0.05 * span, high + 0.08 * span],
             "gridcolor": palette.grid,
@@ -659,9 +777,9 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
             "zerolinewidth": 1.5,
         },
         yaxis2={
-            "domain": [0.0, 0.38],
+            "domain": [0.0, 0.44],
             "anchor": "x",
-            "range": [-0.5, 2.5],
+            "range": [-0.5, 4.5],
             "tickvals": list(rows.values()),
             "ticktext": list(rows),
             "automargin": True,

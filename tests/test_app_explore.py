@@ -100,11 +100,12 @@ def test_compare_page_shows_both_contexts_and_who_keeps_what():
     contexts = [code.value for code in at.code]
     assert result.rse_context() in contexts
     assert result.top_k_context() in contexts
+    assert result.window_context() in contexts  # the fixed window is the third column
     lengths = [m.value for m in at.metric if m.label == "Characters of document text"]
     assert lengths == [
         f"{result.characters(result.rse_chunks):,}",
         f"{result.characters(result.top_k):,}",
-        f"{result.characters(result.top_k_equal_budget):,}",
+        f"{result.window_characters(result.window):,}",
     ]
     page_html = html_text(at)
     sets = chunk_sets(result)
@@ -112,7 +113,14 @@ def test_compare_page_shows_both_contexts_and_who_keeps_what():
     assert f"Only top-k keeps · {len(sets['top_k_only'])}" in page_html
     at.radio(key="compare_variant").set_value("budget").run()
     no_problems(at)
-    assert result_of(at).top_k_context(result_of(at).top_k_equal_budget) in [code.value for code in at.code]
+    result = result_of(at)
+    assert result.top_k_context(result.top_k_equal_budget) in [code.value for code in at.code]
+    assert result.window_context(result.window_equal_budget) in [code.value for code in at.code]
+    lengths = [m.value for m in at.metric if m.label == "Characters of document text"]
+    assert lengths[1:] == [
+        f"{result.characters(result.top_k_equal_budget):,}",
+        f"{result.window_characters(result.window_equal_budget):,}",
+    ]
 
 
 def test_higher_penalty_gives_fewer_and_shorter_segments():
@@ -379,9 +387,11 @@ def test_value_chart_draws_every_chunk_once_with_segments_gaps_and_top_k():
     for trace in bars:
         assert np.allclose(np.asarray(trace.y), result.values[0].value[np.asarray(trace.x, dtype=int)])
         assert np.array_equal(np.asarray(trace.customdata)[:, 0], np.asarray(trace.x))
-    (gap,) = _traces(figure, "Gap chunk")
-    assert sorted(np.asarray(gap.x).tolist()) == sorted(i for s in result.segments for i in s.gap_chunks)
+    (gap,) = _traces(figure, "Inner gap")
+    assert sorted(np.asarray(gap.x).tolist()) == sorted(i for s in result.segments for i in s.inner_gaps)
     assert gap.marker.line.color == PALETTE.gap
+    (padding,) = _traces(figure, "Edge padding")
+    assert len(padding.x) == 0 and not padding.showlegend  # RSE's segments start and end on chunks >= 0
     (top,) = _traces(figure, "Top-k")
     assert np.asarray(top.x).tolist() == list(result.top_k)
     bands = [shape for shape in figure.layout.shapes if shape.type == "rect" and shape.fillcolor]
@@ -394,6 +404,23 @@ def test_value_chart_draws_every_chunk_once_with_segments_gaps_and_top_k():
     assert [shape.x0 for shape in boundaries] == [split - 0.5 for split in result.corpus.document_splits]
     assert figure.layout.font.size >= 13
     assert "rangeslider" not in figure.to_dict()["layout"]["xaxis"]  # 40 chunks: no slider needed
+
+
+def test_value_chart_draws_edge_padding_apart_from_inner_gaps():
+    """A segment with a negative chunk at its end (as the optimal search or a window may keep):
+    the end chunk is hatched edge padding, the middle one a solid inner gap."""
+    import dataclasses
+
+    result = _synthetic_result([[0.02] * 5 + [0.95, 0.9, 0.05, 0.97, 0.92] + [0.02] * 5])
+    (segment,) = result.segments
+    (inner,) = segment.inner_gaps
+    padded = dataclasses.replace(segment, end=segment.end + 1, edge_padding=(segment.end,))
+    figure = value_chart(dataclasses.replace(result, segments=(padded,)))
+    (gap,) = _traces(figure, "Inner gap")
+    (padding,) = _traces(figure, "Edge padding")
+    assert np.asarray(gap.x).tolist() == [inner] and np.asarray(padding.x).tolist() == [segment.end]
+    assert padding.marker.pattern.shape == "/" and gap.marker.pattern.shape is None
+    assert padding.marker.color != gap.marker.color
 
 
 def test_value_chart_hover_has_every_stage_and_escapes_text():
@@ -439,9 +466,15 @@ def test_compare_chart_and_chunk_sets():
     figure = compare_chart(result)
     go.Figure(figure.to_dict())
     strips = {trace.name: trace for trace in figure.data if trace.yaxis == "y2" and trace.showlegend}
-    assert sorted(np.asarray(strips["RSE gap chunk"].x).tolist()) == list(result.segments[0].gap_chunks)
+    assert sorted(np.asarray(strips["RSE inner gap"].x).tolist()) == list(result.segments[0].gap_chunks)
     assert strips["RSE segment chunk"].marker.color == PALETTE.segment
     assert strips["Top-k chunk"].marker.color == PALETTE.top_k
+    window_rows = [t for t in figure.data if t.yaxis == "y2" and (t.name or "").startswith("Window")]
+    hits = sorted({hit for segment in result.window for hit in segment.hits})
+    added = sorted({i for segment in result.window for i in segment.padding})
+    assert sorted(np.asarray(window_rows[0].x).tolist()) == hits
+    assert sorted(np.asarray(window_rows[1].x).tolist()) == added
+    assert window_rows[0].marker.color == PALETTE.window
 
 
 def test_gap_reason_gives_the_sums_on_both_sides():

@@ -512,11 +512,22 @@ def test_explain_panel_standalone_threshold_flips_the_chunk():
     assert "Chunk 13" in html_text
     stages = at.dataframe[0].value
     assert list(stages.columns)[:3] == ["raw score", "calibrated", "beta-transformed"]
+    assert "rank (best = 0)" in stages.columns
     button = at.button(key="xp_apply_penalty")
-    assert button.label.startswith("Apply this penalty (")
-    applied = float(button.label.removeprefix("Apply this penalty (").removesuffix(")"))
+    assert button.label.startswith("Apply penalty ")
+    applied = float(button.label.removeprefix("Apply penalty "))
+    note = next(c.value for c in at.caption if c.value.startswith("Exact threshold"))
+    assert f"is {applied:.2f}" in note  # the caption names the value the button applies
+    before = float(note.split("(at ")[1].split(" ")[0])
+    assert abs(before - applied) == pytest.approx(0.01)
+    # One slider step short of the value shown, the chunk has not flipped yet.
+    at.session_state["sb_irrelevant_chunk_penalty"] = before
+    at.run()
+    assert any(s <= 13 < e for s, e in at.session_state["_segments"]) == inside
+    button = at.button(key="xp_apply_penalty")
+    assert button.label == f"Apply penalty {applied:.2f}"
     button.click().run()
-    assert at.session_state["sb_irrelevant_chunk_penalty"] == pytest.approx(applied)
+    assert at.session_state["sb_irrelevant_chunk_penalty"] == applied  # exactly the value shown
     now_inside = any(s <= 13 < e for s, e in at.session_state["_segments"])
     assert now_inside != inside
     assert not at.exception
@@ -556,7 +567,12 @@ def test_explain_threshold_flips_the_chunk_in_the_app():
 def test_pages_survive_having_no_document():
     for url_path in ("worked-example", "transform-lab", "sweep"):
         at = start(url_path)
-        at.sidebar.multiselect(key="sb_samples").set_value([]).run()
+        if url_path == "worked-example":  # the sidebar's documents do not apply there: disabled
+            assert at.sidebar.multiselect(key="sb_samples").disabled
+            at.session_state["sb_samples"] = []
+            at.run()
+        else:
+            at.sidebar.multiselect(key="sb_samples").set_value([]).run()
         assert not at.exception, (url_path, at.exception)
         if url_path != "worked-example":
             assert any("No document selected" in e.value for e in at.error)

@@ -1,9 +1,12 @@
-"""RSE vs top-k: the same scores, two ways to build an LLM's context.
+"""RSE vs top-k vs the fixed window: the same scores, three ways to build an LLM's context.
 
-Top-k sends the k best-scored chunks, each cut out of its surroundings, best first; RSE sends
-whole passages in document order. This page shows both at the chosen k and at RSE's character
-budget: what each keeps, what only one keeps, how long each context is, and the context strings
-themselves. Colours as everywhere: segment blue, top-k orange, gap amber.
+Top-k sends the k best-scored chunks, each cut out of its surroundings; the fixed window (the
+lesson's own baseline) grows each of those hits by w neighbours on both sides and merges
+overlaps; RSE sends the runs of chunks whose values add up best. This page shows all three at
+the chosen k (or at RSE's character budget): their sizes, what each keeps, and the context
+strings themselves, in the order the sidebar's "context order" says (document order by
+default, as in the lesson). Colours as everywhere: segment blue, top-k orange, window green,
+inner gap amber.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ VARIANT_KEY = "compare_variant"
 CHART_KEY = "compare_chart"
 CONTEXT_HEIGHT = 420
 AT_K, AT_BUDGET = "k", "budget"
+ORDER_WORDS = {"document": "in document order", "score": "best first"}
 
 
 @components.guarded
@@ -28,15 +32,30 @@ def render() -> None:
     result = components.page_start(
         "RSE vs top-k",
         "Same document, same scores. Top-k keeps the k best chunks wherever they are and sends them cut out of "
-        "their surroundings; RSE keeps whole runs of chunks, including weaker chunks between strong ones.",
+        "their surroundings; the fixed window (the lesson's baseline) grows each of them by the same number of "
+        "neighbours; RSE keeps whole runs of chunks, including weaker chunks between strong ones.",
     )
     if result is None:
         return
     empty = result.empty_reason()
     if empty:
-        st.warning(f"RSE found no segment, so only top-k has a context. {md(empty)}", icon=":material/search_off:")
+        st.warning(
+            f"RSE found no segment, so only the baselines have a context. {md(empty)}", icon=":material/search_off:"
+        )
 
-    render_sizes(result)
+    k, w = result.params.top_k, result.params.window
+    variant = st.radio(
+        "Compare RSE with the baselines",
+        (AT_K, AT_BUDGET),
+        format_func=lambda v: f"at k = {k}" if v == AT_K else "at RSE's character budget",
+        horizontal=True,
+        key=VARIANT_KEY,
+        help=f"At k: the {k} best chunks, and the same {k} hits with {w} neighbours on each side. At RSE's budget: "
+        "hits in rank order while the characters sent stay within what RSE sends.",
+    )
+    top_k = result.top_k if variant == AT_K else result.top_k_equal_budget
+    windows = result.window if variant == AT_K else result.window_equal_budget
+    render_sizes(result, top_k, windows, variant)
     st.plotly_chart(
         compare_chart(result),
         key=CHART_KEY,
@@ -44,49 +63,55 @@ def render() -> None:
         theme=None,
         width="stretch",
     )
-
-    k = result.params.top_k
-    variant = st.radio(
-        "Compare RSE with",
-        (AT_K, AT_BUDGET),
-        format_func=lambda v: (
-            f"top-k at k = {k}"
-            if v == AT_K
-            else f"top-k with RSE's character budget ({components.plural(len(result.top_k_equal_budget), 'chunk')})"
-        ),
-        horizontal=True,
-        key=VARIANT_KEY,
-    )
-    top_k = result.top_k if variant == AT_K else result.top_k_equal_budget
     label = f"top-k (k={k})" if variant == AT_K else "top-k with RSE's characters"
     render_overlap(result, top_k, label)
-    render_contexts(result, top_k, label)
+    render_contexts(result, top_k, windows, label)
 
     st.subheader("Share")
     components.render_share_and_export(result, "compare", downloads=False)
 
 
-def render_sizes(result: ExtractionResult) -> None:
+def render_sizes(result: ExtractionResult, top_k, windows, variant: str) -> None:
     """Context size of each method: characters, chunks and separate passages."""
+    k, w = result.params.top_k, result.params.window
     columns = st.columns(3)
-    rows = (
-        ("segment", "RSE", result.rse_chunks),
-        ("topk", f"Top-k (k={result.params.top_k})", list(result.top_k)),
-        ("topk", "Top-k, same characters as RSE", list(result.top_k_equal_budget)),
-    )
-    for column, (chip, title, indices) in zip(columns, rows, strict=True):
-        with column:
-            st.html(f'<span class="rse-chip {chip}">{html.escape(title)}</span>')
-            st.metric("Characters of document text", f"{result.characters(indices):,}")
-            pieces = components.passages(result, indices)
-            st.caption(f"{components.plural(len(indices), 'chunk')} in {components.plural(pieces, 'separate passage')}")
+    window_chunks = [index for segment in windows for index in range(segment.start, segment.end)]
+    hits = sum(len(segment.hits) for segment in windows)
+    padding = sum(len(segment.padding) for segment in windows)
+    suffix = "" if variant == AT_K else ", RSE's characters"
+    with columns[0]:
+        st.html('<span class="rse-chip segment">RSE</span>')
+        st.metric("Characters of document text", f"{result.characters(result.rse_chunks):,}")
+        inner = sum(len(segment.inner_gaps) for segment in result.segments)
+        st.caption(
+            f"{components.plural(len(result.rse_chunks), 'chunk')} in "
+            f"{components.plural(len(result.segments), 'segment')}; {components.plural(inner, 'inner gap')}"
+        )
+    with columns[1]:
+        title = f"Top-k (k={k})" if variant == AT_K else "Top-k, same characters as RSE"
+        st.html(f'<span class="rse-chip topk">{html.escape(title)}</span>')
+        st.metric("Characters of document text", f"{result.characters(list(top_k)):,}")
+        pieces = components.passages(result, list(top_k))
+        st.caption(f"{components.plural(len(top_k), 'chunk')} in {components.plural(pieces, 'separate passage')}")
+    with columns[2]:
+        st.html(f'<span class="rse-chip window">{html.escape(f"Window (±{w}){suffix}")}</span>')
+        st.metric("Characters of document text", f"{result.window_characters(windows):,}")
+        st.caption(
+            f"{components.plural(hits, 'hit')} grown by {w} on each side: "
+            f"{components.plural(len(window_chunks), 'chunk')} in {components.plural(len(windows), 'window')}, "
+            f"{padding} of them padding around the hits. The same width for every hit: a one-sentence answer gets "
+            f"{components.plural(2 * w, 'chunk')} of padding, a long section is cut "
+            f"{components.plural(w, 'chunk')} past its best hits."
+        )
 
 
 def render_overlap(result: ExtractionResult, top_k: tuple[int, ...], label: str) -> None:
-    """Which chunks both keep, which only RSE keeps (gap chunks flagged), which only top-k keeps."""
+    """Which chunks both keep, which only RSE keeps (inner gaps flagged), which only top-k keeps."""
     sets = chunk_sets(result, top_k)
-    gaps = [index for segment in result.segments for index in segment.gap_chunks]
-    gaps_only_rse = [index for index in gaps if index in set(sets["rse_only"])]
+    only_rse = set(sets["rse_only"])
+    inner = [index for segment in result.segments for index in segment.inner_gaps if index in only_rse]
+    all_inner = [index for segment in result.segments for index in segment.inner_gaps]
+    inner_in_top_k = len(set(all_inner) & set(top_k))
     st.subheader(f"Who keeps which chunks: RSE and {label}")
     columns = st.columns(3)
     blocks = (
@@ -95,9 +120,10 @@ def render_overlap(result: ExtractionResult, top_k: tuple[int, ...], label: str)
             "segment",
             f"Only RSE keeps · {len(sets['rse_only'])}",
             sets["rse_only"],
-            f"The context around the best chunks; {len(gaps_only_rse)} of them are gap chunks (below zero, "
-            "kept because their neighbours outweigh them), which top-k never keeps.",
-            gaps_only_rse,
+            f"The context around the best chunks; {len(inner)} of them are inner gaps (below zero, between two "
+            "chunks of the segment that outweigh them). Top-k keeps such a chunk only when it still ranks in its "
+            f"top k: here {inner_in_top_k} of RSE's {len(all_inner)} inner gaps do.",
+            inner,
         ),
         (
             "topk",
@@ -114,25 +140,31 @@ def render_overlap(result: ExtractionResult, top_k: tuple[int, ...], label: str)
             st.html(components.chunk_runs_html(result, indices, gap_chunks=flagged))
 
 
-def render_contexts(result: ExtractionResult, top_k: tuple[int, ...], label: str) -> None:
-    """The two context strings exactly as an LLM would receive them."""
+def render_contexts(result: ExtractionResult, top_k: tuple[int, ...], windows, label: str) -> None:
+    """The three context strings exactly as an LLM would receive them, in the chosen order."""
+    order = result.params.context_order.value
     st.subheader("The context each method sends")
-    left, right = st.columns(2)
+    st.caption(
+        f"Sent {ORDER_WORDS[order]} (the sidebar's context order; the lesson sends segments in document order). "
+        "Labels keep their meaning in either order: S1 is RSE's first pick, 'rank 0' top-k's best chunk."
+    )
+    columns = st.columns(3)
     rse_context = result.rse_context()
     top_context = result.top_k_context(top_k)
-    with left:
-        st.html(
-            f'<span class="rse-chip segment">RSE</span> {len(rse_context):,} characters with the source lines, '
-            "segments best first"
-        )
+    window_context = result.window_context(windows)
+    with columns[0]:
+        st.html(f'<span class="rse-chip segment">RSE</span> {len(rse_context):,} characters with the source lines')
         if rse_context:
             st.code(rse_context, language=None, wrap_lines=True, height=CONTEXT_HEIGHT)
         else:
             st.info(md(result.empty_reason() or "No segment."), icon=":material/search_off:")
-    with right:
+    with columns[1]:
         title = html.escape(label[:1].upper() + label[1:])
-        st.html(
-            f'<span class="rse-chip topk">{title}</span> {len(top_context):,} characters with the source lines, '
-            "chunks best first"
-        )
+        st.html(f'<span class="rse-chip topk">{title}</span> {len(top_context):,} characters with the source lines')
         st.code(top_context or "(no chunk)", language=None, wrap_lines=True, height=CONTEXT_HEIGHT)
+    with columns[2]:
+        st.html(
+            f'<span class="rse-chip window">Window ±{result.params.window}</span> {len(window_context):,} '
+            "characters with the source lines"
+        )
+        st.code(window_context or "(no chunk)", language=None, wrap_lines=True, height=CONTEXT_HEIGHT)

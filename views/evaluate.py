@@ -25,6 +25,7 @@ from rse_core import Document
 from rse_core.charts import PALETTE
 from rse_core.evaluate import METHOD_LABELS, METHODS, Evaluation
 from rse_core.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+from views.chunk_size import render_study
 from views.evaluate_budget import render_budget
 
 SOURCE_KEY = "ev_source"
@@ -85,6 +86,7 @@ def render() -> None:
             _render_results(evaluation, inputs, slug)
             st.divider()
             render_budget(golden, document, inputs)
+            render_study(golden, inputs)
     st.divider()
     _render_marking(inputs, documents, outcome)
 

@@ -15,13 +15,16 @@ import streamlit as st
 
 from app_ui import components
 from app_ui.explain_panel import render_explain_panel
+from app_ui.gold import gold_spans
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.charts import value_chart
+from rse_core.optimal import GreedyVsOptimal, compare_with_greedy
 
 SELECTED_CHUNK_KEY = "explore_selected_chunk"
 CHART_KEY = "explore_chart"
 STAGES_KEY = "explore_stages"
+OPTIMAL_KEY = "explore_optimal"
 QUERY_CHOICE_KEY = "explore_query"
 _LAST_CLICK_KEY = "_explore_last_click"
 _SELECTED_CORPUS_KEY = "_explore_selected_corpus"  # the corpus the selected index belongs to
@@ -33,7 +36,8 @@ def render() -> None:
     result = components.page_start(
         "Explore",
         "Each bar is one chunk's value for the query, in document order: above zero it helps a segment, below "
-        "zero it costs one. RSE keeps the shaded runs whose values add up best. Click a bar to inspect it.",
+        "zero it costs one. RSE keeps the shaded runs whose values add up best. Ranks count from 0 (best = rank 0), "
+        "as in the value formula. Click a bar to inspect it.",
     )
     if result is None:
         return
@@ -68,7 +72,12 @@ def render_headline(result: ExtractionResult) -> None:
         f"{top_k_chars:,}",
         help="What the top-k baseline would send, for contrast (see the RSE vs top-k page).",
     )
-    columns[4].metric("Gap chunks kept", sum(len(segment.gap_chunks) for segment in result.segments))
+    columns[4].metric(
+        "Inner gaps kept",
+        sum(len(segment.inner_gaps) for segment in result.segments),
+        help="Chunks below zero between two kept chunks of a segment: the low-scored middle of a gapped cluster. "
+        "Negative chunks at a segment's end (edge padding) are counted apart.",
+    )
     st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
     empty = result.empty_reason()
     if empty:
@@ -87,8 +96,25 @@ def render_chart_block(result: ExtractionResult) -> None:
     )
     if _read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
+    st.toggle(
+        "Compare with the optimal search",
+        key=OPTIMAL_KEY,
+        help="Outline (dashed, O1, O2 ...) the segments of the exact search under the same limits, and give both "
+        "totals. The app's segments come from the greedy search, as in dsRAG.",
+    )
     selected = _valid_selection(result)
-    figure = value_chart(result, query, show_stages=bool(st.session_state.get(STAGES_KEY)), selected_chunk=selected)
+    gold = [span for span in gold_spans(result.corpus, result.queries) if span.query_number == query]
+    comparison = greedy_vs_optimal(result) if st.session_state.get(OPTIMAL_KEY) else None
+    figure = value_chart(
+        result,
+        query,
+        show_stages=bool(st.session_state.get(STAGES_KEY)),
+        selected_chunk=selected,
+        gold_spans=[(span.start, span.end, span.label) for span in gold],
+        optimal=[(s.start, s.end) for s in comparison.optimal] if comparison else (),
+    )
+    if comparison is not None:
+        render_optimal_line(comparison)
     st.plotly_chart(
         figure,
         on_select="rerun",
@@ -98,7 +124,50 @@ def render_chart_block(result: ExtractionResult) -> None:
         theme=None,
         width="stretch",
     )
+    if gold:
+        st.caption(
+            "Purple under the bars: the gold answer of "
+            + ", ".join(f"{span.query_id} ({span.kind}, chunks {_chunk_numbers(result, span)})" for span in gold)
+            + " from the sample's golden set. Low bars inside purple are real gaps in the answer; kept chunks "
+            "outside purple go beyond the answer."
+        )
     render_selected_chunk(result, query, selected)
+
+
+def greedy_vs_optimal(result: ExtractionResult) -> GreedyVsOptimal:
+    """The greedy answer (the result's) against the exact search's, remembered per settings."""
+    params = result.params
+    return components.session_memo(
+        "optimal",
+        result.settings_key,
+        lambda: compare_with_greedy(
+            [values.value for values in result.values],
+            max_length=params.max_length,
+            overall_max_length=params.overall_max_length,
+            minimum_value=params.minimum_value,
+            document_splits=result.corpus.document_splits,
+        ),
+        4,
+    )
+
+
+def render_optimal_line(comparison: GreedyVsOptimal) -> None:
+    """Both totals and the gap, in one line above the chart (corpus chunk indices)."""
+    if comparison.greedy_is_optimal:
+        text = f"Greedy total {comparison.greedy_value:.2f} = optimal total: the greedy search is optimal here."
+    else:
+        text = (
+            f"Greedy total {comparison.greedy_value:.2f}, optimal total {comparison.optimal_value:.2f}: the greedy "
+            f"search gives up {comparison.gap:.2f}. Dashed outlines: the optimal segments (corpus chunks "
+            + ", ".join(f"{s.start}-{s.end - 1}" if len(s) > 1 else str(s.start) for s in comparison.optimal)
+            + ")."
+        )
+    st.html(f'<div class="rse-legend"><b>Greedy vs optimal:</b> {html.escape(text)}</div>')
+
+
+def _chunk_numbers(result: ExtractionResult, span) -> str:
+    first, last = result.corpus.chunks[span.start].index, result.corpus.chunks[span.end - 1].index
+    return str(first) if first == last else f"{first}-{last}"
 
 
 def _chosen_query(result: ExtractionResult) -> int:
@@ -173,23 +242,27 @@ def render_selected_chunk(result: ExtractionResult, query: int, selected: int | 
     values = result.values[query]
     segment = next((s for s in result.segments if s.start <= selected < s.end), None)
     where = f"in {segment.label}" if segment else "not in a segment"
-    if segment and selected in segment.gap_chunks:
-        where += " (a gap chunk)"
+    if segment and selected in segment.inner_gaps:
+        where += " (an inner gap)"
+    elif segment and selected in segment.edge_padding:
+        where += " (edge padding)"
     rank = int(values.rank[selected])
     in_top_k = " · in the top-k" if selected in result.top_k else ""
     st.html(
         '<div class="rse-legend"><b>Selected:</b> '
         f"{html.escape(components.doc_title(result, chunk.doc_id, 50))}, chunk {chunk.index} ({chunk.pages}) · "
-        f"value {components.number(float(values.value[selected]), 3)} · rank {rank} · {where}{in_top_k}</div>"
+        f"value {components.number(float(values.value[selected]), 3)} · rank {rank} (best = rank 0) · "
+        f"{where}{in_top_k}</div>"
     )
 
 
 def render_segment_texts(result: ExtractionResult) -> None:
-    """Every segment's exact text in document order, chunk starts marked, gap chunks explained."""
+    """Every segment's exact text in document order, chunk starts marked, negative chunks explained."""
     st.markdown("**Segments, in document order**")
     st.html(
         '<div class="rse-legend"><span class="rse-chip segment">S1</span> segment, numbered in pick order · '
-        '<span class="rse-chip gap">gap</span> chunk below zero, kept · '
+        '<span class="rse-chip gap">inner gap</span> below zero, between kept chunks · '
+        '<span class="rse-chip padding">edge padding</span> below zero, at an end · '
         '<span class="rse-chip muted">12</span> where a chunk starts</div>'
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):

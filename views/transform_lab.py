@@ -102,6 +102,7 @@ def render_lab(result: ExtractionResult) -> None:
         st.subheader("③ Rank decay")
         st.plotly_chart(decay_chart(values, params, in_segment), key="tl_decay", theme=None, config=CHART_CONFIG)
         st.caption(
+            "Ranks count from 0 (best = rank 0), as in exp(−rank / decay): the best chunk keeps all of its score. "
             "The curve is the most a chunk of that rank can be worth; each dot is a chunk's transformed score "
             "times its decay. Dots under the dashed line become negative after the penalty."
         )

@@ -16,10 +16,20 @@ import streamlit as st
 
 from app_ui.safe_text import md
 from rse_core import ParameterError
+from rse_core.optimal import compare_with_greedy
 from rse_core.search import find_best_segments
-from rse_core.teaching import MAX_TEACHING_VALUES, StepKind, candidate_segments, check_answer, explain_search
+from rse_core.teaching import (
+    MAX_TEACHING_VALUES,
+    MINIMUM_RULE,
+    StepKind,
+    candidate_segments,
+    check_answer,
+    explain_search,
+)
+from rse_core.teaching.board import all_runs
 from rse_core.teaching.charts import Band, fmt, segment_bands, worked_example_chart
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
+from views.worked_board import render_board, render_round_robin
 
 VALUES_KEY = "we_values"
 EXAMPLE_KEY = "we_example"
@@ -27,6 +37,13 @@ MAX_LENGTH_KEY = "we_max_length"
 OVERALL_KEY = "we_overall_max_length"
 MINIMUM_KEY = "we_minimum_value"
 STEP_KEY = "we_step"
+OPTIMAL_KEY = "we_optimal"
+MODE_KEY = "we_mode"
+MODES = {
+    "segments": "Segments from values",
+    "board": "Board: scores → values",
+    "round_robin": "Round-robin: two queries",
+}
 ANSWER_KEY = "we_answer"
 TABLE_KEY = "we_candidates"
 OWN_VALUES = "Your own values"
@@ -150,9 +167,26 @@ def render() -> None:
     st.title("Worked example")
     st.caption(
         "RSE on a handful of chunk values, as on the board: which segments the greedy search picks, "
-        "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive (2-3 = chunks 2 and 3)."
+        "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive (2-3 = chunks 2 and 3). "
+        "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
+        "That is fast but not always optimal (see 'Overall budget binds')."
     )
     _init_state()
+    mode = st.radio(
+        "Mode",
+        list(MODES),
+        format_func=MODES.__getitem__,
+        horizontal=True,
+        key=MODE_KEY,
+        help="Segments: the search on chunk values. Board: from raw scores to values, column by column. "
+        "Round-robin: two queries taking turns.",
+    )
+    if mode == "board":
+        render_board(parse_values)
+        return
+    if mode == "round_robin":
+        render_round_robin(parse_values)
+        return
 
     left, right = st.columns([3, 2], gap="large")
     with left:
@@ -194,11 +228,18 @@ def render() -> None:
             step=0.1,
             format="%.2f",
             key=MINIMUM_KEY,
+            help=MINIMUM_RULE,
             on_change=_on_limits_change,
+        )
+        st.caption(
+            "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
+            "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
         )
         example = EXAMPLES.get(st.session_state[EXAMPLE_KEY])
         if example is not None and example.point:
             st.caption(f"**The point of this example:** {example.point}")
+        if example is not None and example.source:
+            st.caption(f"**Where it comes from:** {example.source}")
 
     try:
         values = parse_values(st.session_state[VALUES_KEY])
@@ -219,20 +260,101 @@ def render() -> None:
         return
 
     st.markdown(f"#### {_answer_sentence(search, steps)}")
-    st.plotly_chart(
-        worked_example_chart(values, segment_bands(list(search))),
-        key="we_chart",
-        theme=None,
-        config={"displaylogo": False, "displayModeBar": False},
+    st.toggle(
+        "Compare with the optimal search",
+        key=OPTIMAL_KEY,
+        help="The exact solver (dynamic programming) under the same limits: the best total any set of segments "
+        "can reach. The greedy search takes the best segment first and can end below it.",
     )
+    if st.session_state.get(OPTIMAL_KEY):
+        _greedy_vs_optimal(values, limits)
+    else:
+        st.plotly_chart(
+            worked_example_chart(values, segment_bands(list(search))),
+            key="we_chart",
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
+        )
 
-    step_tab, table_tab, check_tab = st.tabs(["Step through the search", "Candidate segments", "Check yourself"])
+    step_tab, table_tab, runs_tab, check_tab = st.tabs(
+        ["Step through the search", "Candidate segments", "All runs (Table 1)", "Check yourself"]
+    )
     with step_tab:
         _step_through(values, steps, limits)
     with table_tab:
         _candidate_table(rows)
+    with runs_tab:
+        _all_runs_table(values, limits)
     with check_tab:
         _check_yourself(values, limits)
+
+
+def _all_runs_table(values: list[float], limits) -> None:
+    """The lesson's Table 1: every run i..j with its sum, in board order."""
+    st.caption(
+        "Every run of chunks, from each start to each end (the lesson's Table 1), with its sum and why it is or is "
+        "not the best. Allowed: starts and ends on a chunk >= 0, within the max chunks per segment."
+    )
+    try:
+        runs = all_runs(values, max_length=limits["max_length"])
+    except ParameterError as error:
+        st.error(str(error), icon=":material/error:")
+        return
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "Run": [f"{row.first} to {row.last}" for row in runs],
+                "Sum": [round(row.value, 10) for row in runs],
+                "Allowed": [row.allowed for row in runs],
+                "Best": [row.best for row in runs],
+                "Note": [row.note for row in runs],
+            }
+        ),
+        key="we_all_runs",
+        hide_index=True,
+        width="stretch",
+        height=min(38 + 35 * len(runs), 600),
+        column_config={
+            "Sum": st.column_config.NumberColumn(format="%.2f", width="small"),
+            "Note": st.column_config.TextColumn(width="large"),
+        },
+    )
+
+
+def _greedy_vs_optimal(values: list[float], limits) -> None:
+    """Both answers side by side, their totals and the gap."""
+    comparison = compare_with_greedy(values, **limits)
+    a, b, c = st.columns(3)
+    a.metric("Greedy total", fmt(comparison.greedy_value))
+    b.metric("Optimal total", fmt(comparison.optimal_value))
+    c.metric("Gap", fmt(comparison.gap))
+    (st.success if comparison.greedy_is_optimal else st.warning)(comparison.message)
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.markdown("**Greedy (dsRAG's search), in pick order**")
+        st.plotly_chart(
+            worked_example_chart(values, segment_bands(list(comparison.greedy)), height=320),
+            key="we_chart",
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
+        )
+    with right:
+        st.markdown("**Optimal (exact search), best first**")
+        bands = [
+            Band(segment.start, segment.end, f"O{number}", float(segment.score))
+            for number, segment in enumerate(comparison.optimal, 1)
+        ]
+        st.plotly_chart(
+            worked_example_chart(values, bands, height=320),
+            key="we_optimal_chart",
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
+        )
+    st.caption(
+        "Same limits for both: max chunks per segment, chunks overall, minimum segment value (>=), segments start "
+        "and end on a chunk >= 0. The optimum never is worth less than the greedy answer; the greedy is what dsRAG "
+        "and this app's other pages use."
+    )
 
 
 def _answer_sentence(search, steps) -> str:

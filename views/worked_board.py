@@ -1,0 +1,261 @@
+"""Worked example, board modes: scores -> values in a table to fill in, and round-robin by hand.
+
+- :func:`render_board`: a class starts from raw reranker-like scores and fills in one column at
+  a time (beta, rank, decay, value), with a beta lookup table to read the beta column from; the
+  teacher reveals the columns one by one. Numbers from :func:`rse_core.teaching.score_steps.value_rows`
+  (the pipeline's own :func:`~rse_core.values.chunk_values`).
+- :func:`render_round_robin`: two short value lists over the same chunks take turns picking
+  segments, one turn at a time (:func:`rse_core.teaching.explain_search` with two queries).
+
+Widget keys start with ``we_board_`` and ``we_rr_``. Chunks and ranks count from 0.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from rse_core import ParameterError, RSEError
+from rse_core.search import find_best_segments
+from rse_core.teaching import StepKind, explain_search
+from rse_core.teaching.charts import Band, fmt, worked_example_chart
+from rse_core.teaching.score_steps import beta_lookup, value_rows
+
+SCORES_KEY = "we_board_scores"
+BETA_A_KEY, BETA_B_KEY = "we_board_a", "we_board_b"
+DECAY_KEY, PENALTY_KEY = "we_board_decay", "we_board_penalty"
+REVEAL_KEY = "we_board_reveal"
+RR_FIRST_KEY, RR_SECOND_KEY = "we_rr_first", "we_rr_second"
+RR_STEP_KEY = "we_rr_step"
+RR_MAX_LENGTH_KEY, RR_OVERALL_KEY, RR_MINIMUM_KEY = "we_rr_max_length", "we_rr_overall", "we_rr_minimum"
+
+DEFAULT_SCORES = "0.02, 0.10, 0.85, 0.97, 0.30, 0.90, 0.60, 0.05, 0.01"
+"""Reranker-like scores: most chunks near 0, a cluster near 1 with a weaker chunk inside."""
+DEFAULT_FIRST = "0.5, 0.7, -0.3, -0.4, 0.2, -0.5, 0.6, 0.4"
+DEFAULT_SECOND = "-0.2, -0.1, 0.6, 0.8, -0.3, 0.5, -0.4, -0.2"
+COLUMNS = (
+    ("beta", "② beta.cdf(score)"),
+    ("rank", "③ rank (best = 0)"),
+    ("decay", "④ × exp(−rank/decay)"),
+    ("value", "⑤ − penalty = value"),
+)
+HIDDEN = "?"
+
+
+def _init() -> None:
+    defaults = {
+        SCORES_KEY: DEFAULT_SCORES,
+        BETA_A_KEY: 0.4,
+        BETA_B_KEY: 0.4,
+        DECAY_KEY: 30.0,
+        PENALTY_KEY: 0.2,
+        REVEAL_KEY: len(COLUMNS),
+        RR_FIRST_KEY: DEFAULT_FIRST,
+        RR_SECOND_KEY: DEFAULT_SECOND,
+        RR_STEP_KEY: 1,
+        RR_MAX_LENGTH_KEY: 20,
+        RR_OVERALL_KEY: 30,
+        RR_MINIMUM_KEY: 0.7,
+    }
+    for key, value in defaults.items():
+        st.session_state.setdefault(key, value)
+
+
+# --------------------------------------------------------------------------- scores -> values
+
+
+def board_table(rows, revealed: int) -> pd.DataFrame:
+    """The board: the score column always, the others up to ``revealed`` columns, the rest "?"."""
+    table: dict[str, list[str]] = {
+        "chunk": [str(row.chunk) for row in rows],
+        "① score": [fmt(row.score) for row in rows],
+    }
+    cells = {
+        "beta": [f"{row.transformed:.3f}" for row in rows],
+        "rank": [str(row.rank) for row in rows],
+        "decay": [f"{row.transformed:.3f} × {row.decay:.3f} = {row.decayed:.3f}" for row in rows],
+        "value": [f"{row.decayed:.3f} − {fmt(row.penalty)} = {row.value:.3f}" for row in rows],
+    }
+    for number, (name, title) in enumerate(COLUMNS):
+        table[title] = cells[name] if number < revealed else [HIDDEN] * len(rows)
+    return pd.DataFrame(table)
+
+
+def render_board(parse_values) -> None:
+    """Scores -> values, column by column, with the beta lookup table beside it."""
+    _init()
+    st.caption(
+        "Start from raw scores in [0, 1], as a reranker gives them, and fill in the columns left to right: the "
+        "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
+        "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
+    )
+    st.text_input("Scores (in document order)", key=SCORES_KEY, help="Numbers in [0, 1], separated by commas.")
+    a, b, decay, penalty = st.columns(4)
+    a.number_input("Beta a", min_value=0.05, max_value=5.0, step=0.05, key=BETA_A_KEY)
+    b.number_input("Beta b", min_value=0.05, max_value=5.0, step=0.05, key=BETA_B_KEY)
+    decay.number_input("Decay rate", min_value=1.0, max_value=1000.0, step=1.0, key=DECAY_KEY)
+    penalty.number_input("Penalty", min_value=0.0, max_value=1.0, step=0.01, format="%.2f", key=PENALTY_KEY)
+    try:
+        scores = parse_values(st.session_state[SCORES_KEY])
+        rows = value_rows(
+            scores,
+            beta_a=float(st.session_state[BETA_A_KEY]),
+            beta_b=float(st.session_state[BETA_B_KEY]),
+            decay_rate=float(st.session_state[DECAY_KEY]),
+            penalty=float(st.session_state[PENALTY_KEY]),
+        )
+        lookup = beta_lookup(float(st.session_state[BETA_A_KEY]), float(st.session_state[BETA_B_KEY]))
+    except (ValueError, RSEError) as error:
+        st.error(str(error), icon=":material/error:")
+        return
+    table_column, lookup_column = st.columns([3, 1], gap="large")
+    with table_column:
+        st.slider(
+            "Columns revealed",
+            0,
+            len(COLUMNS),
+            key=REVEAL_KEY,
+            help="0: only the scores (the class fills in the rest); 4: every column.",
+        )
+        st.dataframe(
+            board_table(rows, int(st.session_state[REVEAL_KEY])), key="we_board_table", hide_index=True, width="stretch"
+        )
+        if int(st.session_state[REVEAL_KEY]) == len(COLUMNS):
+            values = [row.value for row in rows]
+            search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
+            picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({fmt(s.score)})" for s in search) or "nothing"
+            st.markdown(
+                f"**Values:** {', '.join(fmt(v) for v in values)}  \n"
+                f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}."
+            )
+            with st.expander("Each row written out"):
+                decay_rate = float(st.session_state[DECAY_KEY])
+                st.code("\n".join(f"chunk {row.chunk}: {row.working(decay_rate)}" for row in rows), language=None)
+    with lookup_column:
+        st.markdown(
+            f"**Beta lookup** (a = {fmt(float(st.session_state[BETA_A_KEY]))}, "
+            f"b = {fmt(float(st.session_state[BETA_B_KEY]))})"
+        )
+        st.dataframe(
+            pd.DataFrame(
+                {"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}
+            ),
+            key="we_board_lookup",
+            hide_index=True,
+            height=38 + 35 * len(lookup),
+        )
+        st.caption("With a = b = 0.4 scores near 0 move up and scores near 1 move down: the ends are spread out.")
+
+
+# --------------------------------------------------------------------------- round-robin
+
+
+def _on_rr_change() -> None:
+    st.session_state[RR_STEP_KEY] = 1
+
+
+def _on_rr_next(total: int) -> None:
+    st.session_state[RR_STEP_KEY] = min(int(st.session_state.get(RR_STEP_KEY, 1)) + 1, total)
+
+
+def render_round_robin(parse_values) -> None:
+    """Two queries' values over the same chunks, taking turns: one turn per step."""
+    _init()
+    st.caption(
+        "Two queries, the same chunks: the search takes turns, query 1's best segment, then query 2's, and so on; "
+        "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
+        "and never overlap, whichever query picked them."
+    )
+    left, right = st.columns(2)
+    left.text_input("Query 1's values", key=RR_FIRST_KEY, on_change=_on_rr_change)
+    right.text_input("Query 2's values", key=RR_SECOND_KEY, on_change=_on_rr_change)
+    c1, c2, c3 = st.columns(3)
+    c1.number_input(
+        "Max chunks per segment", min_value=1, max_value=100, step=1, key=RR_MAX_LENGTH_KEY, on_change=_on_rr_change
+    )
+    c2.number_input(
+        "Max chunks overall", min_value=1, max_value=100, step=1, key=RR_OVERALL_KEY, on_change=_on_rr_change
+    )
+    c3.number_input(
+        "Minimum segment value",
+        min_value=0.0,
+        max_value=100.0,
+        step=0.1,
+        format="%.2f",
+        key=RR_MINIMUM_KEY,
+        on_change=_on_rr_change,
+    )
+    try:
+        first = parse_values(st.session_state[RR_FIRST_KEY])
+        second = parse_values(st.session_state[RR_SECOND_KEY])
+        if len(first) != len(second):
+            raise ValueError(
+                f"Both queries score the same chunks: give both the same number of values ({len(first)} and "
+                f"{len(second)} now)."
+            )
+        steps = explain_search(
+            [first, second],
+            max_length=int(st.session_state[RR_MAX_LENGTH_KEY]),
+            overall_max_length=int(st.session_state[RR_OVERALL_KEY]),
+            minimum_value=float(st.session_state[RR_MINIMUM_KEY]),
+        )
+    except (ValueError, ParameterError) as error:
+        st.error(str(error), icon=":material/error:")
+        return
+    total = len(steps)
+    current = min(max(int(st.session_state.get(RR_STEP_KEY, 1)), 1), total)
+    st.session_state[RR_STEP_KEY] = current
+    controls = st.columns([1, 5], vertical_alignment="bottom")
+    controls[0].button(
+        "Next turn",
+        key="we_rr_next",
+        icon=":material/skip_next:",
+        on_click=_on_rr_next,
+        args=(total,),
+        disabled=current >= total,
+        width="stretch",
+    )
+    if total > 1:
+        controls[1].slider("Turn", 1, total, key=RR_STEP_KEY)
+        current = int(st.session_state[RR_STEP_KEY])
+    entry = steps[current - 1]
+    picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
+    if entry.kind is StepKind.STOP:
+        st.success(entry.message, icon=":material/flag:")
+    elif entry.kind is StepKind.PICK:
+        st.info(entry.message, icon=":material/check_circle:")
+    else:
+        st.warning(entry.message, icon=":material/do_not_disturb_on:")
+    charts = st.columns(2)
+    for query, (column, values) in enumerate(zip(charts, (first, second), strict=True)):
+        bands = [
+            Band(step.segment.start, step.segment.end, step.label, float(step.segment.score), current=step is entry)
+            for step in picks
+            if step.query == query
+        ]
+        taken = [f"{s.segment.start}-{s.segment.end - 1}" for s in picks if s.query != query]
+        with column:
+            note = f" (chunks {', '.join(taken)} taken by the other query)" if taken else ""
+            st.markdown(f"**Query {query + 1}'s values and picks**{note}")
+            st.plotly_chart(
+                worked_example_chart(values, bands, height=320),
+                key=f"we_rr_chart_{query}",
+                theme=None,
+                config={"displaylogo": False, "displayModeBar": False},
+            )
+    st.dataframe(
+        pd.DataFrame(
+            [
+                {
+                    "turn": step.number,
+                    "query": "" if step.query is None else step.query + 1,
+                    "what": step.kind.value,
+                    "segment": "" if step.segment is None else f"{step.segment.start}-{step.segment.end - 1}",
+                    "value": "" if step.segment is None else fmt(float(step.segment.score)),
+                }
+                for step in steps[:current]
+            ]
+        ),
+        key="we_rr_table",
+        hide_index=True,
+    )
