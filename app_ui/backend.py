@@ -124,12 +124,13 @@ def _offered_cross_encoder(model: str, kwargs: dict[str, object]) -> Scorer:
         raise ScorerUnavailableError(models.not_offered_message())
     path = offered[model]
     try:
-        return get_scorer("cross-encoder", model=str(path), **kwargs)
+        scorer = get_scorer("cross-encoder", model=str(path), **kwargs)
     except RSEError as error:
         raise ScorerUnavailableError(
-            f"Could not load the offered cross-encoder {model!r}: "
-            + str(error).replace(str(path), model).replace(repr(str(path)), repr(model))
+            f"Could not load the offered cross-encoder {model!r}: " + str(error).replace(str(path), model)
         ) from None
+    scorer.model = model  # results, exports and messages name the offered model, never its server path
+    return scorer
 
 
 def _cohere_key() -> str | None:

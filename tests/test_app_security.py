@@ -281,3 +281,18 @@ def test_the_escaped_messages_still_read_well():
     assert "Ignored maxlen='inf' in the link: not a finite number." in shown
     assert "Unknown sample document(s) in the link: 'no_such_doc'." in shown
     assert json.dumps(shown)  # plain strings
+
+
+@pytest.mark.slow  # loads a (tiny) cross-encoder with torch
+def test_an_offered_cross_encoder_loads_from_a_link(monkeypatch, tmp_path):
+    from tests.test_scorer_cross_encoder import save_tiny_cross_encoder
+
+    folder = save_tiny_cross_encoder(tmp_path / "tiny-reranker")
+    monkeypatch.setenv(MODELS_ENV, str(folder))
+    at = new_app(scorer="cross-encoder", model="tiny-reranker", q="Who audits the accounts?").run()
+    assert not at.exception and not at.error, messages(at, "error")
+    result = result_of(at)
+    assert result.scorer == "cross-encoder" and result.model == "tiny-reranker"
+    assert at.query_params["model"] == "tiny-reranker"  # the link names the model, never the server path
+    exported = components.result_json(result) + components.context_markdown(result)
+    assert str(tmp_path) not in all_text(at) + exported
