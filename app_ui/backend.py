@@ -186,6 +186,12 @@ class SessionCaches:
     scores: ScoreStore = field(default_factory=lambda: ScoreStore(SESSION_SCORE_ENTRIES))
     scorers: dict[Hashable, Scorer] = field(default_factory=dict)
 
+    def forget_derived(self) -> None:
+        """Drop corpora, scores and scorers (rebuilt from the remaining uploads when needed)."""
+        self.corpora.clear()
+        self.scores = ScoreStore(SESSION_SCORE_ENTRIES)
+        self.scorers.clear()
+
     def uploaded(self, document: Document) -> bool:
         return any(document is parsed for parsed in self.parsed.values())
 
@@ -256,8 +262,11 @@ def active_documents(inputs: state.Inputs, outcome: RunOutcome) -> list[Document
             outcome.errors.append(str(error))
     uploads = list(st.session_state.get(state.UPLOADS_KEY) or [])
     caches = session_caches()
-    for stale in set(caches.parsed) - {upload.file_id for upload in uploads}:
-        del caches.parsed[stale]  # a removed upload's text goes now, not at the session's end
+    removed = set(caches.parsed) - {upload.file_id for upload in uploads}
+    if removed:  # a removed upload's text and everything made from it go now, not at the session's end
+        for file_id in removed:
+            del caches.parsed[file_id]
+        caches.forget_derived()
     for upload in uploads:
         try:
             documents.append(parse_upload(upload))

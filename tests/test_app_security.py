@@ -176,6 +176,16 @@ def test_the_same_bytes_under_two_names_keep_one_copy_with_a_notice():
     assert any("kept one copy" in w and "second.txt" in w for w in messages(at, "warning")), messages(at, "warning")
 
 
+def test_removing_an_upload_drops_what_was_made_from_it():
+    at = _upload(new_app(q="When do marmots sleep?").run(), "marmots.txt")
+    caches = at.session_state[backend.SESSION_CACHES_KEY]
+    assert caches.parsed and caches.corpora and caches.scores._data
+    at.sidebar.file_uploader(key="sb_uploads").set_value([]).run()
+    assert not at.exception
+    caches = at.session_state[backend.SESSION_CACHES_KEY]
+    assert not caches.parsed and not caches.corpora and not caches.scores._data
+
+
 def _holders_of(marker: str, exclude: object) -> list[str]:
     """Types of live objects that hold a string containing ``marker`` (other than ``marker`` itself)."""
     found = []
