@@ -22,7 +22,7 @@ import unicodedata
 # Every ASCII punctuation mark Markdown, GFM or Streamlit's extensions give a meaning to.
 # Left alone: ' " , ; ? / % = which start nothing once line breaks are gone.
 _ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&@^])")
-_AUTOLINK_STARTS = re.compile(r"(?i)(?<![A-Za-z0-9])(?:https?|ftp|mailto|xmpp)(?=:)|(?<![A-Za-z0-9])www(?=\.)|@")
+_AUTOLINK_STARTS = re.compile(r"(?i)(?:https?|ftp|mailto|xmpp)(?=:)|www(?=\.)|@")
 ZERO_WIDTH_SPACE = "\u200b"
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\u0085\u2028\u2029]+")
 _BIDI = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"))

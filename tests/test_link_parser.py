@@ -142,6 +142,7 @@ ATTACKS = [
     "<https://evil.example>",
     "https://evil.example/login",
     "www.evil.example",
+    "examplewww.evil.example xhttps://evil.example",
     "mail me: a@evil.example",
     "$\\frac{1}{0}$",
     ":red[alarm] :material/warning: :smile:",
