@@ -191,16 +191,15 @@ def _holders_of(marker: str, exclude: object) -> list[str]:
     found = []
     with warnings.catch_warnings():  # some library objects warn when inspected
         warnings.simplefilter("ignore")
-        holders = gc.get_objects()
-    for holder in holders:
-        if holder is exclude:
-            continue
-        for item in gc.get_referents(holder):
-            if (isinstance(item, str) and marker in item and item != marker) or (
-                isinstance(item, bytes) and marker.encode() in item and item is not exclude
-            ):
-                found.append(type(holder).__name__)
-                break
+        for holder in gc.get_objects():
+            if holder is exclude:
+                continue
+            for item in gc.get_referents(holder):
+                if (isinstance(item, str) and marker in item and item != marker) or (
+                    isinstance(item, bytes) and marker.encode() in item and item is not exclude
+                ):
+                    found.append(type(holder).__name__)
+                    break
     return found
 
 
