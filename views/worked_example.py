@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
+from app_ui import components
 from app_ui.safe_text import md
 from rse_core import ParameterError
 from rse_core.search import find_best_segments
@@ -192,6 +193,7 @@ def _on_limits_change() -> None:
 # --------------------------------------------------------------------------- page
 
 
+@components.guarded
 def render() -> None:
     st.title("Worked example")
     st.caption(
