@@ -126,12 +126,13 @@ def _offered_cross_encoder(model: str, kwargs: dict[str, object]) -> Scorer:
         raise ScorerUnavailableError(models.not_offered_message())
     path = offered[model]
     try:
-        return get_scorer("cross-encoder", model=str(path), **kwargs)
+        scorer = get_scorer("cross-encoder", model=str(path), **kwargs)
     except RSEError as error:
         raise ScorerUnavailableError(
-            f"Could not load the offered cross-encoder {model!r}: "
-            + str(error).replace(str(path), model).replace(repr(str(path)), repr(model))
+            f"Could not load the offered cross-encoder {model!r}: " + str(error).replace(str(path), model)
         ) from None
+    scorer.model = model  # results, exports and messages name the offered model, never its server path
+    return scorer
 
 
 def _cohere_key() -> str | None:
@@ -186,6 +187,12 @@ class SessionCaches:
     corpora: OrderedDict[Hashable, Corpus] = field(default_factory=OrderedDict)
     scores: ScoreStore = field(default_factory=lambda: ScoreStore(SESSION_SCORE_ENTRIES))
     scorers: dict[Hashable, Scorer] = field(default_factory=dict)
+
+    def forget_derived(self) -> None:
+        """Drop corpora, scores and scorers (rebuilt from the remaining uploads when needed)."""
+        self.corpora.clear()
+        self.scores = ScoreStore(SESSION_SCORE_ENTRIES)
+        self.scorers.clear()
 
     def uploaded(self, document: Document) -> bool:
         return any(document is parsed for parsed in self.parsed.values())
@@ -257,8 +264,11 @@ def active_documents(inputs: state.Inputs, outcome: RunOutcome) -> list[Document
             outcome.errors.append(str(error))
     uploads = list(st.session_state.get(state.UPLOADS_KEY) or [])
     caches = session_caches()
-    for stale in set(caches.parsed) - {upload.file_id for upload in uploads}:
-        del caches.parsed[stale]  # a removed upload's text goes now, not at the session's end
+    removed = set(caches.parsed) - {upload.file_id for upload in uploads}
+    if removed:  # a removed upload's text and everything made from it go now, not at the session's end
+        for file_id in removed:
+            del caches.parsed[file_id]
+        caches.forget_derived()
     for upload in uploads:
         try:
             documents.append(parse_upload(upload))

@@ -236,10 +236,7 @@ def model_refused_message() -> str:
 
     It never depends on the name, so a link cannot learn whether a server path exists.
     """
-    return (
-        "The link asks for a cross-encoder model this server does not offer; "
-        "pick one of the offered models in the sidebar."
-    )
+    return "The link asks for a cross-encoder model this server does not offer, so none was loaded."
 
 
 def _model(raw: str | None, scorer: str | None, cross_encoders: Collection[str], notices: list[str]) -> str | None:

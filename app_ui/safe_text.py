@@ -1,4 +1,4 @@
-"""One way to put text the app did not write into a message: as literal text, never as Markdown.
+r"""One way to put text the app did not write into a message: as literal text, never as Markdown.
 
 Streamlit renders Markdown in ``st.info`` / ``st.warning`` / ``st.error`` / ``st.success``,
 ``st.caption``, ``st.markdown``, ``st.toast``, widget labels, radio options, help tooltips and
@@ -7,8 +7,11 @@ therefore carry a working link (``[sign in](https://evil.example)``), a remote i
 ``$`` maths, colour directives (``:red[...]``), icon shortcodes or a line break that forges a
 second message. :func:`md` turns such text into Markdown that shows exactly its characters:
 every Markdown-active ASCII punctuation mark gets a backslash (CommonMark lets any ASCII
-punctuation be escaped, and a backslash also breaks GitHub's bare ``https://`` and ``www.``
-autolinks), line breaks become spaces, and control and bidirectional-override characters go.
+punctuation be escaped), line breaks become spaces, and control and bidirectional-override
+characters go. Escapes do not stop GitHub's bare-URL autolinks in Streamlit (they are found in
+the text after escapes are resolved: ``https\://evil.example`` still became a live link in
+Chromium), so a zero-width space goes after a URL scheme, ``www`` and ``@``: invisible, but no
+autolink pattern matches across it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import unicodedata
 # Every ASCII punctuation mark Markdown, GFM or Streamlit's extensions give a meaning to.
 # Left alone: ' " , ; ? / % = which start nothing once line breaks are gone.
 _ACTIVE = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&@^])")
+_AUTOLINK_STARTS = re.compile(r"(?i)(?:https?|ftp|mailto|xmpp)(?=:)|www(?=\.)|@")
+ZERO_WIDTH_SPACE = "\u200b"
 _LINE_BREAKS = re.compile(r"[\r\n\v\f\u0085\u2028\u2029]+")
 _BIDI = dict.fromkeys(map(ord, "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"))
 ELLIPSIS = "\u2026"
@@ -43,9 +48,5 @@ def md(text: object, limit: int | None = None) -> str:
 
         st.info(f"Unknown sample document(s) in the link: {md(name, 60)}.")
     """
-    return _ACTIVE.sub(r"\\\1", clean(text, limit))
-
-
-def quoted(text: object, limit: int | None = 80) -> str:
-    """``md(text)`` between typographic quotes, so the reader sees where a quoted value starts and ends."""
-    return f"\u201c{md(text, limit)}\u201d"
+    unlinked = _AUTOLINK_STARTS.sub(lambda match: match.group() + ZERO_WIDTH_SPACE, clean(text, limit))
+    return _ACTIVE.sub(r"\\\1", unlinked)

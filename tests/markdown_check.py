@@ -1,10 +1,12 @@
 """What a Markdown source would turn into a link, an image, HTML, maths or a Streamlit directive.
 
-Streamlit renders message bodies with CommonMark plus GitHub's extensions (bare ``https://`` and
-``www.`` autolinks, strikethrough), KaTeX ``$`` maths and its own ``:color[...]`` and
+Streamlit renders message bodies with CommonMark plus GitHub's extensions (bare ``https://``,
+``www.`` and e-mail autolinks, strikethrough), KaTeX ``$`` maths and its own ``:color[...]`` and
 ``:material/icon:`` directives. ``markdown-it-py`` (a CommonMark parser, installed with rich)
-finds links, images and HTML; the GitHub and Streamlit extras are matched on the source with
-escapes taken into account. A message built with ``app_ui.safe_text.md`` has none of them.
+finds links, images and HTML. Bare autolinks are looked for in the rendered text, after escapes
+are resolved, because that is where Streamlit's renderer finds them (a backslash does not stop
+them). Maths and directives are syntax, so they are matched on the source with escapes taken
+into account. A message built with ``app_ui.safe_text.md`` has none of them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from markdown_it import MarkdownIt
 
 _PARSER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _ACTIVE_TOKENS = {"link_open": "a link", "image": "an image", "html_inline": "HTML", "html_block": "HTML"}
-_BARE_LINK = re.compile(r"(?i)\b(?:https?|ftp)://|\bwww\.\w|\bmailto:|\w@\w[\w-]*\.\w")
+_BARE_LINK = re.compile(r"(?i)(?:https?|ftp)://|www\.[-\w]|(?:mailto|xmpp):|[-.\w+]@[-\w]+\.[-\w]", re.ASCII)
 _DIRECTIVE = re.compile(r":[a-z-]+\[|:material/|:[a-z0-9_+-]+:")
 
 
@@ -45,8 +47,9 @@ def markup_problems(source: str) -> list[str]:
         for token in _walk(_PARSER.parse(source))
         if token.type in _ACTIVE_TOKENS
     ]
+    text = "".join(token.content for token in _walk(_PARSER.parse(source)) if token.type == "text")
+    problems += [f"a bare link at {match.group()!r}" for match in _BARE_LINK.finditer(text)]
     active = unescaped_source(source)
-    problems += [f"a bare link at {match.group()!r}" for match in _BARE_LINK.finditer(active)]
     problems += [f"a Streamlit directive at {match.group()!r}" for match in _DIRECTIVE.finditer(active)]
     if "$" in active:
         problems.append("an unescaped $ (KaTeX maths)")

@@ -176,21 +176,30 @@ def test_the_same_bytes_under_two_names_keep_one_copy_with_a_notice():
     assert any("kept one copy" in w and "second.txt" in w for w in messages(at, "warning")), messages(at, "warning")
 
 
+def test_removing_an_upload_drops_what_was_made_from_it():
+    at = _upload(new_app(q="When do marmots sleep?").run(), "marmots.txt")
+    caches = at.session_state[backend.SESSION_CACHES_KEY]
+    assert caches.parsed and caches.corpora and caches.scores._data
+    at.sidebar.file_uploader(key="sb_uploads").set_value([]).run()
+    assert not at.exception
+    caches = at.session_state[backend.SESSION_CACHES_KEY]
+    assert not caches.parsed and not caches.corpora and not caches.scores._data
+
+
 def _holders_of(marker: str, exclude: object) -> list[str]:
     """Types of live objects that hold a string containing ``marker`` (other than ``marker`` itself)."""
     found = []
     with warnings.catch_warnings():  # some library objects warn when inspected
         warnings.simplefilter("ignore")
-        holders = gc.get_objects()
-    for holder in holders:
-        if holder is exclude:
-            continue
-        for item in gc.get_referents(holder):
-            if (isinstance(item, str) and marker in item and item != marker) or (
-                isinstance(item, bytes) and marker.encode() in item and item is not exclude
-            ):
-                found.append(type(holder).__name__)
-                break
+        for holder in gc.get_objects():
+            if holder is exclude:
+                continue
+            for item in gc.get_referents(holder):
+                if (isinstance(item, str) and marker in item and item != marker) or (
+                    isinstance(item, bytes) and marker.encode() in item and item is not exclude
+                ):
+                    found.append(type(holder).__name__)
+                    break
     return found
 
 
@@ -281,3 +290,18 @@ def test_the_escaped_messages_still_read_well():
     assert "Ignored maxlen='inf' in the link: not a finite number." in shown
     assert "Unknown sample document(s) in the link: 'no_such_doc'." in shown
     assert json.dumps(shown)  # plain strings
+
+
+@pytest.mark.slow  # loads a (tiny) cross-encoder with torch
+def test_an_offered_cross_encoder_loads_from_a_link(monkeypatch, tmp_path):
+    from tests.test_scorer_cross_encoder import save_tiny_cross_encoder
+
+    folder = save_tiny_cross_encoder(tmp_path / "tiny-reranker")
+    monkeypatch.setenv(MODELS_ENV, str(folder))
+    at = new_app(scorer="cross-encoder", model="tiny-reranker", q="Who audits the accounts?").run()
+    assert not at.exception and not at.error, messages(at, "error")
+    result = result_of(at)
+    assert result.scorer == "cross-encoder" and result.model == "tiny-reranker"
+    assert at.query_params["model"] == "tiny-reranker"  # the link names the model, never the server path
+    exported = components.result_json(result) + components.context_markdown(result)
+    assert str(tmp_path) not in all_text(at) + exported

@@ -64,3 +64,22 @@ def test_cache_write_is_atomic(tmp_path):
     assert leftovers == []
     assert EmbeddingCache(tmp_path).get("k", 3).shape == (3, 4)
     assert EmbeddingCache(tmp_path).get("k", 5) is None  # wrong shape: stale, rebuilt
+
+
+def test_a_scorer_with_its_own_cache_shares_the_model_but_not_the_embeddings(tmp_path, monkeypatch, chunks):
+    monkeypatch.setenv("RSE_CACHE_DIR", str(tmp_path / "default"))
+    shared = get_scorer("minilm", cache_dir=tmp_path / "shared")
+    own = shared.with_own_cache()  # what the app gives a session for its uploads
+    scores = own.score("engine cooling", chunks)
+    assert own.cache.directory is None and not list(tmp_path.rglob("*.npy"))  # the session's: memory only
+    assert not shared.cache._memory  # and not in the shared scorer's cache
+    assert np.allclose(scores, shared.score("engine cooling", chunks), atol=1e-6)
+    assert own._load() is shared._load()  # one model in memory
+    assert len(own.cache._memory) == 1
+
+
+def test_a_scorer_with_its_own_disk_cache_writes_where_the_operator_says(tmp_path, monkeypatch, chunks):
+    monkeypatch.setenv("RSE_CACHE_DIR", str(tmp_path))
+    own = get_scorer("minilm", disk_cache=False).with_own_cache(disk_cache=True)
+    own.score("engine cooling", chunks)
+    assert list((tmp_path / "embeddings").glob("*.npy"))

@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from app_ui import backend, navigation, state
+from app_ui import backend, components, navigation, state
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document
@@ -62,6 +62,7 @@ FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
 LOGGER = logging.getLogger(__name__)
 
 
+@components.guarded
 def render() -> None:
     if st.session_state.pop(GOTO_EXPLORE_KEY, False):
         navigation.switch_to("Explore")

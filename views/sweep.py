@@ -136,6 +136,7 @@ def _on_gold_change() -> None:
             st.session_state[state.QUERY_KEY] = query.query
 
 
+@components.guarded
 def render() -> None:
     result = components.page_start(
         "Parameter sweep",

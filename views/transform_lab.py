@@ -35,6 +35,7 @@ def _apply_penalty(penalty: float) -> None:
     st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
 
 
+@components.guarded
 def render() -> None:
     result = components.page_start(
         "Transform lab",

@@ -14,6 +14,7 @@ import re
 import pandas as pd
 import streamlit as st
 
+from app_ui import components
 from app_ui.safe_text import md
 from rse_core import ParameterError
 from rse_core.optimal import compare_with_greedy
@@ -163,6 +164,7 @@ def _on_limits_change() -> None:
 # --------------------------------------------------------------------------- page
 
 
+@components.guarded
 def render() -> None:
     st.title("Worked example")
     st.caption(

@@ -30,7 +30,6 @@ CHROMIUM_ARGS = [
 ]
 
 
-
 def pytest_collection_modifyitems(config, items):
     """Mark every test in this folder ``browser`` (``-m "not browser"`` skips them)."""
     for item in items:
@@ -54,11 +53,26 @@ def app_url(tmp_path_factory) -> Iterator[str]:
     log = (tmp_path_factory.mktemp("streamlit") / "server.log").open("w")
     process = subprocess.Popen(
         [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-            "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
-            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            str(ROOT / "app.py"),
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--server.headless",
+            "true",
+            "--browser.gatherUsageStats",
+            "false",
+            "--server.fileWatcherType",
+            "none",
         ],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90

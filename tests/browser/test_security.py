@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode, urlparse
+
 from tests.pdf_factory import make_pdf
 
 from .conftest import screenshot, wait_for_app
@@ -45,3 +47,29 @@ def test_script_payload_in_a_pdf_renders_as_text(app_url, page):
     injected = page.evaluate("() => [...document.scripts].some(s => s.textContent.includes('rse-xss'))")
     assert injected is False
     screenshot(page, "security_hostile_pdf")
+
+
+def test_markdown_in_a_link_shows_as_text_never_as_a_link_or_image(app_url, page):
+    """A shared link's text reaches the app's own notices as literal text: no phishing link, no image."""
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    phishing = "[Your session expired - sign in again](https://evil.example/login)"
+    image = "![x](https://evil.example/p.png)"
+    query = urlencode({"docs": f"annual_report,{phishing}", "preset": image, "maxlen": "inf", "scorer": "bm25"})
+    page.set_viewport_size({"width": 1440, "height": 1100})
+    page.goto(f"{app_url}/?{query}")
+    wait_for_app(page, TIMEOUT)
+    main = page.locator("[data-testid='stMain']")
+    main.get_by_text("Ignored maxlen='inf' in the link").first.wait_for(timeout=TIMEOUT)
+
+    anchors = page.evaluate(
+        "() => [...document.querySelectorAll('a')].filter(a => a.href.includes('evil.example'))"
+        ".map(a => a.parentElement.outerHTML)"
+    )
+    assert anchors == []
+    assert page.locator("img[src*='evil.example']").count() == 0
+    assert not [url for url in requested if urlparse(url).hostname == "evil.example"]
+    shown = main.inner_text().replace("\u200b", "")  # md() puts a zero-width space after a URL scheme
+    assert "'[Your session expired - sign in again](" in shown  # the link's text, literally
+    assert "'![x](https://evil.example/p.png)'" in shown
+    screenshot(page, "security_link_notices")
