@@ -435,9 +435,9 @@ def _check_content(pdf, name: str, page_count: int, limits: LoadLimits, deadline
         except ContentBudgetExceeded as error:
             raise DocumentTooLargeError(
                 f"{name}: page {number + 1} draws more than {_format_size(limits.max_page_content_bytes)} of "
-                f"content once its reused parts (Form XObjects) are expanded (at least {_format_size(error.counted)}); "
-                "extracting it could take minutes. If you trust the file, raise RSE_MAX_PAGE_CONTENT_MB "
-                "(or LoadLimits(max_page_content_bytes=...))."
+                "content once its reused parts (forms, patterns, Type3 glyphs) are expanded (at least "
+                f"{_format_size(error.counted)}); opening and extracting it could take minutes. "
+                "If you trust the file, raise RSE_MAX_PAGE_CONTENT_MB (or LoadLimits(max_page_content_bytes=...))."
             ) from None
         except Exception:  # a damaged page: extraction will skip it too
             continue

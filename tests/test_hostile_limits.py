@@ -45,12 +45,19 @@ from rse_core.scoring.minilm import MiniLMScorer
 # --- Bomb PDFs and the extraction budget ---------------------------------------------------
 
 
-@pytest.mark.parametrize("bomb", ["nested", "wide", "shared", "type3", "pattern", "annotation"])
+@pytest.mark.parametrize("bomb", ["nested", "wide", "shared", "links", "type3", "pattern", "annotation"])
 def test_every_bomb_pdf_is_refused_before_extraction(bomb):
     data = bomb_pdfs()[bomb]
     with pytest.raises(DocumentTooLargeError, match=r"RSE_MAX_(PAGE_)?CONTENT_MB") as refused:
         load_document(data, name=f"{bomb}.pdf")
     assert f"{bomb}.pdf" in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_modest_web_of_forms_still_loads():
+    """300 forms each listing the 300 (90,000 entries) is unusual but cheap enough to open."""
+    from bomb_pdfs import _links
+
+    assert load_document(_links(300), name="web.pdf").text == "one visible line\n"
 
 
 def test_honest_reuse_of_a_form_still_loads():
