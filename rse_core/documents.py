@@ -434,8 +434,9 @@ def _check_content(pdf, name: str, page_count: int, limits: LoadLimits, deadline
             total += meter.page_bytes(number)
         except ContentBudgetExceeded as error:
             raise DocumentTooLargeError(
-                f"{name}: page {number + 1} draws more than {_format_size(limits.max_page_content_bytes)} of "
-                "content once its reused parts (forms, patterns, Type3 glyphs) are expanded (at least "
+                f"{name}: page {number + 1} asks for more than {_format_size(limits.max_page_content_bytes)} of "
+                "content once its reused parts (forms, patterns, Type3 glyphs) and the links between them are "
+                "expanded (at least "
                 f"{_format_size(error.counted)}); opening and extracting it could take minutes. "
                 "If you trust the file, raise RSE_MAX_PAGE_CONTENT_MB (or LoadLimits(max_page_content_bytes=...))."
             ) from None

@@ -103,7 +103,7 @@ def test_a_stream_that_inflates_past_the_budget_is_refused_without_inflating_it_
     out += b"xref\n0 6\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
     assert len(out) < 100_000
-    with pytest.raises(DocumentTooLargeError, match=r"page 1 draws more than 8\.0 MB"):
+    with pytest.raises(DocumentTooLargeError, match=r"page 1 asks for more than 8\.0 MB"):
         load_document(bytes(out), name="zip.pdf")
 
 
