@@ -127,8 +127,7 @@ class ContentMeter:
             for child in children:
                 if child not in seen and self._key(child, "Subtype") == "/Form":
                     seen.add(child)
-                    own = self.pdf.xref_get_key(child, "Resources")[0] != "null"
-                    stack.append((child, "Resources") if own else current)
+                    stack.append((child, "Resources") if self._has_resources(child) else current)
         return links
 
     def _contents(self, page_xref: int) -> list[int]:
@@ -183,8 +182,10 @@ class ContentMeter:
         own resources uses its caller's, as PyMuPDF does."""
         if self._key(xref, "Subtype") != "/Form":
             return 0
-        own = self.pdf.xref_get_key(xref, "Resources")[0] != "null"
-        return self._run(xref, (xref, "Resources") if own else caller, path)
+        return self._run(xref, (xref, "Resources") if self._has_resources(xref) else caller, path)
+
+    def _has_resources(self, xref: int) -> bool:
+        return self._key(xref, "Resources") is not None
 
     def _glyph_procedures(self, resources: Resources) -> list[tuple[int, Resources]]:
         """(glyph procedure, its font's resources) of every Type3 font in ``resources``."""
@@ -194,17 +195,21 @@ class ContentMeter:
 
     def _find_glyph_procedures(self, resources: Resources) -> list[tuple[int, Resources]]:
         owner, prefix = resources
+        kind, value = self.pdf.xref_get_key(owner, f"{prefix}/Font")
+        if kind == "xref":
+            value = self.pdf.xref_object(int(value.split()[0]), compressed=True)
+        elif kind != "dict":
+            return []
         found = []
-        for name in self._names(resources, "Font"):
+        for font in (int(number) for number in _REFERENCE.findall(value)):  # fonts are shared: cached
+            if self._key(font, "Subtype") == "/Type3":
+                found += [(proc, (font, "Resources")) for proc in self._refs_at(font, "CharProcs")]
+        if "<<" not in value[2:]:
+            return found
+        for name in self._names(resources, "Font"):  # a font written inline: rare, looked up by name
             where = f"{prefix}/Font/{name}"
             kind, value = self.pdf.xref_get_key(owner, where)
-            if kind == "xref":
-                font = int(value.split()[0])
-                if self._key(font, "Subtype") != "/Type3":
-                    continue
-                procs = self._refs_at(font, "CharProcs")
-                font_resources = (font, "Resources")
-            elif kind == "dict" and self.pdf.xref_get_key(owner, f"{where}/Subtype")[1] == "/Type3":
+            if kind == "dict" and self.pdf.xref_get_key(owner, f"{where}/Subtype")[1] == "/Type3":
                 procs = self._refs_at(owner, f"{where}/CharProcs")
                 font_resources = (owner, f"{where}/Resources")
             else:

@@ -237,6 +237,10 @@ def test_the_search_grid_is_capped_by_the_chunks_and_refused_past_its_memory_lim
     # a limit far above the chunk count costs nothing
     result = find_best_segments([0.5, -1, 0.7], max_length=10**12, overall_max_length=10**12, minimum_value=0)
     assert [(s.start, s.end) for s in result] == [(2, 3), (0, 1)]
+    # max_length far above the overall budget: the grid is as wide as the budget (the issue's
+    # `--max-length 100000` on a 20 MB file needed 11 GB; with the default budget of 30 it is small)
+    capped = find_best_segments(np.full(40_000, 0.1), max_length=100_000, overall_max_length=30, minimum_value=0)
+    assert [(s.start, s.end) for s in capped] == [(0, 30)]
     # 40,000 non-negative chunks x 40,000 per segment would need ~60 GB: refused before allocating
     with pytest.raises(SearchTooLargeError, match=r"would need about \d+\.\d GB.*Lower max_length"):
         find_best_segments(np.zeros(40_000), max_length=100_000, overall_max_length=100_000, minimum_value=0)
