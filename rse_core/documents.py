@@ -12,6 +12,7 @@ import codecs
 import hashlib
 import math
 import os
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ SUPPORTED_SUFFIXES = PDF_SUFFIXES + TEXT_SUFFIXES
 
 
 _MB = 1_048_576
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,11 @@ class LoadLimits:
     max_page_content_bytes: int = 8 * _MB
     max_content_bytes: int = 100 * _MB
     max_seconds: float = 60.0
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+                raise ParameterError(f"LoadLimits.{name} must be a number above 0; got {value!r}.")
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> LoadLimits:
@@ -151,7 +158,14 @@ class Document:
 
     @classmethod
     def from_text(cls, text: str, name: str = "text.txt") -> Document:
-        """Build a document from a string, as if it had been loaded from a UTF-8 file."""
+        """Build a document from a string, as if it had been loaded from a UTF-8 file.
+
+        A lone surrogate (half of a character pair, from a broken decode) cannot be stored in a
+        file; each becomes U+FFFD, as an undecodable byte in a file would.
+        """
+        if not isinstance(text, str):
+            raise UnsupportedFormatError(f"Document.from_text takes a string, not {type(text).__name__}.")
+        text = _LONE_SURROGATE.sub("\ufffd", text)
         return load_document(text.encode("utf-8"), name=name)
 
 

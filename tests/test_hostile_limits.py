@@ -131,6 +131,14 @@ def test_limits_from_the_environment_refuse_non_numbers(value):
         LoadLimits.from_environment({"RSE_MAX_EXTRACT_SECONDS": value})
 
 
+def test_limits_are_validated_and_from_text_survives_lone_surrogates():
+    with pytest.raises(ParameterError, match="max_seconds"):
+        LoadLimits(max_seconds=math.nan)
+    with pytest.raises(ParameterError, match="max_chars"):
+        LoadLimits(max_chars=0)
+    assert Document.from_text("caf\udce9 ok", name="s.txt").text == "caf\ufffd ok"
+
+
 def test_limits_from_the_environment():
     limits = LoadLimits.from_environment(
         {"RSE_MAX_FILE_MB": "2", "RSE_MAX_CHARS": "1000", "RSE_MAX_PAGE_CONTENT_MB": "0.5", "RSE_MAX_PAGES": ""}
