@@ -43,8 +43,9 @@ took 2.5 to 11 s there (0.6-2.7 microseconds an entry). Counting entries costs a
 here, so the 8 MB page budget stops the count at 250,000 entries, well under a second."""
 
 MAX_STEPS = 2_000_000
-"""Most (stream, resource) pairs the measure itself visits per document (about a second): a file
-whose thousands of forms each list thousands of forms counts as over the limit too."""
+"""Most (stream, resource) pairs the measure itself visits per document (about a second) at the
+default budgets: a file whose thousands of forms each list thousands of forms counts as over the
+limit too. A larger ``limit`` (a trusted file) allows proportionally more."""
 
 _DO = re.compile(rb"(?<![A-Za-z0-9#*])Do(?![A-Za-z0-9#*])")
 # Operators that paint with the current colour (a tiling pattern runs once per use): fills,
@@ -139,7 +140,7 @@ class ContentMeter:
 
     def _step(self, count: int) -> None:
         self._steps += count
-        if self._steps > MAX_STEPS:
+        if self._steps > max(MAX_STEPS, self.limit // LINK_COST):
             raise ContentBudgetExceeded(self.limit + 1)
 
     def _check(self, counted: int) -> None:
