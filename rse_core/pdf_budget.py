@@ -53,7 +53,6 @@ _DO = re.compile(rb"(?<![A-Za-z0-9#*])Do(?![A-Za-z0-9#*])")
 _PAINT = re.compile(rb"(?<![A-Za-z0-9#*'\"])(?:f\*?|F|B\*?|b\*?|S|s|sh|Tj|TJ|'|\")(?![A-Za-z0-9#*])")
 _STRING_TOKENS = re.compile(rb"\\.|[()]|<<|>>|[<>]|%[^\r\n]*", re.DOTALL)
 _REFERENCE = re.compile(r"(\d+)\s+\d+\s+R")
-_NAME = re.compile(r"/([^\s/<>\[\]()%{}]+)")
 
 Resources = tuple[int, str]
 """Where a stream's resources are: (object number, key path), e.g. ``(12, "Resources")`` or, for
