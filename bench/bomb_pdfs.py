@@ -6,11 +6,11 @@ Run from the project root:
     python bench/bomb_pdfs.py --no-baseline # guarded loads only (a few seconds)
 
 Each load runs in its own subprocess, so its peak resident memory (``ru_maxrss`` of the child,
-Python and PyMuPDF included) is its own. "guarded" is ``load_document`` with the default
-``LoadLimits``; the target is a ``DocumentTooLargeError`` in under 10 s and under 1 GB. The
-baseline is the same call with the content, character and time budgets lifted (what main did),
-killed after ``--cap`` seconds or when it passes ``--memory-cap`` MB of address space; it shows
-what the budgets prevent.
+Python and PyMuPDF included; "before" is the same figure just before the load) is its own.
+"guarded" is ``load_document`` with the default ``LoadLimits``; the target is a
+``DocumentTooLargeError`` in under 10 s and under 1 GB. The baseline is the same call with the
+content, character and time budgets lifted (what main did), killed after ``--cap`` seconds or
+when it passes ``--memory-cap`` MB of address space; it shows what the budgets prevent.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ guarded = sys.argv[3] == "guarded"
 limits = LoadLimits() if guarded else LoadLimits(
     max_chars=10**12, max_page_chars=10**12, max_page_content_bytes=10**15, max_content_bytes=10**15, max_seconds=1e9)
 data = bomb_pdfs()[sys.argv[2]]
+before_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 start = time.perf_counter()
 try:
     document = load_document(data, name=sys.argv[2] + ".pdf", limits=limits)
@@ -44,7 +45,7 @@ except Exception as error:
     outcome = f"{type(error).__name__}: {str(error)[:60]}"
 seconds = time.perf_counter() - start
 print(json.dumps({"seconds": seconds, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "outcome": outcome, "bytes": len(data)}))
+                  "before_mb": before_mb, "outcome": outcome, "bytes": len(data)}))
 """
 
 
@@ -80,7 +81,7 @@ def main() -> int:
     from bomb_pdfs import bomb_pdfs
 
     sizes = {name: len(data) for name, data in bomb_pdfs().items()}
-    print(f"{'bomb':10} {'file':>10} {'mode':9} {'time':>9} {'peak RSS':>9}  outcome")
+    print(f"{'bomb':10} {'file':>10} {'mode':9} {'time':>9} {'peak RSS':>9} {'(before)':>9}  outcome")
     ok = True
     for bomb, size in sizes.items():
         modes = ["guarded"] + ([] if args.no_baseline else ["baseline"])
@@ -88,7 +89,8 @@ def main() -> int:
             row = measure(bomb, mode, args.cap, args.memory_cap)
             seconds = "-" if row["seconds"] is None else f"{row['seconds']:.3f} s"
             peak = "-" if row["peak_mb"] is None else f"{row['peak_mb']:.0f} MB"
-            print(f"{bomb:10} {size:>8,} B {mode:9} {seconds:>9} {peak:>9}  {row['outcome']}")
+            before = "-" if row.get("before_mb") is None else f"{row['before_mb']:.0f} MB"
+            print(f"{bomb:10} {size:>8,} B {mode:9} {seconds:>9} {peak:>9} {before:>9}  {row['outcome']}")
             if mode == "guarded":
                 refused = row["outcome"].startswith("DocumentTooLargeError")
                 ok &= refused and row["seconds"] is not None and row["seconds"] < 10 and row["peak_mb"] < 1024

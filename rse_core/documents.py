@@ -8,10 +8,10 @@ makes it a stable cache key for embeddings and scores.
 from __future__ import annotations
 
 import bisect
-import codecs
 import hashlib
 import math
 import os
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,6 +29,7 @@ from .errors import (
 )
 from .pdf_budget import ContentBudgetExceeded, ContentMeter
 from .text_cleaning import clean_text
+from .text_encoding import decode_text
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 PDF_SUFFIXES = (".pdf",)
@@ -36,6 +37,7 @@ SUPPORTED_SUFFIXES = PDF_SUFFIXES + TEXT_SUFFIXES
 
 
 _MB = 1_048_576
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,11 @@ class LoadLimits:
     max_page_content_bytes: int = 8 * _MB
     max_content_bytes: int = 100 * _MB
     max_seconds: float = 60.0
+
+    def __post_init__(self) -> None:
+        for name, value in vars(self).items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+                raise ParameterError(f"LoadLimits.{name} must be a number above 0; got {value!r}.")
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> LoadLimits:
@@ -151,7 +158,14 @@ class Document:
 
     @classmethod
     def from_text(cls, text: str, name: str = "text.txt") -> Document:
-        """Build a document from a string, as if it had been loaded from a UTF-8 file."""
+        """Build a document from a string, as if it had been loaded from a UTF-8 file.
+
+        A lone surrogate (half of a character pair, from a broken decode) cannot be stored in a
+        file; each becomes U+FFFD, as an undecodable byte in a file would.
+        """
+        if not isinstance(text, str):
+            raise UnsupportedFormatError(f"Document.from_text takes a string, not {type(text).__name__}.")
+        text = _LONE_SURROGATE.sub("\ufffd", text)
         return load_document(text.encode("utf-8"), name=name)
 
 
@@ -225,7 +239,7 @@ def load_document(
     if is_pdf:
         raise UnsupportedFormatError(f"{name} is a PDF file with a {suffix} extension; rename it to .pdf.")
     kind = "text" if suffix == ".txt" else "markdown"
-    decoded, encoding = _decode_text(data, name)
+    decoded, encoding = decode_text(data, name)
     text = clean_text(decoded)
     if not text.strip():
         raise EmptyDocumentError(f"{name} has no text.")
@@ -268,82 +282,6 @@ def _format_size(size: int) -> str:
     if size < 1_048_576:
         return f"{size / 1024:.1f} KB"
     return f"{size / 1_048_576:.1f} MB"
-
-
-_BOMS = (  # UTF-32 first: its little-endian BOM starts with UTF-16's
-    (codecs.BOM_UTF32_LE, "utf-32"),
-    (codecs.BOM_UTF32_BE, "utf-32"),
-    (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"),
-    (codecs.BOM_UTF16_BE, "utf-16"),
-)
-_WIDE_ENCODINGS = ("utf_16", "utf_32")
-_MULTIBYTE_ENCODINGS = (
-    *_WIDE_ENCODINGS,
-    "gb",  # gb2312, gbk, gb18030
-    "big5",
-    "cp932",
-    "cp949",
-    "cp950",
-    "shift_jis",
-    "euc_",
-    "iso2022",
-    "johab",
-    "hz",
-)
-
-
-def _decode_text(data: bytes, name: str) -> tuple[str, str]:
-    """Decode a text file and say how: BOM, then UTF-8, then a detector; refuse binary data.
-
-    Order: a byte-order mark settles UTF-8/16/32; then strict UTF-8 (most files); then
-    ``charset-normalizer``, trusted for multi-byte encodings (GBK, Shift-JIS, Big5, EUC,
-    BOM-less UTF-16), whose byte patterns it tells apart reliably. For single-byte text it often
-    guesses wrongly on short files (cp1006 for French), so those are read as cp1252 (Windows
-    Western, the usual legacy encoding), which is what the document then reports.
-    """
-    for bom, encoding in _BOMS:
-        if data.startswith(bom):
-            label = encoding.replace("-sig", "")
-            return data.decode(encoding, errors="replace"), label
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    sample = data[:4096]
-    binary_bytes = sum(byte < 9 or 13 < byte < 32 for byte in sample)
-    has_nul = b"\x00" in sample
-    if has_nul or binary_bytes > len(sample) * 0.05:
-        detected = _detect_encoding(data)
-        if detected and detected.startswith(_WIDE_ENCODINGS):
-            return data.decode(detected, errors="replace"), _encoding_label(detected)
-        raise UnsupportedFormatError(
-            f"{name} does not look like a text file (it contains binary data). "
-            "If it is text, save it as UTF-8 and upload it again."
-        )
-    # Mostly UTF-8 with a few broken bytes (a damaged copy, a cut multi-byte character): keep the
-    # UTF-8 and show each broken byte as U+FFFD.
-    as_utf8 = data.decode("utf-8", errors="replace")
-    broken = as_utf8.count("\ufffd")
-    non_ascii = len(as_utf8) - len(as_utf8.encode("ascii", errors="ignore"))
-    if non_ascii - broken > broken:
-        return as_utf8, "utf-8"
-    detected = _detect_encoding(data)
-    if detected and detected.startswith(_MULTIBYTE_ENCODINGS):
-        return data.decode(detected, errors="replace"), _encoding_label(detected)
-    return data.decode("cp1252", errors="replace"), "cp1252"
-
-
-def _detect_encoding(data: bytes) -> str | None:
-    """charset-normalizer's best guess (a Python codec name), or ``None`` for binary data."""
-    from charset_normalizer import from_bytes
-
-    best = from_bytes(data).best()
-    return None if best is None else best.encoding
-
-
-def _encoding_label(codec: str) -> str:
-    return codecs.lookup(codec).name
 
 
 def _text_title(text: str, kind: str, name: str) -> str:
@@ -434,10 +372,11 @@ def _check_content(pdf, name: str, page_count: int, limits: LoadLimits, deadline
             total += meter.page_bytes(number)
         except ContentBudgetExceeded as error:
             raise DocumentTooLargeError(
-                f"{name}: page {number + 1} draws more than {_format_size(limits.max_page_content_bytes)} of "
-                f"content once its reused parts (Form XObjects) are expanded (at least {_format_size(error.counted)}); "
-                "extracting it could take minutes. If you trust the file, raise RSE_MAX_PAGE_CONTENT_MB "
-                "(or LoadLimits(max_page_content_bytes=...))."
+                f"{name}: page {number + 1} asks for more than {_format_size(limits.max_page_content_bytes)} of "
+                "content once its reused parts (forms, patterns, Type3 glyphs) and the links between them are "
+                "expanded (at least "
+                f"{_format_size(error.counted)}); opening and extracting it could take minutes. "
+                "If you trust the file, raise RSE_MAX_PAGE_CONTENT_MB (or LoadLimits(max_page_content_bytes=...))."
             ) from None
         except Exception:  # a damaged page: extraction will skip it too
             continue

@@ -8,7 +8,8 @@ content once every reuse is expanded, and that is cheap to compute without inter
 anything: each stream is read once and the expansion is summed over the graph of streams with
 memoisation, so 2,000 pages sharing one stream cost one read.
 
-PyMuPDF's text extraction runs four kinds of content streams, all measured (``bench/`` and
+Opening a page walks its graph of XObject resources (each entry costs a little, see
+:data:`LINK_COST`), and PyMuPDF's text extraction runs four kinds of content streams, all measured (``bench/`` and
 ``tests/test_hostile_limits.py`` show each one growing tenfold per nesting level otherwise):
 the page's contents, Form XObjects (``Do``), tiling patterns (run for every fill or text drawn
 while one is the colour), Type3 glyph procedures (run for every character shown in such a font),
@@ -34,13 +35,24 @@ interpreter saves state, looks the name up and sets the stream up even when it i
 MAX_NESTING = 64
 """Deepest chain of streams running streams that is measured; deeper counts as over the limit."""
 
+LINK_COST = 32
+"""Bytes charged per entry of an XObject resource dictionary reachable from a page. Opening a
+page (``load_page``, before any text) walks that graph to see whether the page uses
+transparency, once per form that lists the entries: 2,000 forms each listing the 2,000 forms
+took 2.5 to 11 s there (0.6-2.7 microseconds an entry). Counting entries costs about as much
+here, so the 8 MB page budget stops the count at 250,000 entries, well under a second."""
+
+MAX_STEPS = 2_000_000
+"""Most (stream, resource) pairs the measure itself visits per document (about a second) at the
+default budgets: a file whose thousands of forms each list thousands of forms counts as over the
+limit too. A larger ``limit`` (a trusted file) allows proportionally more."""
+
 _DO = re.compile(rb"(?<![A-Za-z0-9#*])Do(?![A-Za-z0-9#*])")
 # Operators that paint with the current colour (a tiling pattern runs once per use): fills,
 # strokes, shadings and every text-showing operator.
 _PAINT = re.compile(rb"(?<![A-Za-z0-9#*'\"])(?:f\*?|F|B\*?|b\*?|S|s|sh|Tj|TJ|'|\")(?![A-Za-z0-9#*])")
 _STRING_TOKENS = re.compile(rb"\\.|[()]|<<|>>|[<>]|%[^\r\n]*", re.DOTALL)
 _REFERENCE = re.compile(r"(\d+)\s+\d+\s+R")
-_NAME = re.compile(r"/([^\s/<>\[\]()%{}]+)")
 
 Resources = tuple[int, str]
 """Where a stream's resources are: (object number, key path), e.g. ``(12, "Resources")`` or, for
@@ -83,21 +95,52 @@ class ContentMeter:
     _children: dict[tuple[Resources, str], tuple[int, ...]] = field(default_factory=dict)
     _procedures: dict[Resources, list[tuple[int, Resources]]] = field(default_factory=dict)
     _types: dict[tuple[int, str], str | None] = field(default_factory=dict)
+    _object_refs: dict[int, list[int]] = field(default_factory=dict)
+    _steps: int = 0
 
     def page_bytes(self, page_number: int) -> int:
         """Content bytes page ``page_number`` (0-based) expands to, every reuse drawn out."""
         pdf = self.pdf
-        page = pdf.load_page(page_number)
-        owner = _resources_owner(pdf, page.xref)
-        resources = (owner, "Resources") if owner is not None else (page.xref, "Resources")
-        total = 0
-        for xref in page.get_contents():
+        page_xref = pdf.page_xref(page_number)  # not load_page: opening the page is itself costly
+        owner = _resources_owner(pdf, page_xref)
+        resources = (owner, "Resources") if owner is not None else (page_xref, "Resources")
+        total = LINK_COST * self._links(resources)
+        self._check(total)
+        for xref in self._contents(page_xref):
             total += self._run(xref, resources, ())
             self._check(total)
-        for xref in self._appearances(page.xref):
+        for xref in self._appearances(page_xref):
             total += DO_COST + self._form(xref, resources, ())
             self._check(total)
         return total
+
+    def _links(self, resources: Resources) -> int:
+        """Entries of every XObject dictionary reachable from ``resources``, counted once per
+        form that lists them (what PyMuPDF walks when it opens the page)."""
+        links, stack, seen = 0, [resources], set()
+        while stack:
+            current = stack.pop()
+            children = self._refs(current, "XObject")
+            links += len(children)
+            self._step(len(children))
+            self._check(LINK_COST * links)
+            for child in children:
+                if child not in seen and self._key(child, "Subtype") == "/Form":
+                    seen.add(child)
+                    stack.append((child, "Resources") if self._has_resources(child) else current)
+        return links
+
+    def _contents(self, page_xref: int) -> list[int]:
+        kind, value = self.pdf.xref_get_key(page_xref, "Contents")
+        if kind == "xref":
+            number = int(value.split()[0])
+            return [number] if self.pdf.xref_is_stream(number) else self._refs_at(number, "")
+        return [int(n) for n in _REFERENCE.findall(value)] if kind == "array" else []
+
+    def _step(self, count: int) -> None:
+        self._steps += count
+        if self._steps > max(MAX_STEPS, self.limit // LINK_COST):
+            raise ContentBudgetExceeded(self.limit + 1)
 
     def _check(self, counted: int) -> None:
         if counted > self.limit:
@@ -114,15 +157,19 @@ class ContentMeter:
             raise ContentBudgetExceeded(self.limit + 1)
         scan = self._scan(xref)
         inner = (*path, xref)
+        self._step(1)
         cost = scan.size
         if scan.draws:
             forms = self._refs(resources, "XObject")
+            self._step(len(forms))
             cost += scan.draws * (DO_COST + max((self._form(f, resources, inner) for f in forms), default=0))
         patterns = [p for p in self._refs(resources, "Pattern") if self._key(p, "PatternType") == "1"]
+        self._step(len(patterns))
         if patterns and self._counts(xref).paints:
             largest = max(self._run(p, (p, "Resources"), inner) for p in patterns)
             cost += self._counts(xref).paints * (DO_COST + largest)
         procedures = self._glyph_procedures(resources)
+        self._step(len(procedures))
         if procedures and self._counts(xref).shown:
             largest = max(self._run(proc, font, inner) for proc, font in procedures)
             cost += self._counts(xref).shown * (DO_COST + largest)
@@ -135,8 +182,10 @@ class ContentMeter:
         own resources uses its caller's, as PyMuPDF does."""
         if self._key(xref, "Subtype") != "/Form":
             return 0
-        own = self.pdf.xref_get_key(xref, "Resources")[0] != "null"
-        return self._run(xref, (xref, "Resources") if own else caller, path)
+        return self._run(xref, (xref, "Resources") if self._has_resources(xref) else caller, path)
+
+    def _has_resources(self, xref: int) -> bool:
+        return self._key(xref, "Resources") is not None
 
     def _glyph_procedures(self, resources: Resources) -> list[tuple[int, Resources]]:
         """(glyph procedure, its font's resources) of every Type3 font in ``resources``."""
@@ -146,17 +195,21 @@ class ContentMeter:
 
     def _find_glyph_procedures(self, resources: Resources) -> list[tuple[int, Resources]]:
         owner, prefix = resources
+        kind, value = self.pdf.xref_get_key(owner, f"{prefix}/Font")
+        if kind == "xref":
+            value = self.pdf.xref_object(int(value.split()[0]), compressed=True)
+        elif kind != "dict":
+            return []
         found = []
-        for name in self._names(resources, "Font"):
+        for font in (int(number) for number in _REFERENCE.findall(value)):  # fonts are shared: cached
+            if self._key(font, "Subtype") == "/Type3":
+                found += [(proc, (font, "Resources")) for proc in self._refs_at(font, "CharProcs")]
+        if "<<" not in value[2:]:
+            return found
+        for name in self._names(resources, "Font"):  # a font written inline: rare, looked up by name
             where = f"{prefix}/Font/{name}"
             kind, value = self.pdf.xref_get_key(owner, where)
-            if kind == "xref":
-                font = int(value.split()[0])
-                if self._key(font, "Subtype") != "/Type3":
-                    continue
-                procs = self._refs_at(font, "CharProcs")
-                font_resources = (font, "Resources")
-            elif kind == "dict" and self.pdf.xref_get_key(owner, f"{where}/Subtype")[1] == "/Type3":
+            if kind == "dict" and self.pdf.xref_get_key(owner, f"{where}/Subtype")[1] == "/Type3":
                 procs = self._refs_at(owner, f"{where}/CharProcs")
                 font_resources = (owner, f"{where}/Resources")
             else:
@@ -186,10 +239,16 @@ class ContentMeter:
         return self._children[key]
 
     def _refs_at(self, xref: int, path: str) -> list[int]:
+        """References in the value at ``path`` of object ``xref`` (an indirect value is parsed
+        once, however many objects point at it)."""
         kind, value = self.pdf.xref_get_key(xref, path) if path else ("xref", f"{xref} 0 R")
         if kind == "xref":
-            value = self.pdf.xref_object(int(value.split()[0]), compressed=True)
-        elif kind not in ("dict", "array"):
+            number = int(value.split()[0])
+            if number not in self._object_refs:
+                text = self.pdf.xref_object(number, compressed=True)
+                self._object_refs[number] = [int(n) for n in _REFERENCE.findall(text)]
+            return self._object_refs[number]
+        if kind not in ("dict", "array"):
             return []
         return [int(number) for number in _REFERENCE.findall(value)]
 

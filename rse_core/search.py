@@ -164,7 +164,9 @@ class _Candidates:
         rows, offsets = np.divmod(flat, ends.shape[1]) if len(flat) else (flat, flat)
         self.sums = np.cumsum(terms, axis=1).ravel()[flat]
         self.starts = starts[rows]
-        self.ends = self.starts + offsets + 1
+        self.lengths = offsets + 1
+        self.ends = self.starts + self.lengths
+        self._fits = max_length  # every live candidate is at most this long
         self._sums_exact = False  # True once sums are what this Python's ``sum`` gives
 
     def best(self, budget: int) -> tuple[int, int, float] | None:
@@ -172,8 +174,9 @@ class _Candidates:
 
         Ties go to the earliest start, then the shortest.
         """
-        if budget < self.max_length:  # budgets only shrink: what no longer fits never will
-            self.sums[self.ends - self.starts > budget] = -np.inf
+        if budget < self._fits:  # budgets only shrink: what no longer fits never will
+            self.sums[self.lengths > budget] = -np.inf
+            self._fits = budget
         if not len(self.sums):
             return None
         index = int(self.sums.argmax())
@@ -221,17 +224,20 @@ def compensated_sums(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -
     over a whole document cost a few array operations per chunk of the longest candidate instead
     of a Python loop per candidate. Sums are finite (values whose total overflows are refused).
     """
-    result = np.empty(len(starts), dtype=np.float64)
     if not len(starts):
-        return result
-    rows, row_of = np.unique(starts, return_inverse=True)
+        return np.empty(0, dtype=np.float64)
+    if np.all(starts[1:] >= starts[:-1]):  # the candidates' order: no sort needed
+        new_row = np.concatenate(([True], starts[1:] != starts[:-1]))
+        rows, row_of = starts[new_row], np.cumsum(new_row) - 1
+    else:
+        rows, row_of = np.unique(starts, return_inverse=True)
     lengths = ends - starts
-    order = np.argsort(lengths, kind="stable")
-    bounds = np.searchsorted(lengths[order], np.arange(1, int(lengths.max()) + 2))
+    width = int(lengths.max())
     last = len(values) - 1
+    results = np.empty((len(rows), width), dtype=np.float64)  # row r, column k: sum of k + 1 values
     total = values[rows] + 0.0
     compensation = np.zeros_like(total)
-    for offset in range(int(lengths.max())):
+    for offset in range(width):
         if offset:
             item = values[np.minimum(rows + offset, last)]
             step = total + item
@@ -239,10 +245,8 @@ def compensated_sums(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -
                 np.abs(total) >= np.abs(item), (total - step) + item, (item - step) + total
             )
             total = step
-        done = order[bounds[offset] : bounds[offset + 1]]  # pairs of length offset + 1
-        row_total, row_compensation = total[row_of[done]], compensation[row_of[done]]
-        result[done] = np.where(row_compensation != 0, row_total + row_compensation, row_total)
-    return result
+        results[:, offset] = np.where(compensation != 0, total + compensation, total)
+    return results[row_of, lengths - 1]
 
 
 def find_best_segments(

@@ -8,6 +8,8 @@ Each one is built by hand (raw PDF objects, no compression) so the trick is visi
   2 KB, enough to be a few seconds of extraction but tens of thousands of chunks to embed.
 - ``shared``: 2,000 pages that all point at one content stream, which draws a nested XObject:
   each page is modest, the document is not.
+- ``links``: 2,000 forms whose resources each list all 2,000 (none draws anything): merely
+  opening the page walks that graph for transparency, 4 million entries, 11 s inside PyMuPDF.
 - ``type3``, ``pattern``, ``annotation``: the nested forms reached another way PyMuPDF's text
   extraction runs content: a Type3 font's glyph procedure, a tiling pattern used as the fill
   colour, an annotation's appearance stream.
@@ -107,12 +109,29 @@ def _indirect(kind: str, depth: int, fanout: int = 10) -> bytes:
     return _pdf(objects, 1)
 
 
+def _links(count: int) -> bytes:
+    """One page; ``count`` forms, each with its own resources naming one shared list of all of them."""
+    objects = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        3: b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 600 800] /Contents 4 0 R /Resources << /XObject 5 0 R >> >>",
+        4: _stream(b"BT /F1 12 Tf 72 720 Td (one visible line) Tj ET"),
+        5: b"<< " + b" ".join(b"/X%d %d 0 R" % (i, 10 + i) for i in range(count)) + b" >>",
+    }
+    for i in range(count):
+        objects[10 + i] = _stream(
+            b"0 0 m", b"/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Resources << /XObject 5 0 R >>"
+        )
+    return _pdf(objects, 1)
+
+
 def bomb_pdfs() -> dict[str, bytes]:
     """Name -> bytes of each bomb PDF (see the module docstring)."""
     return {
         "nested": _document(1, depth=8, fanout=10, line=b"the same words again "),
         "wide": _document(1, depth=4, fanout=16, line=b"A" * 350),
         "shared": _document(2000, depth=3, fanout=10, line=b"shared page text " * 6),
+        "links": _links(2000),
         "type3": _indirect("type3", depth=7),
         "pattern": _indirect("pattern", depth=7),
         "annotation": _indirect("annotation", depth=7),

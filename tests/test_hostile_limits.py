@@ -45,12 +45,19 @@ from rse_core.scoring.minilm import MiniLMScorer
 # --- Bomb PDFs and the extraction budget ---------------------------------------------------
 
 
-@pytest.mark.parametrize("bomb", ["nested", "wide", "shared", "type3", "pattern", "annotation"])
+@pytest.mark.parametrize("bomb", ["nested", "wide", "shared", "links", "type3", "pattern", "annotation"])
 def test_every_bomb_pdf_is_refused_before_extraction(bomb):
     data = bomb_pdfs()[bomb]
     with pytest.raises(DocumentTooLargeError, match=r"RSE_MAX_(PAGE_)?CONTENT_MB") as refused:
         load_document(data, name=f"{bomb}.pdf")
     assert f"{bomb}.pdf" in str(refused.value) and "\n" not in str(refused.value)
+
+
+def test_a_modest_web_of_forms_still_loads():
+    """300 forms each listing the 300 (90,000 entries) is unusual but cheap enough to open."""
+    from bomb_pdfs import _links
+
+    assert load_document(_links(300), name="web.pdf").text == "one visible line\n"
 
 
 def test_honest_reuse_of_a_form_still_loads():
@@ -96,7 +103,7 @@ def test_a_stream_that_inflates_past_the_budget_is_refused_without_inflating_it_
     out += b"xref\n0 6\n0000000000 65535 f \n" + b"".join(b"%010d 00000 n \n" % o for o in offsets)
     out += b"trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % xref
     assert len(out) < 100_000
-    with pytest.raises(DocumentTooLargeError, match=r"page 1 draws more than 8\.0 MB"):
+    with pytest.raises(DocumentTooLargeError, match=r"page 1 asks for more than 8\.0 MB"):
         load_document(bytes(out), name="zip.pdf")
 
 
@@ -122,6 +129,14 @@ def test_limits_from_the_environment_refuse_non_numbers(value):
         LoadLimits.from_environment({"RSE_MAX_FILE_MB": value})
     with pytest.raises(ParameterError, match="RSE_MAX_EXTRACT_SECONDS"):
         LoadLimits.from_environment({"RSE_MAX_EXTRACT_SECONDS": value})
+
+
+def test_limits_are_validated_and_from_text_survives_lone_surrogates():
+    with pytest.raises(ParameterError, match="max_seconds"):
+        LoadLimits(max_seconds=math.nan)
+    with pytest.raises(ParameterError, match="max_chars"):
+        LoadLimits(max_chars=0)
+    assert Document.from_text("caf\udce9 ok", name="s.txt").text == "caf\ufffd ok"
 
 
 def test_limits_from_the_environment():
@@ -230,6 +245,10 @@ def test_the_search_grid_is_capped_by_the_chunks_and_refused_past_its_memory_lim
     # a limit far above the chunk count costs nothing
     result = find_best_segments([0.5, -1, 0.7], max_length=10**12, overall_max_length=10**12, minimum_value=0)
     assert [(s.start, s.end) for s in result] == [(2, 3), (0, 1)]
+    # max_length far above the overall budget: the grid is as wide as the budget (the issue's
+    # `--max-length 100000` on a 20 MB file needed 11 GB; with the default budget of 30 it is small)
+    capped = find_best_segments(np.full(40_000, 0.1), max_length=100_000, overall_max_length=30, minimum_value=0)
+    assert [(s.start, s.end) for s in capped] == [(0, 30)]
     # 40,000 non-negative chunks x 40,000 per segment would need ~60 GB: refused before allocating
     with pytest.raises(SearchTooLargeError, match=r"would need about \d+\.\d GB.*Lower max_length"):
         find_best_segments(np.zeros(40_000), max_length=100_000, overall_max_length=100_000, minimum_value=0)
