@@ -65,7 +65,7 @@ def scope_of(url_path: str) -> frozenset[Group]:
 
 def _not_here(applies: bool) -> None:
     if not applies:
-        st.caption(":material/block: Not used on this page.")
+        st.caption("Not used on this page.")
 
 
 def _group_of(field: str) -> Group:
@@ -156,7 +156,7 @@ def render_sidebar(url_path: str = "") -> None:
         if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
             _not_here(False)
         elif Group.TOP_K not in scope:
-            st.caption(":material/block: The baselines (top-k, window) and the context order are not used here.")
+            st.caption("The baselines (top-k, window) and the context order are not used here.")
         st.selectbox(
             "Preset",
             options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],

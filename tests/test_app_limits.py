@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apptest_support import new_app, open_page, result_of
+from apptest_support import messages, new_app, open_page, result_of
 
 from app_ui import backend
 
@@ -25,7 +25,7 @@ def test_too_many_chunks_for_minilm_is_one_line_suggesting_bm25(small_embedding_
     assert "notes.md" in [document.name for document in good.corpus.documents]
     at.sidebar.selectbox(key="sb_scorer").set_value("minilm").run()  # the samples' embeddings ship; notes.md's not
     assert not at.exception, [e.value for e in at.exception]
-    errors = [e.value for e in at.error]
+    errors = messages(at, "error")
     assert len(errors) == 1 and "\n" not in errors[0], errors
     assert "would have to be embedded" in errors[0] and "bm25" in errors[0] and "RSE_MAX_EMBED_CHUNKS" in errors[0]
     assert result_of(at) is good  # the last good result stays on screen
@@ -40,7 +40,7 @@ def test_a_golden_set_with_a_huge_integer_is_one_line_on_the_evaluate_page():
     at.file_uploader(key="ev_upload").upload("huge.golden.json", huge.encode(), "application/json")
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    messages = [error.value for error in at.error]
-    assert len(messages) == 1 and "\n" not in messages[0], messages
-    shown = messages[0].replace("\\", "")  # the page escapes Markdown
+    errors = messages(at, "error")
+    assert len(errors) == 1 and "\n" not in errors[0], errors
+    shown = errors[0]
     assert "huge.golden.json" in shown and "cannot be read" in shown
