@@ -529,6 +529,8 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
             print(f"note: {missing} Running the samples only.", file=sys.stderr)
             chosen = [SetName.SAMPLES]
         params = preset(args.preset)
+        changes = {name: getattr(args, name) for name in ("window", "top_k") if getattr(args, name) is not None}
+        params = params.with_changes(**changes)
         scorer = get_scorer(args.scorer)
         run = [*chosen, *(s for s in SetName if args.tune and s not in chosen and not missing)]
         reports = []
@@ -539,7 +541,7 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
     except RSEError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}\n")
+    print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}  window {params.window}\n")
     print(format_sets(reports, args.markdown))
     print("\nPer kind: recall at equal characters, and the areas under recall vs characters up to 12,000")
     print(format_kinds(reports, args.markdown))

@@ -49,11 +49,12 @@ def test_chart_and_table_show_the_cores_curves(at, scored):
     curves = budget_curves(scored, RSEParams())
     spec = budget_spec(at)
     traces = {trace["name"].split(" (")[0]: trace for trace in spec["data"]}
-    rse, top = curves["all"]
+    rse, top, _ = curves["all"]
     assert traces["RSE, penalty sweep"]["x"] == [p.characters for p in rse.points]
     assert traces["RSE, penalty sweep"]["y"] == [p.recall for p in rse.points]
     assert f"area {rse.area:.3f}" in traces["RSE, penalty sweep"]["name"]
     assert traces["top-k, k = 1-20"]["y"] == [p.recall for p in top.points]
+    assert traces["fixed window, k = 1-20"]["y"] == [p.recall for p in curves["all"][2].points]
     # the sidebar's setting sits on the RSE curve, at the evaluation's own numbers
     overall = evaluate(load_golden_set(ANNUAL), RSEParams(), "bm25").summary()
     rse_all = next(row for row in overall if row["kind"] == "all" and row["method"] == "rse")
