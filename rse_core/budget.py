@@ -1,7 +1,8 @@
 """Budget-aware evaluation: recall against characters sent, as curves and one area per method.
 
 Recall alone rewards sending more. Here each method is an operating curve: RSE over a sweep of
-the irrelevant-chunk penalty (everything else as given), top-k over k. Each point is one setting
+the irrelevant-chunk penalty (everything else as given), top-k over k, and the fixed window
+(each of the top k hits grown by ``params.window`` chunks on both sides) over k. Each point is one setting
 applied to every query of a set: (mean characters sent per query, mean recall). A method is
 summed up by the **normalised area under its curve up to 12,000 characters**::
 
@@ -27,18 +28,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import topk
 from .evaluate import span_score
 from .params import RSEParams
 from .scored import ScoredSet
 from .search import find_best_segments
 from .sweep import SweepParam, ValueBasis, default_axis
-from .topk import ranked_chunks
+from .topk import ranked_chunks, window
 
 MAX_CHARACTERS = 12_000
 PENALTIES = default_axis(SweepParam.PENALTY)  # 0 to 0.5 in steps of 0.025
 TOP_KS = tuple(range(1, 21))
-METHOD_NAMES = {"rse": "RSE (penalty sweep)", "top_k": "top-k (k = 1-20)", "window": "fixed window"}
+METHOD_NAMES = {"rse": "RSE (penalty sweep)", "top_k": "top-k (k = 1-20)", "window": "fixed window (k = 1-20)"}
 
 __all__ = [
     "MAX_CHARACTERS",
@@ -54,7 +54,8 @@ __all__ = [
     "rse_outcome",
     "top_k_curve",
     "top_k_outcome",
-    "window_available",
+    "window_curve",
+    "window_outcome",
 ]
 
 
@@ -115,13 +116,10 @@ def top_k_outcome(case: PreparedCase, k: int) -> Outcome:
     return case.judge([(index, index + 1) for index in case.ranking[:k]])
 
 
-def window_available() -> bool:
-    """Whether the fixed-window baseline (``rse_core.topk.window``, issue 11) is in this build.
-
-    Hook: when it lands, a window curve over k (and its recall at RSE's budget) joins the
-    top-k one here and on the Evaluate page; until then it is left out, never faked.
-    """
-    return callable(getattr(topk, "window", None))
+def window_outcome(case: PreparedCase, k: int, w: int) -> Outcome:
+    """The fixed window: the k best hits each grown by ``w`` chunks, merged, sent best hit first."""
+    segments = sorted(window(case.ranking, k, w, document_splits=case.splits), key=lambda s: s.best_rank)
+    return case.judge([(segment.start, segment.end) for segment in segments])
 
 
 @dataclass(frozen=True)
@@ -196,8 +194,13 @@ def top_k_curve(cases: Sequence[PreparedCase], ks: Sequence[int] = TOP_KS, kind:
     return Curve("top_k", kind, "k", tuple(_mean_point(k, [top_k_outcome(c, k) for c in cases]) for k in ks))
 
 
+def window_curve(cases: Sequence[PreparedCase], w: int, ks: Sequence[int] = TOP_KS, kind: str = "all") -> Curve:
+    """The fixed window (``w`` neighbours a side) at every k."""
+    return Curve("window", kind, "k", tuple(_mean_point(k, [window_outcome(c, k, w) for c in cases]) for k in ks))
+
+
 def budget_curves(scored: ScoredSet, params: RSEParams) -> dict[str, list[Curve]]:
-    """Per kind (and "all"): the RSE and top-k curves of a scored set around ``params``.
+    """Per kind (and "all"): the RSE, top-k and window curves of a scored set around ``params``.
 
     The penalty sweep always includes ``params``' own penalty, so the curve passes through the
     evaluation at ``params``.
@@ -208,7 +211,11 @@ def budget_curves(scored: ScoredSet, params: RSEParams) -> dict[str, list[Curve]
     curves: dict[str, list[Curve]] = {}
     for kind in [*kinds, "all"]:
         chosen = [case for case in prepared if kind in ("all", case.kind)]
-        curves[kind] = [rse_curve(chosen, params, penalties, kind=kind), top_k_curve(chosen, kind=kind)]
+        curves[kind] = [
+            rse_curve(chosen, params, penalties, kind=kind),
+            top_k_curve(chosen, kind=kind),
+            window_curve(chosen, params.window, kind=kind),
+        ]
     return curves
 
 

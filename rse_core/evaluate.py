@@ -304,7 +304,11 @@ def score_result(result: ExtractionResult, gold: tuple[int, int], doc_id: str | 
 
     def judge(ranges: list[tuple[str, int, int]], pieces: int) -> SpanScore:
         inside = [(start, end) for owner, start, end in ranges if owner == doc_id]
-        outside = sum(end - start for start, end in merge_ranges([(s, e) for o, s, e in ranges if o != doc_id]))
+        # Offsets are per document: overlaps are merged within each other document, never across.
+        others = {owner for owner, _, _ in ranges if owner != doc_id}
+        outside = sum(
+            end - start for other in others for start, end in merge_ranges([(s, e) for o, s, e in ranges if o == other])
+        )
         return span_score(inside, gold, pieces=pieces, other_characters=outside)
 
     def chunk_ranges(indices: Sequence[int]) -> list[tuple[str, int, int]]:
@@ -536,6 +540,8 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
             print(f"note: {missing} Running the samples only.", file=sys.stderr)
             chosen = [SetName.SAMPLES]
         params = preset(args.preset)
+        changes = {name: getattr(args, name) for name in ("window", "top_k") if getattr(args, name) is not None}
+        params = params.with_changes(**changes)
         scorer = get_scorer(args.scorer)
         to_run = [*chosen, *(s for s in SetName if args.tune and s not in chosen and not missing)]
         reports = []
@@ -545,7 +551,7 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
         tuned = tune(reports[0].scored, args.budget, params) if args.tune else None
     except RSEError as error:
         fail(str(error))
-    print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}\n")
+    print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}  window {params.window}\n")
     print(format_sets(reports, args.markdown))
     print("\nPer kind: recall at equal characters, and the areas under recall vs characters up to 12,000")
     print(format_kinds(reports, args.markdown))

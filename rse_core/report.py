@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .autotune import TuneResult, score_params
-from .budget import Curve, budget_curves, window_available
+from .budget import Curve, budget_curves
 from .eval_sets import SetName, load_eval_set
 from .params import RSEParams
 from .scored import ScoredSet, SetEvaluation, evaluate_scored, score_set
@@ -43,6 +43,7 @@ class SetReport:
         summary = [row for row in self.evaluation.summary() if row["kind"] == kind]
         rse = next(row for row in summary if row["method"] == "rse")
         budget = next(row for row in summary if row["method"] == "top_k_equal_budget")
+        window = next(row for row in summary if row["method"] == "window_equal_budget")
         areas = {curve.method: curve.area for curve in self.curves.get(kind, [])}
         return {
             "set": self.name,
@@ -51,11 +52,13 @@ class SetReport:
             "documents": self.documents,
             "rse_recall": rse["recall"],
             "top_k_budget_recall": budget["recall"],
+            "window_budget_recall": window["recall"],
             "characters": rse["characters"],
             "first_hit": rse["first_hit"],
             "empty": sum(1 for q in self.evaluation.queries if kind in ("all", q.kind) and not q.segments),
             "area_rse": areas.get("rse"),
             "area_top_k": areas.get("top_k"),
+            "area_window": areas.get("window"),
         }
 
     def kinds(self) -> list[str]:
@@ -94,6 +97,7 @@ def format_sets(reports: Sequence[SetReport], markdown: bool = False) -> str:
         "no segment",
         "area RSE",
         "area top-k",
+        "area window",
     )
     rows = []
     for report in reports:
@@ -110,26 +114,26 @@ def format_sets(reports: Sequence[SetReport], markdown: bool = False) -> str:
                 str(r["empty"]),
                 _number(r["area_rse"], ".3f"),
                 _number(r["area_top_k"], ".3f"),
+                _number(r["area_window"], ".3f"),
             )
         )
     return _table(header, rows, markdown)
 
 
 def format_kinds(reports: Sequence[SetReport], markdown: bool = False) -> str:
-    """Per set and kind: recall at equal characters (RSE vs top-k at RSE's budget) and curve areas."""
+    """Per set and kind: recall at equal characters (RSE, top-k and window at RSE's budget), curve areas."""
     header = (
         "set",
         "kind",
         "queries",
         "RSE recall",
         "top-k at RSE's chars",
-        "gain",
+        "window at RSE's chars",
         "chars/query",
         "area RSE",
         "area top-k",
+        "area window",
     )
-    if window_available():
-        header = (*header, "window")  # hook: issue 11's fixed window joins here when it lands
     rows = []
     for report in reports:
         for kind in [*report.kinds(), "all"]:
@@ -141,10 +145,11 @@ def format_kinds(reports: Sequence[SetReport], markdown: bool = False) -> str:
                     str(r["queries"]),
                     _number(r["rse_recall"], ".2f"),
                     _number(r["top_k_budget_recall"], ".2f"),
-                    f"{r['rse_recall'] - r['top_k_budget_recall']:+.2f}",
+                    _number(r["window_budget_recall"], ".2f"),
                     _number(r["characters"], ",.0f"),
                     _number(r["area_rse"], ".3f"),
                     _number(r["area_top_k"], ".3f"),
+                    _number(r["area_window"], ".3f"),
                 )
             )
     return _table(header, rows, markdown)

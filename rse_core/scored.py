@@ -110,7 +110,7 @@ class SetEvaluation:
 
 
 def evaluate_scored(scored: ScoredSet, params: RSEParams) -> SetEvaluation:
-    """RSE and both top-k baselines on every case, at ``params`` (chunk size must match)."""
+    """RSE and the baselines (top-k, window, each also at RSE's budget) on every case, at ``params``."""
     evaluations, hits = [], []
     for item in scored.cases:
         result = run_rse(item.corpus, (item.query,), [item.raw], params, scored.calibration, scorer=scored.scorer)
@@ -125,6 +125,8 @@ def evaluate_scored(scored: ScoredSet, params: RSEParams) -> SetEvaluation:
                 segments=result.segments,
                 top_k=result.top_k,
                 top_k_equal_budget=result.top_k_equal_budget,
+                window=result.window,
+                window_equal_budget=result.window_equal_budget,
             )
         )
         hits.append(bool(result.segments) and result.segments[0].doc_id == case.doc_id)

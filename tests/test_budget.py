@@ -19,6 +19,7 @@ from rse_core.budget import (
     rse_outcome,
     top_k_curve,
     top_k_outcome,
+    window_outcome,
 )
 from rse_core.scored import evaluate_scored
 from tests.eval_support import CHUNK_SIZE, scored_set
@@ -90,7 +91,7 @@ def test_fast_outcomes_equal_run_rse_through_evaluate_scored():
         (f"r{n}", "factoid", (n, n + 1), rng.random(20) ** 3) for n in range(0, 18, 3)
     ]
     scored = scored_set(cases)
-    for params in (PARAMS, PARAMS.with_changes(irrelevant_chunk_penalty=0.05, max_length=3, decay_rate=5)):
+    for params in (PARAMS, PARAMS.with_changes(irrelevant_chunk_penalty=0.05, max_length=3, decay_rate=5, window=2)):
         evaluation = evaluate_scored(scored, params)
         prepared = prepare(scored, params)
         for query, case in zip(evaluation.queries, prepared, strict=True):
@@ -100,6 +101,9 @@ def test_fast_outcomes_equal_run_rse_through_evaluate_scored():
             top = top_k_outcome(case, params.top_k)
             assert top.recall == pytest.approx(query.scores["top_k"].recall, abs=1e-12)
             assert top.characters == query.scores["top_k"].characters
+            windowed = window_outcome(case, params.top_k, params.window)
+            assert windowed.recall == pytest.approx(query.scores["window"].recall, abs=1e-12)
+            assert windowed.characters == query.scores["window"].characters
 
 
 def test_rse_bridges_the_gap_that_top_k_drops_so_its_curve_has_more_area():
@@ -118,6 +122,6 @@ def test_budget_curves_per_kind_and_all():
     scored = scored_set([("g", "gapped", (5, 9), GAPPED), ("f", "factoid", (2, 2), [0.0, 0.0, 1.0] + [0.0] * 17)])
     curves = budget_curves(scored, PARAMS)
     assert list(curves) == ["gapped", "factoid", "all"]
-    assert [curve.method for curve in curves["all"]] == ["rse", "top_k"]
+    assert [curve.method for curve in curves["all"]] == ["rse", "top_k", "window"]
     factoid_top_k = curves["factoid"][1]
     assert factoid_top_k.points[0].recall == 1.0  # the one right chunk is ranked first

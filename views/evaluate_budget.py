@@ -14,9 +14,10 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from app_ui import backend, components, state
+from app_ui.safe_text import md
 from rse_core import Document, RSEError, RSEParams
 from rse_core.autotune import TunePoint, TuneResult, tune
-from rse_core.budget import MAX_CHARACTERS, Curve, budget_curves, window_available
+from rse_core.budget import MAX_CHARACTERS, Curve, budget_curves
 from rse_core.charts import PALETTE
 from rse_core.golden import GoldenSet
 from rse_core.scored import ScoredSet
@@ -31,6 +32,7 @@ TUNED_FIELDS = ("irrelevant_chunk_penalty", "minimum_value", "decay_rate", "max_
 CURVE_STYLE = {
     "rse": ("RSE, penalty sweep", PALETTE.segment),
     "top_k": ("top-k, k = 1-20", PALETTE.top_k),
+    "window": ("fixed window, k = 1-20", "#7c3aed"),
 }
 
 
@@ -97,7 +99,7 @@ def _marker(point: TunePoint, name: str, symbol: str, color: str, size: int) -> 
 
 
 def equal_budget_table(scored: ScoredSet, curves: dict[str, list[Curve]], params: RSEParams) -> pd.DataFrame:
-    """Per kind: RSE's recall and characters, top-k's recall at the same characters, both areas."""
+    """Per kind: RSE's recall and characters, top-k's and the window's recall at the same characters, areas."""
     from rse_core.scored import evaluate_scored
 
     summary = evaluate_scored(scored, params).summary()
@@ -111,9 +113,11 @@ def equal_budget_table(scored: ScoredSet, curves: dict[str, list[Curve]], params
                 "queries": by_method["rse"]["queries"],
                 "RSE recall": by_method["rse"]["recall"],
                 "top-k recall at RSE's characters": by_method["top_k_equal_budget"]["recall"],
+                "window recall at RSE's characters": by_method["window_equal_budget"]["recall"],
                 "characters": by_method["rse"]["characters"],
                 "area RSE": areas["rse"],
                 "area top-k": areas["top_k"],
+                "area window": areas["window"],
             }
         )
     return pd.DataFrame(rows)
@@ -130,10 +134,10 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
     st.subheader("Recall vs characters sent")
     st.caption(
         "Recall alone rewards sending more. Each point applies one setting to every query of this set: RSE "
-        "over a sweep of the irrelevant chunk penalty (other parameters from the sidebar), top-k over k. The "
+        "over a sweep of the irrelevant chunk penalty (other parameters from the sidebar), top-k over k, and the "
+        f"fixed window (each top-k hit with {inputs.params.window} neighbouring chunk(s) on each side) over k. The "
         f"area is the best recall reachable at each budget, averaged from 0 to {MAX_CHARACTERS:,} characters "
         "(1 = everything for free)."
-        + ("" if window_available() else " The fixed-window baseline joins here once it exists.")
     )
     try:
         scored = backend.scored_for(golden, document, inputs)
@@ -144,7 +148,7 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
             4,
         )
     except RSEError as error:
-        st.error(components.escape_md(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
     kinds = list(curves)
     if st.session_state.get(KIND_KEY) not in kinds:
@@ -170,9 +174,11 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
             for name, fmt in (
                 ("RSE recall", "%.2f"),
                 ("top-k recall at RSE's characters", "%.2f"),
+                ("window recall at RSE's characters", "%.2f"),
                 ("characters", "%d"),
                 ("area RSE", "%.3f"),
                 ("area top-k", "%.3f"),
+                ("area window", "%.3f"),
             )
         },
     )
@@ -198,7 +204,7 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
             try:
                 tuned = tune(scored, float(budget), inputs.params)
             except RSEError as error:
-                st.error(components.escape_md(error), icon=":material/error:")
+                st.error(md(error), icon=":material/error:")
                 return
         st.session_state[RESULT_KEY] = (key, tuned)
         st.rerun()  # redraw the chart above with the winner on it
@@ -206,9 +212,9 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
         st.caption("Finds the setting with the best recall within the budget, from the scores already computed.")
         return
     if tuned.best is None:
-        st.warning(components.escape_md(tuned.message), icon=":material/warning:")
+        st.warning(md(tuned.message), icon=":material/warning:")
         return
-    st.success(components.escape_md(tuned.message), icon=":material/check_circle:")
+    st.success(md(tuned.message), icon=":material/check_circle:")
     st.caption(
         f"This recall is measured on the {tuned.queries} queries it was tuned on, so it flatters the setting. "
         "For a fair figure, tune on one set and score on another: "
