@@ -11,7 +11,7 @@ import bisect
 import hashlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import (
@@ -23,6 +23,7 @@ from .errors import (
     ParameterError,
     UnsupportedFormatError,
 )
+from .page_layout import PageLayout, PageText, read_page
 from .text_cleaning import clean_text
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -73,6 +74,8 @@ class Document:
         page_starts: offset in ``text`` where each page begins (``(0,)`` for text files).
         kind: ``"pdf"``, ``"text"`` or ``"markdown"``.
         empty_pages: 1-based numbers of PDF pages that had no text (kept as zero-length pages).
+        layout: for PDFs, the page, glyph and box of every character of ``text`` and the PDF's
+            bytes, so the page view can draw a segment on its pages (``None`` for text files).
     """
 
     doc_id: str
@@ -82,6 +85,7 @@ class Document:
     page_starts: tuple[int, ...] = (0,)
     kind: str = "text"
     empty_pages: tuple[int, ...] = ()
+    layout: PageLayout | None = field(default=None, compare=False, repr=False)
 
     @property
     def page_count(self) -> int:
@@ -227,16 +231,18 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
             raise CorruptDocumentError(f"{name} has no pages; it may be damaged or truncated.")
         if page_count > limits.max_pages:
             raise DocumentTooLargeError(f"{name} has {page_count} pages; the limit is {limits.max_pages} pages.")
-        page_texts: list[str] = []
+        pages: list[PageText] = []
         failed = 0
         for number in range(page_count):
             try:  # loading a page can fail too (a malformed or cyclic page tree)
-                page_text = clean_text(pdf.load_page(number).get_text("text"))
+                page = read_page(pdf.load_page(number))
             except Exception:  # a damaged page: keep the others
-                page_text, failed = "", failed + 1
-            if page_text and not page_text.endswith("\n"):
-                page_text += "\n"  # keep words on either side of a page break apart
-            page_texts.append(page_text)
+                page, failed = PageText("", (), (), (0.0, 0.0)), failed + 1
+            if page.text and not page.text.endswith("\n"):
+                # keep words on either side of a page break apart (a newline has no glyph)
+                page = PageText(page.text + "\n", (*page.glyphs, -1), (*page.boxes, (float("nan"),) * 4), page.size)
+            pages.append(page)
+        page_texts = [page.text for page in pages]
         try:
             metadata_title = (pdf.metadata or {}).get("title") or ""
         except Exception:  # damaged metadata is no reason to refuse the text
@@ -262,4 +268,5 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
         page_starts=tuple(page_starts),
         kind="pdf",
         empty_pages=empty_pages,
+        layout=PageLayout.from_pages(data, pages),
     )

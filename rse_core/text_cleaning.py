@@ -36,3 +36,35 @@ def clean_text(text: str) -> str:
     text = _LINE_BREAKS.sub("\n", text)
     text = _LIGATURE_RE.sub(lambda match: _LIGATURES[match.group()], text)
     return _DROPPED.sub("", text)
+
+
+def clean_text_with_origins(text: str) -> tuple[str, list[int]]:
+    """:func:`clean_text`, plus for every output character the index of the input character it
+    came from.
+
+    The page view needs this to find a cleaned character's glyph on the PDF page: cleaning joins
+    ``\\r\\n``, expands ligatures (both letters of "fi" point at the one glyph) and drops
+    invisible characters, so offsets in the cleaned text and in PyMuPDF's text differ.
+    """
+    out: list[str] = []
+    origins: list[int] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\r" and text[index + 1 : index + 2] == "\n":
+            out.append("\n")
+            origins.append(index)
+            index += 2
+            continue
+        if _LINE_BREAKS.fullmatch(char):
+            out.append("\n")
+            origins.append(index)
+        elif char in _LIGATURES:
+            for letter in _LIGATURES[char]:
+                out.append(letter)
+                origins.append(index)
+        elif not _DROPPED.fullmatch(char):
+            out.append(char)
+            origins.append(index)
+        index += 1
+    return "".join(out), origins
