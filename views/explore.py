@@ -15,6 +15,7 @@ import streamlit as st
 
 from app_ui import components
 from app_ui.explain_panel import render_explain_panel
+from app_ui.page_view_panel import render_page_view_panel
 from rse_core import ExtractionResult
 from rse_core.charts import shorten, value_chart
 
@@ -50,6 +51,9 @@ def render() -> None:
         # result is recomputed with the new slider value.
         st.subheader("Why is this chunk in or out?")
         render_explain_panel(result, selected)
+
+    with st.expander("The segments on the page", icon=":material/picture_as_pdf:", expanded=True):
+        render_page_view_panel(result, selected)
 
     st.subheader("Share and export")
     components.render_share_and_export(result, "explore")
