@@ -12,7 +12,7 @@ import html
 
 import streamlit as st
 
-from app_ui import components
+from app_ui import answers_panel, components
 from rse_core import ExtractionResult
 from rse_core.charts import chunk_sets, compare_chart
 
@@ -60,6 +60,10 @@ def render() -> None:
     label = f"top-k (k={k})" if variant == AT_K else "top-k with RSE's characters"
     render_overlap(result, top_k, label)
     render_contexts(result, top_k, label)
+
+    st.subheader("The answer each context gets")
+    answers_panel.render_settings("compare")
+    answers_panel.render_answers(result, "compare")
 
     st.subheader("Share")
     components.render_share_and_export(result, "compare", downloads=False)
