@@ -12,7 +12,7 @@ import streamlit as st
 from app_ui import backend, navigation, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS
-from views import compare, evaluate, explore, sweep, transform_lab, worked_example
+from views import compare, demo, evaluate, explore, sweep, transform_lab, worked_example
 
 st.set_page_config(page_title="RSE Explorer", page_icon=":material/segment:", layout="wide")
 st.html(CSS)
@@ -24,6 +24,7 @@ pages = st.navigation(
             "Explore": [
                 st.Page(explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True),
                 st.Page(compare.render, title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
+                st.Page(demo.render, title="Demo", icon=":material/slideshow:", url_path="demo"),
             ],
             "Measure": [
                 st.Page(evaluate.render, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
