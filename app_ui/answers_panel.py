@@ -207,6 +207,17 @@ def render_answers(
     return shown
 
 
+def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], str]:
+    """Answers already fetched for this result with the current settings, and the model's name."""
+    settings, _, _ = current_settings()
+    if settings is None:
+        return {}, ""
+    store: dict = st.session_state.get(_STORE_KEY, {})
+    identity = (result.settings_key, settings)
+    found = {key: answer for (owner, key), answer in store.items() if owner == identity}
+    return found, settings.model if found else ""
+
+
 def _draw(body, meta, answer: StoredAnswer) -> None:
     if answer.error:
         body.error(answer.error, icon=":material/error:")

@@ -13,6 +13,7 @@ import html
 import streamlit as st
 
 from app_ui import answers_panel, components
+from app_ui.report_button import render_report_download
 from rse_core import ExtractionResult
 from rse_core.charts import chunk_sets, compare_chart
 
@@ -67,6 +68,7 @@ def render() -> None:
 
     st.subheader("Share")
     components.render_share_and_export(result, "compare", downloads=False)
+    render_report_download(result, "compare", top_k)
 
 
 def render_sizes(result: ExtractionResult) -> None:

@@ -16,6 +16,7 @@ import streamlit as st
 from app_ui import components
 from app_ui.explain_panel import render_explain_panel
 from app_ui.page_view_panel import render_page_view_panel
+from app_ui.report_button import render_report_download
 from rse_core import ExtractionResult
 from rse_core.charts import shorten, value_chart
 
@@ -57,6 +58,7 @@ def render() -> None:
 
     st.subheader("Share and export")
     components.render_share_and_export(result, "explore")
+    render_report_download(result, "explore")
 
 
 def render_headline(result: ExtractionResult) -> None:
