@@ -60,14 +60,16 @@ def fake_answer(messages: list[dict[str, Any]]) -> str:
     user = next((str(m.get("content", "")) for m in reversed(messages) if m.get("role") == "user"), "")
     context, _, question = user.rpartition("Question:")
     words = {w for w in _WORD.findall(question.lower()) if w not in _STOPWORDS}
-    best, best_label, best_score = "", "", 0
-    label = ""
+    passages: list[tuple[str, list[str]]] = [("", [])]
     for line in context.splitlines():
         found = _LABEL.match(line)
         if found:
-            label = found.group(1)
-            continue
-        for sentence in _SENTENCE.findall(line):
+            passages.append((found.group(1), []))
+        else:
+            passages[-1][1].append(line.strip())
+    best, best_label, best_score = "", "", 0
+    for label, lines in passages:
+        for sentence in _SENTENCE.findall(" ".join(lines)):  # a PDF's line breaks are not sentence ends
             score = len(words & set(_WORD.findall(sentence.lower())))
             if score > best_score:
                 best, best_label, best_score = sentence.strip(), label, score

@@ -28,7 +28,8 @@ MAX_DEMO_PAGES = 3
 
 DEMO_CSS = """
 <style>
-section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] { display: none; }
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"]
+  { display: none !important; }
 [data-testid="stMainBlockContainer"] { max-width: 1500px; font-size: 1.3rem; }
 .rse-narration { font-size: 2.0rem; line-height: 1.35; font-weight: 500; color: #0f172a;
                  border-left: 8px solid #2563eb; padding: 0.3em 0.8em; margin: 0.4em 0 0.8em 0;
