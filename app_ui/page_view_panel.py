@@ -43,11 +43,11 @@ _MEMO_ENTRIES = 6
 
 CSS = f"""
 <style>
+mark.rse-mark {{ color: inherit; padding: 0; background: transparent; }}
 .rse-mark.segment {{ background: rgba(37, 99, 235, 0.22); }}
 .rse-mark.gap {{ background: {PALETTE.gap_fill}; outline: 1px solid {PALETTE.gap}; }}
 .rse-mark.padding {{ background: rgba(147, 197, 253, 0.35); }}
 .rse-mark.top_k {{ text-decoration: underline 2px {PALETTE.top_k}; text-underline-offset: 3px; }}
-mark.rse-mark {{ color: inherit; padding: 0; }}
 .rse-page-text {{ white-space: pre-wrap; font-family: ui-serif, Georgia, serif; line-height: 1.55;
                  background: #fff; border: 1px solid #e2e8f0; padding: 0.8em 1em; }}
 .rse-thumbs {{ display: flex; gap: 6px; overflow-x: auto; padding: 4px 0 8px 0; }}

@@ -186,7 +186,7 @@ def _params_html(result: ExtractionResult) -> str:
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 1200px; color: #1f2937; padding: 0 1rem; }
 h1 { font-size: 1.8rem; } h2 { margin-top: 2rem; border-bottom: 1px solid #e5e7eb; }
-.query { font-size: 1.2rem; } .meta { color: #64748b; }
+.query { font-size: 1.2rem; } .meta { color: #64748b; overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: 0.5rem 0; } td, th { border: 1px solid #e2e8f0; padding: 0.25rem 0.6rem; }
 pre { white-space: pre-wrap; background: #f8fafc; padding: 0.6rem; border-left: 4px solid #2563eb; }
 .pages { display: flex; flex-wrap: wrap; gap: 0.8rem; } figure { margin: 0; }

@@ -120,8 +120,9 @@ def _pages(facts: StoryFacts) -> str:
 def narration(step: str, facts: StoryFacts) -> str:
     """One sentence for ``step`` of a story, from the facts alone."""
     if step == "question":
+        ends = "" if facts.query.rstrip()[-1:] in "?!." else "."
         return (
-            f"We ask: \u201c{facts.query}\u201d. The passage that answers it is "
+            f"We ask: \u201c{facts.query}\u201d{ends} The passage that answers it is "
             f"{facts.gold_characters:,} characters long."
         )
     if step == "values":

@@ -3,7 +3,7 @@ by side, the segment on the page, the three-story Demo page, and the downloaded 
 the network cut off.
 
 Screenshots in tests/artifacts/: answers_panel, page_view, demo_factoid_question, demo_broad_page,
-demo_gapped_compare, demo_gapped_answers, report_offline.
+demo_gapped_compare, demo_gapped_answers, report_offline, report_offline_pages.
 """
 
 from __future__ import annotations
@@ -145,12 +145,14 @@ def test_report_opens_offline(browser, demo_url):
     assert "According to the context" in page.inner_text("body")
     assert blocked == [] and errors == []
     page.screenshot(path=str(ARTIFACTS / "report_offline.png"))
+    page.locator("figure img").first.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "report_offline_pages.png"))
     context.close()
 
 
 def test_page_view_highlights_the_segment(page, demo_url):
     page.set_viewport_size({"width": 1440, "height": 1100})
-    page.goto(f"{demo_url}/explore?docs=annual_report&scorer=minilm")
+    page.goto(f"{demo_url}/?docs=annual_report&scorer=minilm")  # Explore is the default page
     wait_for_app(page, TIMEOUT)
     panel = page.locator("[data-testid='stExpander']").filter(has_text="The segments on the page")
     panel.scroll_into_view_if_needed()
@@ -158,7 +160,11 @@ def test_page_view_highlights_the_segment(page, demo_url):
     assert panel.locator(".rse-thumbs img").count() == 35
     assert panel.locator(".rse-thumb.marked").count() >= 2
     assert_clean(page)
-    panel.screenshot(path=str(ARTIFACTS / "page_view.png"))
+    assert page.get_by_text("Page not found").count() == 0
+    box = panel.bounding_box()
+    page.set_viewport_size({"width": 1440, "height": int(box["y"] + box["height"]) + 50})
+    clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": min(box["height"], 1700)}
+    page.screenshot(path=str(ARTIFACTS / "page_view.png"), clip=clip)
 
 
 def test_demo_walks_three_stories(page, demo_url, fake_llm):
@@ -192,6 +198,7 @@ def test_demo_walks_three_stories(page, demo_url, fake_llm):
     screenshot(page, "demo_gapped_compare")
     next_step()
     page.get_by_text("According to the context").nth(1).wait_for(timeout=TIMEOUT)
+    page.get_by_text(re.compile(r"tokens in, \d+ out")).nth(1).wait_for(timeout=TIMEOUT)  # both finished
     settle(page)
     assert_clean(page)
     screenshot(page, "demo_gapped_answers")
