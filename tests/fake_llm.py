@@ -58,6 +58,12 @@ _STOPWORDS = frozenset(
 def fake_answer(messages: list[dict[str, Any]]) -> str:
     """The best-matching sentence of the context for the question, with its passage label."""
     user = next((str(m.get("content", "")) for m in reversed(messages) if m.get("role") == "user"), "")
+    if "Reference passage:" in user and "Answer to grade:" in user:  # the judge's prompt
+        reference, _, answer = user.partition("Reference passage:")[2].partition("Answer to grade:")
+        reference_words = set(_WORD.findall(reference.lower())) - _STOPWORDS
+        answer_words = set(_WORD.findall(answer.lower())) - _STOPWORDS
+        share = len(reference_words & answer_words) / len(reference_words) if reference_words else 0.0
+        return f"Grade: {round(10 * share)}\nThe answer shares {share:.0%} of the reference's words."
     context, _, question = user.rpartition("Question:")
     words = {w for w in _WORD.findall(question.lower()) if w not in _STOPWORDS}
     passages: list[tuple[str, list[str]]] = [("", [])]

@@ -19,6 +19,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app_ui import backend, navigation, state
+from app_ui.judge_panel import render_judge_panel
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document, RSEError
 from rse_core.charts import PALETTE
@@ -78,6 +79,7 @@ def render() -> None:
             st.error(escape_md(error), icon=":material/error:")
         else:
             _render_results(evaluation, inputs, slug)
+            render_judge_panel(evaluation)
     st.divider()
     _render_marking(inputs, documents, outcome)
 

@@ -176,29 +176,33 @@ def test_demo_walks_three_stories(page, demo_url, fake_llm):
     assert page.locator("[data-testid='stSidebar']").is_hidden()
     screenshot(page, "demo_factoid_question")
 
-    def next_step() -> None:
+    def next_step(expected: int) -> None:
         page.get_by_role("button", name="Next").click()
+        page.get_by_text(f"step {expected} of 5").wait_for(timeout=TIMEOUT)
         settle(page)
 
-    page.locator(MAIN).get_by_text("A broad question: a whole section", exact=True).click()
-    settle(page)
-    next_step()
-    next_step()
-    page.get_by_text("step 3 of 5").wait_for(timeout=TIMEOUT)
+    def open_story(title: str) -> None:
+        page.locator(MAIN).get_by_text(title, exact=True).click()
+        page.get_by_text(f"{title} · step 1 of 5").wait_for(timeout=TIMEOUT)
+        settle(page)
+
+    open_story("A broad question: a whole section")
+    next_step(2)
+    next_step(3)
     page.locator("[data-testid='stImage'] img").first.wait_for(timeout=TIMEOUT)
     assert_clean(page)
     screenshot(page, "demo_broad_page")
 
-    page.locator(MAIN).get_by_text("The financial statements: what top-k drops", exact=True).click()
-    settle(page)
-    for _ in range(3):
-        next_step()
-    page.get_by_text("step 4 of 5").wait_for(timeout=TIMEOUT)
+    open_story("The financial statements: what top-k drops")
+    for expected in (2, 3, 4):
+        next_step(expected)
     assert "leaves out" in page.locator(".rse-narration").inner_text()
     screenshot(page, "demo_gapped_compare")
-    next_step()
-    page.get_by_text("According to the context").nth(1).wait_for(timeout=TIMEOUT)
-    page.get_by_text(re.compile(r"tokens in, \d+ out")).nth(1).wait_for(timeout=TIMEOUT)  # both finished
+    next_step(5)
+    page.wait_for_function(  # both answers finished (each then shows the server's token counts)
+        "() => (document.body.innerText.match(/tokens in, \\d+ out/g) || []).length >= 2", timeout=TIMEOUT
+    )
     settle(page)
+    assert "According to the context" in page.locator(MAIN).inner_text()
     assert_clean(page)
     screenshot(page, "demo_gapped_answers")
