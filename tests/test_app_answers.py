@@ -72,3 +72,21 @@ def test_a_rejected_key_is_a_message_in_each_column(monkeypatch):
         errors = [e.value for e in at.error]
         assert len(errors) == 3 and all("rejected the API key" in e for e in errors)
         assert KEY not in "\n".join(errors)
+
+
+def test_evaluate_judge_runs_only_on_request_and_quotes_the_model(monkeypatch):
+    with FakeLLM() as fake:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{fake.url}/v1")
+        monkeypatch.setenv("RSE_LLM_MODEL", "fake-judge")
+        at = open_page(new_app(docs="employee_handbook").run(), "evaluate")
+        no_problems(at)
+        assert fake.request_count == 0  # nothing is sent until asked
+        text = all_text(at)
+        assert "Reference passage:" in text  # the judge prompt is shown
+        assert "calls to fake-judge" in text and "answers to grade" in text
+        at.button(key="ev_judge_run").click().run()
+        no_problems(at)
+        assert fake.request_count > 0
+        frames = [frame.value for frame in at.dataframe if "mean grade (graded by fake-judge)" in frame.value.columns]
+        assert frames and frames[0]["mean grade (graded by fake-judge)"].notna().any()
+        assert "recall" in frames[0].columns
