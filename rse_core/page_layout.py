@@ -43,8 +43,7 @@ def page_glyphs(page_dict: dict) -> list[tuple[str, tuple[float, float, float, f
             continue
         for line in block.get("lines", ()):
             for span in line.get("spans", ()):
-                for char in span.get("chars", ()):
-                    glyphs.append((char["c"], tuple(float(v) for v in char["bbox"])))
+                glyphs.extend((char["c"], char["bbox"]) for char in span.get("chars", ()))
     return glyphs
 
 
@@ -56,8 +55,13 @@ def read_page(page) -> PageText:
     that holds (it does on every page we have seen) the map is direct, otherwise the two are
     aligned with :class:`difflib.SequenceMatcher` and unmatched characters get no glyph.
     """
-    raw_text = page.get_text("text")
-    page_dict = page.get_text("rawdict")
+    # One text page for both reads: the same flags as get_text("text") (no images), so the two
+    # agree, and PyMuPDF parses the page once.
+    import pymupdf
+
+    textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
+    raw_text = page.get_text("text", textpage=textpage)
+    page_dict = page.get_text("rawdict", textpage=textpage)
     glyphs = page_glyphs(page_dict)
     rebuilt: list[str] = []
     rebuilt_glyph: list[int] = []

@@ -24,6 +24,7 @@ _DROPPED = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\ufeff\ud800-\udfff]")
 # NEL (U+0085) is a C1 control but also a line break: it must become one, not glue two lines.
 _LINE_BREAKS = re.compile("\r\n?|[\x0b\x0c\x85\u2028\u2029]")
 _LIGATURE_RE = re.compile("[" + "".join(_LIGATURES) + "]")
+_ANY_CHANGE = re.compile(f"{_DROPPED.pattern}|{_LINE_BREAKS.pattern}|{_LIGATURE_RE.pattern}")
 
 
 def clean_text(text: str) -> str:
@@ -46,6 +47,8 @@ def clean_text_with_origins(text: str) -> tuple[str, list[int]]:
     ``\\r\\n``, expands ligatures (both letters of "fi" point at the one glyph) and drops
     invisible characters, so offsets in the cleaned text and in PyMuPDF's text differ.
     """
+    if not _ANY_CHANGE.search(text):  # the usual case: nothing to clean
+        return text, list(range(len(text)))
     out: list[str] = []
     origins: list[int] = []
     index = 0

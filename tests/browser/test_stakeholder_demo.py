@@ -86,8 +86,10 @@ def assert_clean(page) -> None:
 
 
 def settle(page) -> None:
+    """Wait for the rerun to end: no status widget and no element left faded (stale) from the last run."""
     page.wait_for_timeout(500)
     wait_for_app(page, TIMEOUT)
+    page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')", timeout=TIMEOUT)
 
 
 def test_answers_stream_in_side_by_side(page, demo_url, fake_llm):
@@ -111,8 +113,11 @@ def test_answers_stream_in_side_by_side(page, demo_url, fake_llm):
     assert_clean(page)
 
     # The report of this view, answers included, opened with every non-file request aborted.
+    settle(page)
+    button = page.get_by_role("button", name="Download report (HTML, opens offline)")
+    button.scroll_into_view_if_needed()
     with page.expect_download(timeout=TIMEOUT) as download_info:
-        page.get_by_role("button", name="Download report (HTML, opens offline)").click()
+        button.click()
     path = ARTIFACTS / "report.html"
     download_info.value.save_as(str(path))
     assert "According to the context" in path.read_text(encoding="utf-8")
