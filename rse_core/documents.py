@@ -12,6 +12,7 @@ import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from .errors import (
@@ -23,7 +24,7 @@ from .errors import (
     ParameterError,
     UnsupportedFormatError,
 )
-from .page_layout import PageLayout, PageText, read_page
+from .page_layout import PageLayout, build_layout
 from .text_cleaning import clean_text
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -74,8 +75,7 @@ class Document:
         page_starts: offset in ``text`` where each page begins (``(0,)`` for text files).
         kind: ``"pdf"``, ``"text"`` or ``"markdown"``.
         empty_pages: 1-based numbers of PDF pages that had no text (kept as zero-length pages).
-        layout: for PDFs, the page, glyph and box of every character of ``text`` and the PDF's
-            bytes, so the page view can draw a segment on its pages (``None`` for text files).
+        source: the PDF's bytes (``None`` for text files), kept so the page view can draw pages.
     """
 
     doc_id: str
@@ -85,7 +85,16 @@ class Document:
     page_starts: tuple[int, ...] = (0,)
     kind: str = "text"
     empty_pages: tuple[int, ...] = ()
-    layout: PageLayout | None = field(default=None, compare=False, repr=False)
+    source: bytes | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def layout(self) -> PageLayout | None:
+        """For a PDF, the page, glyph and box of every character of ``text``; ``None`` otherwise.
+
+        Built on first use (the page view), not at load: reading every glyph costs about ten times
+        the plain text extraction, which only the pages someone looks at should pay.
+        """
+        return None if self.source is None else build_layout(self.source, self.text, self.page_starts)
 
     @property
     def page_count(self) -> int:
@@ -231,18 +240,16 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
             raise CorruptDocumentError(f"{name} has no pages; it may be damaged or truncated.")
         if page_count > limits.max_pages:
             raise DocumentTooLargeError(f"{name} has {page_count} pages; the limit is {limits.max_pages} pages.")
-        pages: list[PageText] = []
+        page_texts: list[str] = []
         failed = 0
         for number in range(page_count):
             try:  # loading a page can fail too (a malformed or cyclic page tree)
-                page = read_page(pdf.load_page(number))
+                page_text = clean_text(pdf.load_page(number).get_text("text"))
             except Exception:  # a damaged page: keep the others
-                page, failed = PageText("", (), (), (0.0, 0.0)), failed + 1
-            if page.text and not page.text.endswith("\n"):
-                # keep words on either side of a page break apart (a newline has no glyph)
-                page = PageText(page.text + "\n", (*page.glyphs, -1), (*page.boxes, (float("nan"),) * 4), page.size)
-            pages.append(page)
-        page_texts = [page.text for page in pages]
+                page_text, failed = "", failed + 1
+            if page_text and not page_text.endswith("\n"):
+                page_text += "\n"  # keep words on either side of a page break apart
+            page_texts.append(page_text)
         try:
             metadata_title = (pdf.metadata or {}).get("title") or ""
         except Exception:  # damaged metadata is no reason to refuse the text
@@ -268,5 +275,5 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
         page_starts=tuple(page_starts),
         kind="pdf",
         empty_pages=empty_pages,
-        layout=PageLayout.from_pages(data, pages),
+        source=data,
     )

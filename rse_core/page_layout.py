@@ -134,3 +134,29 @@ class PageLayout:
         glyph = np.array([g for p in pages for g in p.glyphs], dtype=np.int32)
         boxes = np.array([b for p in pages for b in p.boxes], dtype=np.float32).reshape(-1, 4)
         return cls(source, tuple(p.size for p in pages), page_index, glyph, boxes)
+
+
+def build_layout(source: bytes, text: str, page_starts: Sequence[int]) -> PageLayout:
+    """The layout of a PDF whose cleaned text is ``text`` (pages starting at ``page_starts``).
+
+    Reads every page's glyphs; a page that cannot be read, or whose glyph text does not match
+    the document's (it should always), keeps its characters without boxes, so the rest of the
+    document still gets highlights.
+    """
+    import pymupdf
+
+    ends = [*page_starts[1:], len(text)]
+    pages: list[PageText] = []
+    with pymupdf.open(stream=source, filetype="pdf") as pdf:
+        for number, (start, end) in enumerate(zip(page_starts, ends, strict=True)):
+            expected = text[start:end]
+            try:
+                page = read_page(pdf.load_page(number))
+            except Exception:  # a damaged page: no boxes for it
+                page = PageText("", (), (), (0.0, 0.0))
+            if page.text + "\n" == expected:  # the newline added at load between pages
+                page = PageText(expected, (*page.glyphs, NO_GLYPH), (*page.boxes, _NO_BOX), page.size)
+            if page.text != expected:
+                page = PageText(expected, (NO_GLYPH,) * len(expected), (_NO_BOX,) * len(expected), page.size)
+            pages.append(page)
+    return PageLayout.from_pages(source, pages)
