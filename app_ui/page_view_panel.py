@@ -50,9 +50,9 @@ mark.rse-mark {{ color: inherit; padding: 0; background: transparent; }}
 .rse-mark.top_k {{ text-decoration: underline 2px {PALETTE.top_k}; text-underline-offset: 3px; }}
 .rse-page-text {{ white-space: pre-wrap; font-family: ui-serif, Georgia, serif; line-height: 1.55;
                  background: #fff; border: 1px solid #e2e8f0; padding: 0.8em 1em; }}
-.rse-thumbs {{ display: flex; gap: 6px; overflow-x: auto; padding: 4px 0 8px 0; }}
+.rse-thumbs {{ display: flex; flex-wrap: wrap; gap: 6px; padding: 4px 0 8px 0; }}
 .rse-thumb {{ text-align: center; font-size: 0.75em; color: #475569; flex: 0 0 auto; }}
-.rse-thumb img {{ height: 120px; border: 1px solid #cbd5e1; display: block; }}
+.rse-thumb img {{ height: 96px; border: 1px solid #cbd5e1; display: block; }}
 .rse-thumb.marked img {{ border: 3px solid {PALETTE.segment}; }}
 .rse-thumb.shown img {{ outline: 3px solid #111827; }}
 </style>
@@ -147,10 +147,10 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         st.image(image, caption=f"Page {page}", width=width)
 
 
-def thumbnail_strip_html(thumbs: list[bytes], marked: set[int], shown: set[int]) -> str:
-    """Every page small, in a row: pages with a segment framed blue, the pages below outlined."""
+def thumbnail_strip_html(thumbs: list[tuple[int, bytes]], marked: set[int], shown: set[int]) -> str:
+    """The pages small, wrapped in rows: pages with a segment framed blue, the pages below outlined."""
     cells = []
-    for page, image in enumerate(thumbs, 1):
+    for page, image in thumbs:
         classes = "rse-thumb" + (" marked" if page in marked else "") + (" shown" if page in shown else "")
         data = base64.b64encode(image).decode("ascii")
         cells.append(f'<div class="{classes}"><img alt="page {page}" src="data:image/png;base64,{data}">{page}</div>')

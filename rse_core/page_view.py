@@ -33,6 +33,7 @@ SEGMENT, GAP, PADDING, TOP_K = "segment", "gap", "padding", "top_k"
 STYLES = (SEGMENT, GAP, PADDING, TOP_K)
 MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
 THUMBNAIL_ZOOM = 0.2
+MAX_THUMBNAILS = 60
 
 # (fill colour or None, stroke colour or None, fill opacity)
 _PDF_STYLE: dict[str, tuple[str | None, str | None, float]] = {
@@ -196,18 +197,39 @@ def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark]
                             stroke_opacity=1.0,
                             width=0.6 if stroke else 0,
                         )
-                    if style == TOP_K and rects and mark.label:  # the rank in the left margin
-                        x0, _, _, y1 = rects[0]
-                        shape.insert_text((max(2.0, x0 - 16), y1), mark.label, fontsize=7, color=_rgb(stroke))
+                    if style == TOP_K and rects and mark.label:  # the rank, left of the text column
+                        left = min(rect[0] for rect in rects)
+                        shape.insert_text(
+                            (max(2.0, left - 16), rects[0][3]), mark.label, fontsize=7, color=_rgb(stroke)
+                        )
             shape.commit(overlay=True)
             pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
             images.append(pixmap.tobytes("png"))
     return images
 
 
-def render_thumbnails(document: Document, marks: Sequence[Mark], zoom: float = THUMBNAIL_ZOOM) -> list[bytes]:
-    """A small PNG of every page, marks drawn, for the strip that shows where segments are."""
-    return render_pages(document, list(range(1, len(_layout(document).page_sizes) + 1)), marks, zoom)
+def thumbnail_pages(page_count: int, marked: Iterable[int], limit: int = MAX_THUMBNAILS) -> list[int]:
+    """The pages of the thumbnail strip: every page of a short document; for a long one, the
+    marked pages and their neighbours, at most ``limit`` (a 2,000-page upload stays quick)."""
+    if page_count <= limit:
+        return list(range(1, page_count + 1))
+    wanted: list[int] = []
+    for page in sorted(set(marked)):
+        for near in range(page - 2, page + 3):
+            if 1 <= near <= page_count and near not in wanted:
+                wanted.append(near)
+    return sorted(wanted[:limit]) or list(range(1, limit + 1))
+
+
+def render_thumbnails(
+    document: Document, marks: Sequence[Mark], zoom: float = THUMBNAIL_ZOOM, pages: Sequence[int] | None = None
+) -> list[tuple[int, bytes]]:
+    """(page, small PNG) for the strip that shows where segments are, marks drawn.
+
+    ``pages`` default: :func:`thumbnail_pages` of the pages the marks touch."""
+    if pages is None:
+        pages = thumbnail_pages(len(_layout(document).page_sizes), pages_of(document, marks))
+    return list(zip(pages, render_pages(document, pages, marks, zoom), strict=True))
 
 
 def text_html(document: Document, marks: Sequence[Mark], context: int = 300) -> str:

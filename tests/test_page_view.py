@@ -28,6 +28,7 @@ from rse_core.page_view import (
     render_thumbnails,
     segment_marks,
     text_html,
+    thumbnail_pages,
 )
 from rse_core.text_cleaning import clean_text, clean_text_with_origins
 from tests.pdf_factory import make_pdf
@@ -139,7 +140,10 @@ def test_render_pages_and_thumbnails_are_pngs():
     image = render_page(document, page, marks, zoom=1.0)
     assert image.startswith(b"\x89PNG")
     thumbs = render_thumbnails(document, marks)
-    assert len(thumbs) == document.page_count and all(t.startswith(b"\x89PNG") for t in thumbs)
+    assert [page for page, _ in thumbs] == list(range(1, document.page_count + 1))
+    assert all(image.startswith(b"\x89PNG") for _, image in thumbs)
+    assert thumbnail_pages(2000, [10, 500]) == [8, 9, 10, 11, 12, 498, 499, 500, 501, 502]
+    assert len(thumbnail_pages(2000, range(1, 2000, 3))) == 60
     with pytest.raises(PageViewError, match="no page"):
         render_page(document, document.page_count + 1, marks)
     with pytest.raises(PageViewError, match="Zoom"):
