@@ -38,7 +38,8 @@ TOPK_KEY = "pv_show_top_k"
 MODE_KEY = "pv_mode"
 PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text (as sent)"
 CLICKED = "clicked"
-MAX_PAGES_SHOWN = 8
+MAX_PAGES_SHOWN = 3  # more on request: every page drawn costs a rerun time
+ALL_PAGES_KEY = "pv_all_pages"
 _MEMO_ENTRIES = 6
 
 CSS = f"""
@@ -75,8 +76,11 @@ def legend_html() -> str:
     )
 
 
+@st.fragment
 def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None = None) -> None:
-    """Pick a segment (or the clicked chunk), see it on its pages, with zoom and top-k."""
+    """Pick a segment (or the clicked chunk), see it on its pages, with zoom and top-k.
+
+    A fragment: changing the zoom or the segment redraws only this panel."""
     st.html(CSS)
     options: list[object] = [segment.number for segment in result.segments]
     if selected_chunk is not None:
@@ -122,13 +126,14 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         return
 
     focus_pages = pages_of(document, focus)
-    memo_key = (result.settings_key, document.doc_id, tuple(marks))
+    memo_key = (document.doc_id, tuple(marks))  # the drawing depends on the marks alone
     thumbs = components.session_memo(
         "pv_thumbs", memo_key, lambda: render_thumbnails(document, marks), entries=_MEMO_ENTRIES
     )
     marked_pages = set(pages_of(document, [m for m in marks if m.style != TOP_K]))
     st.html(thumbnail_strip_html(thumbs, marked_pages, set(focus_pages)))
-    shown_pages = focus_pages[:MAX_PAGES_SHOWN]
+    show_all = len(focus_pages) > MAX_PAGES_SHOWN and st.toggle(f"Show all {len(focus_pages)} pages", key=ALL_PAGES_KEY)
+    shown_pages = focus_pages if show_all else focus_pages[:MAX_PAGES_SHOWN]
     images = components.session_memo(
         "pv_pages",
         (memo_key, tuple(shown_pages), zoom),
