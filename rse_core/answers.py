@@ -17,6 +17,7 @@ import os
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit, urlunsplit
 
 from .errors import LLMAuthenticationError, LLMError, LLMRateLimitError, LLMServiceError, ParameterError
 from .pipeline import ExtractionResult
@@ -75,7 +76,7 @@ class LLMSettings:
 
     provider: str = OPENAI
     model: str = ""
-    base_url: str = ""
+    base_url: str = field(default="", repr=False)  # may carry credentials: shown via display_url
     timeout: float = 60.0
     max_retries: int = 2
     max_tokens: int = 400
@@ -100,9 +101,17 @@ class LLMSettings:
     def resolved_base_url(self) -> str:
         return (self.base_url or DEFAULT_BASE_URLS[self.provider]).strip().rstrip("/")
 
+    @property
+    def display_url(self) -> str:
+        """The base URL without any ``user:password@`` part, for messages and the page."""
+        parts = urlsplit(self.resolved_base_url)
+        host = parts.hostname or ""
+        netloc = f"{host}:{parts.port}" if parts.port else host
+        return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
     def describe(self) -> str:
-        """``"model at URL"``: safe to show (a key never goes in the URL or the settings)."""
-        return f"{self.model} at {self.resolved_base_url}"
+        """``"model at URL"``: safe to show (credentials in the URL are left out)."""
+        return f"{self.model} at {self.display_url}"
 
 
 @dataclass
@@ -288,7 +297,7 @@ class ChatClient:
                     self._wait(attempt, "a dropped connection")
                     continue
                 failure = LLMServiceError(
-                    f"Could not get an answer from {settings.resolved_base_url}: the connection failed or "
+                    f"Could not get an answer from {settings.display_url}: the connection failed or "
                     f"was closed, {attempt} time(s) in a row. Check the base URL and that the server runs."
                 )
             except openai.APIStatusError as error:
@@ -358,7 +367,7 @@ class ChatClient:
                     self._wait(attempt, "a dropped connection")
                     continue
                 failure = LLMServiceError(
-                    f"Could not get an answer from Cohere at {settings.resolved_base_url}: the connection failed "
+                    f"Could not get an answer from Cohere at {settings.display_url}: the connection failed "
                     f"or was closed, {attempt} time(s) in a row."
                 )
             except Exception as error:
@@ -426,13 +435,13 @@ class ChatClient:
 
     def _timeout_error(self) -> LLMServiceError:
         return LLMServiceError(
-            f"The LLM at {self.settings.resolved_base_url} did not answer within {self.settings.timeout:g} s; "
+            f"The LLM at {self.settings.display_url} did not answer within {self.settings.timeout:g} s; "
             "try again or raise the timeout."
         )
 
     def _unreadable(self, error: Exception) -> LLMServiceError:
         return LLMServiceError(
-            f"The LLM's answer could not be read ({type(error).__name__}); is {self.settings.resolved_base_url} "
+            f"The LLM's answer could not be read ({type(error).__name__}); is {self.settings.display_url} "
             "an OpenAI-compatible chat endpoint?"
         )
 

@@ -194,3 +194,11 @@ def test_key_resolution_order():
     assert resolve_key(OPENAI, "", {"OPENAI_API_KEY": "env"}, {"OPENAI_API_KEY": "secret"}) == "env"
     assert resolve_key(COHERE, None, {}, {"CO_API_KEY": "secret"}) == "secret"
     assert resolve_key(COHERE, None, {}, {}) is None
+
+
+def test_credentials_in_a_base_url_are_never_shown(fake):
+    settings = LLMSettings(model="m", base_url=f"http://user:{KEY}@127.0.0.1:9/v1", timeout=1.0, max_retries=0)
+    assert KEY not in settings.describe() and settings.display_url == "http://127.0.0.1:9/v1"
+    with pytest.raises(LLMServiceError) as caught:
+        ChatClient(settings, None).answer(build_messages("q", "c"))
+    assert KEY not in str(caught.value)
