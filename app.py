@@ -13,7 +13,7 @@ import streamlit as st
 from app_ui import backend, models, navigation, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS
-from views import compare, evaluate, explore, lesson, sweep, transform_lab, worked_example
+from views import compare, demo, evaluate, explore, lesson, sweep, transform_lab, worked_example
 
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
 # runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
@@ -29,6 +29,7 @@ pages = st.navigation(
             "Explore": [
                 st.Page(explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True),
                 st.Page(compare.render, title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
+                st.Page(demo.render, title="Demo", icon=":material/slideshow:", url_path="demo"),
             ],
             "Measure": [
                 st.Page(evaluate.render, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),

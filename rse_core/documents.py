@@ -14,7 +14,8 @@ import os
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from .errors import (
@@ -27,6 +28,7 @@ from .errors import (
     UnreadableFileError,
     UnsupportedFormatError,
 )
+from .page_layout import PageLayout, build_layout
 from .pdf_budget import ContentBudgetExceeded, ContentMeter
 from .text_cleaning import clean_text
 from .text_encoding import decode_text
@@ -126,6 +128,7 @@ class Document:
         empty_pages: 1-based numbers of PDF pages that had no text (kept as zero-length pages).
         encoding: how a text file's bytes were decoded (``"utf-8"``, ``"utf-16"``,
             ``"gb18030"``...); ``""`` for a PDF. See :attr:`encoding_note`.
+        source: the PDF's bytes (``None`` for text files), kept so the page view can draw pages.
     """
 
     doc_id: str
@@ -143,6 +146,17 @@ class Document:
         if self.encoding in ("", "utf-8", "ascii"):
             return None
         return f"{self.name} was read as {self.encoding} text."
+
+    source: bytes | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def layout(self) -> PageLayout | None:
+        """For a PDF, the page, glyph and box of every character of ``text``; ``None`` otherwise.
+
+        Built on first use (the page view), not at load: reading every glyph costs about ten times
+        the plain text extraction, which only the pages someone looks at should pay.
+        """
+        return None if self.source is None else build_layout(self.source, self.text, self.page_starts)
 
     @property
     def page_count(self) -> int:
@@ -356,6 +370,7 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
         page_starts=tuple(page_starts),
         kind="pdf",
         empty_pages=empty_pages,
+        source=data,
     )
 
 

@@ -81,3 +81,19 @@ class TooManyChunksError(ScorerError):
 
 class InvalidScoresError(ScorerError):
     """A scorer returned NaN, infinite or mis-shaped scores."""
+
+
+class LLMError(RSEError):
+    """The LLM that writes answers (not the scorer) failed or is not configured."""
+
+
+class LLMAuthenticationError(LLMError):
+    """The LLM endpoint rejected the API key."""
+
+
+class LLMRateLimitError(LLMError):
+    """The LLM endpoint is still rate-limiting after the allowed retries."""
+
+
+class LLMServiceError(LLMError):
+    """Timeout, no connection, a server error, a dropped stream, or an unreadable answer."""

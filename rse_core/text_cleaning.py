@@ -24,6 +24,7 @@ _DROPPED = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f\u00ad\ufeff\ud800-\udfff]")
 # NEL (U+0085) is a C1 control but also a line break: it must become one, not glue two lines.
 _LINE_BREAKS = re.compile("\r\n?|[\x0b\x0c\x85\u2028\u2029]")
 _LIGATURE_RE = re.compile("[" + "".join(_LIGATURES) + "]")
+_ANY_CHANGE = re.compile(f"{_DROPPED.pattern}|{_LINE_BREAKS.pattern}|{_LIGATURE_RE.pattern}")
 
 
 def clean_text(text: str) -> str:
@@ -36,3 +37,37 @@ def clean_text(text: str) -> str:
     text = _LINE_BREAKS.sub("\n", text)
     text = _LIGATURE_RE.sub(lambda match: _LIGATURES[match.group()], text)
     return _DROPPED.sub("", text)
+
+
+def clean_text_with_origins(text: str) -> tuple[str, list[int]]:
+    """:func:`clean_text`, plus for every output character the index of the input character it
+    came from.
+
+    The page view needs this to find a cleaned character's glyph on the PDF page: cleaning joins
+    ``\\r\\n``, expands ligatures (both letters of "fi" point at the one glyph) and drops
+    invisible characters, so offsets in the cleaned text and in PyMuPDF's text differ.
+    """
+    if not _ANY_CHANGE.search(text):  # the usual case: nothing to clean
+        return text, list(range(len(text)))
+    out: list[str] = []
+    origins: list[int] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\r" and text[index + 1 : index + 2] == "\n":
+            out.append("\n")
+            origins.append(index)
+            index += 2
+            continue
+        if _LINE_BREAKS.fullmatch(char):
+            out.append("\n")
+            origins.append(index)
+        elif char in _LIGATURES:
+            for letter in _LIGATURES[char]:
+                out.append(letter)
+                origins.append(index)
+        elif not _DROPPED.fullmatch(char):
+            out.append(char)
+            origins.append(index)
+        index += 1
+    return "".join(out), origins

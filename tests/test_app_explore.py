@@ -88,7 +88,11 @@ def test_explore_shows_headline_chart_text_and_exports():
     spec = chart_specs(at)[0]
     assert spec["layout"]["xaxis"]["rangeslider"]["visible"]  # the annual report has > 120 chunks
     labels = [button.proto.label for button in at.get("download_button")]
-    assert labels == ["Download the result (JSON)", "Download the context (Markdown)"]
+    assert labels == [
+        "Download the result (JSON)",
+        "Download the context (Markdown)",
+        "Download report (HTML, opens offline)",
+    ]
     assert "penalty=0.2" in at.code[0].value and "docs=annual_report" in at.code[0].value
 
 

@@ -15,7 +15,8 @@ import html
 
 import streamlit as st
 
-from app_ui import components
+from app_ui import answers_panel, components
+from app_ui.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.charts import chunk_sets, compare_chart
@@ -67,8 +68,13 @@ def render() -> None:
     render_overlap(result, top_k, label)
     render_contexts(result, top_k, windows, label)
 
+    st.subheader("The answer each context gets")
+    answers_panel.render_settings("compare")
+    answers_panel.render_answers(result, "compare")
+
     st.subheader("Share")
     components.render_share_and_export(result, "compare", downloads=False)
+    render_report_download(result, "compare", top_k)
 
 
 def render_sizes(result: ExtractionResult, top_k, windows, variant: str) -> None:

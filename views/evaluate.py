@@ -19,6 +19,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app_ui import backend, components, navigation, state
+from app_ui.judge_panel import render_judge_panel
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document
@@ -95,6 +96,7 @@ def render() -> None:
             st.divider()
             render_budget(golden, document, inputs)
             render_study(golden, inputs)
+            render_judge_panel(evaluation)
     st.divider()
     _render_marking(inputs, documents, outcome)
 

@@ -16,6 +16,8 @@ import streamlit as st
 from app_ui import components
 from app_ui.explain_panel import render_explain_panel
 from app_ui.gold import gold_spans
+from app_ui.page_view_panel import render_page_view_panel
+from app_ui.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.charts import value_chart
@@ -56,8 +58,12 @@ def render() -> None:
         st.subheader("Why is this chunk in or out?")
         render_explain_panel(result, selected)
 
+    with st.expander("The segments on the page", icon=":material/picture_as_pdf:", expanded=True):
+        render_page_view_panel(result, selected)
+
     st.subheader("Share and export")
     components.render_share_and_export(result, "explore")
+    render_report_download(result, "explore")
 
 
 def render_headline(result: ExtractionResult) -> None:

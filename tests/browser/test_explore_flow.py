@@ -58,7 +58,8 @@ def open_compare(page) -> None:
     page.locator(f"{SIDEBAR} a", has_text="RSE vs top-k").first.click()
     settle(page)
     page.get_by_role("heading", name="RSE vs top-k").wait_for(timeout=TIMEOUT)
-    page.locator("[data-testid='stCode']").nth(2).wait_for(timeout=TIMEOUT)  # two contexts and the link
+    # two contexts and the link (the answers panel adds prompts, some folded away)
+    page.locator("[data-testid='stCode']:visible").nth(2).wait_for(timeout=TIMEOUT)
     page.locator(".rse-chip", has_text="Only RSE keeps").wait_for(timeout=TIMEOUT)
     assert_clean(page)
     assert re.search(r"/compare\?", page.url)

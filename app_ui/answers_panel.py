@@ -1,0 +1,279 @@
+"""Answers side by side: the same question and prompt, one context per column, streamed in.
+
+Configuration (provider, base URL, model, key) lives in this session's state under ``ans_*`` keys
+and never in the URL; the key is a password field, with ``OPENAI_API_KEY`` / ``CO_API_KEY`` from
+the environment or ``.streamlit/secrets.toml`` as fallbacks, exactly like the Cohere reranker's.
+With nothing configured the panel shows the exact prompts that would be sent and how to set an
+endpoint up. Answers are kept per (result settings, model, context) for the session, so a rerun
+does not ask again.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import queue
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from rse_core import ExtractionResult, RSEError
+from rse_core.answers import (
+    BASE_URL_VARIABLES,
+    COHERE,
+    DEFAULT_MODELS,
+    KEY_VARIABLES,
+    MODEL_VARIABLE,
+    OPENAI,
+    AnswerContext,
+    ChatClient,
+    LLMSettings,
+    answer_contexts,
+    build_messages,
+    prompt_text,
+    resolve_key,
+)
+
+PROVIDER_KEY = "ans_provider"
+BASE_URL_KEY = "ans_base_url"
+MODEL_KEY = "ans_model"
+API_KEY_KEY = "ans_api_key"
+_STORE_KEY = "_answers"
+_STORE_ENTRIES = 40
+PROVIDER_LABELS = {OPENAI: "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM)", COHERE: "Cohere chat"}
+CHIPS = {"rse": "segment", "top_k": "topk", "top_k_budget": "topk", "window": "muted"}
+
+HOW_TO = (
+    "No LLM is configured, so nothing is sent. To get answers, open **LLM for answers** above and give "
+    "an OpenAI-compatible base URL (for example `http://localhost:11434/v1` for Ollama), a model and, if "
+    "the server needs one, a key; or choose Cohere chat with a Cohere key. Or start the app with "
+    "`OPENAI_BASE_URL`, `RSE_LLM_MODEL` and `OPENAI_API_KEY` (or `CO_API_KEY`) in the environment or in "
+    "`.streamlit/secrets.toml`. Keys never go into the URL, the exports or a message."
+)
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    text: str
+    error: str | None
+    input_tokens: int | None
+    output_tokens: int | None
+    seconds: float
+
+
+def init_defaults() -> None:
+    """Fill the settings once per session from the environment (``RSE_LLM_PROVIDER`` etc.)."""
+    if PROVIDER_KEY in st.session_state:
+        return
+    provider = os.environ.get("RSE_LLM_PROVIDER", OPENAI)
+    provider = provider if provider in (OPENAI, COHERE) else OPENAI
+    st.session_state[PROVIDER_KEY] = provider
+    st.session_state[BASE_URL_KEY] = os.environ.get(BASE_URL_VARIABLES[provider], "")
+    st.session_state[MODEL_KEY] = os.environ.get(MODEL_VARIABLE, DEFAULT_MODELS[provider])
+    st.session_state.setdefault(API_KEY_KEY, "")
+
+
+def _secrets() -> dict[str, object]:
+    try:
+        return {name: st.secrets.get(name) for name in KEY_VARIABLES.values() if st.secrets.get(name)}
+    except Exception:  # no secrets file: not an error
+        return {}
+
+
+def current_settings() -> tuple[LLMSettings | None, str | None, str]:
+    """(settings, key, problem): settings is ``None`` when nothing usable is configured."""
+    init_defaults()
+    provider = st.session_state[PROVIDER_KEY]
+    base_url = (st.session_state.get(BASE_URL_KEY) or "").strip()
+    model = (st.session_state.get(MODEL_KEY) or "").strip() or DEFAULT_MODELS[provider]
+    key = resolve_key(provider, st.session_state.get(API_KEY_KEY), secrets=_secrets())
+    if provider == OPENAI and not base_url and not key:
+        return None, None, "No OpenAI-compatible endpoint: give a base URL (a local server) or an API key."
+    if provider == COHERE and not key:
+        return None, None, "No Cohere API key."
+    if not model:
+        return None, None, "No model name."
+    try:
+        return LLMSettings(provider=provider, model=model, base_url=base_url), key, ""
+    except RSEError as error:
+        return None, None, str(error)
+
+
+def render_settings(prefix: str) -> None:
+    """The LLM settings, folded away (they rarely change during a demo)."""
+    init_defaults()
+    with st.expander("LLM for answers", icon=":material/settings:"):
+        st.radio(
+            "Provider",
+            (OPENAI, COHERE),
+            format_func=PROVIDER_LABELS.get,
+            key=PROVIDER_KEY,
+            horizontal=True,
+        )
+        provider = st.session_state[PROVIDER_KEY]
+        columns = st.columns(3)
+        columns[0].text_input(
+            "Base URL",
+            key=BASE_URL_KEY,
+            placeholder="http://localhost:11434/v1" if provider == OPENAI else "https://api.cohere.com",
+            help="The API root. Empty: OpenAI's or Cohere's public endpoint.",
+        )
+        columns[1].text_input("Model", key=MODEL_KEY, placeholder=DEFAULT_MODELS[provider] or "gpt-4o-mini")
+        columns[2].text_input(
+            "API key",
+            type="password",
+            key=API_KEY_KEY,
+            help=f"Or set {KEY_VARIABLES[provider]} in the environment or .streamlit/secrets.toml. "
+            "Never put in the URL, the exports or a message.",
+        )
+
+
+def render_answers(
+    result: ExtractionResult,
+    prefix: str,
+    contexts: Sequence[AnswerContext] | None = None,
+    *,
+    auto_ask: bool = False,
+    show_prompt: bool = True,
+) -> dict[str, StoredAnswer]:
+    """The answer from each context side by side; returns the answers shown (for the report).
+
+    ``auto_ask``: ask as soon as the panel is drawn (the demo), instead of on a button.
+    """
+    contexts = list(contexts or answer_contexts(result))
+    question = "\n".join(result.queries)
+    prompts = {context.key: build_messages(question, context.text) for context in contexts}
+    settings, key, problem = current_settings()
+
+    if show_prompt:
+        with st.expander("The prompt (the same for every context)", icon=":material/content_copy:"):
+            st.caption("Only {context} differs between the calls. Copy it with the button at the code's corner.")
+            st.code(prompt_text(build_messages(question, "{context}")), language=None, wrap_lines=True)
+
+    if settings is None:
+        st.info(f"{problem} {HOW_TO}", icon=":material/smart_toy:")
+        tabs = st.tabs([f"{context.label}: the exact prompt" for context in contexts])
+        for tab, context in zip(tabs, contexts, strict=True):
+            with tab:
+                st.code(prompt_text(prompts[context.key]), language=None, wrap_lines=True, height=320)
+        return {}
+
+    store: dict = st.session_state.setdefault(_STORE_KEY, {})
+    identity = (result.settings_key, settings)
+    total_tokens = sum(context.estimated_tokens for context in contexts)
+    st.caption(
+        f"{len(contexts)} calls to {html.escape(settings.describe())}, about {total_tokens:,} input tokens in all "
+        "(estimated at 4 characters a token; the server's counts appear under each answer)."
+    )
+    missing = [context for context in contexts if (identity, context.key) not in store]
+    ask = auto_ask and bool(missing)
+    if not auto_ask:
+        ask = st.button(
+            f"Ask {settings.model} with each context" if missing else "Ask again",
+            key=f"{prefix}_ask",
+            icon=":material/forum:",
+            type="primary",
+        )
+        if ask and not missing:
+            for context in contexts:
+                store.pop((identity, context.key), None)
+
+    columns = st.columns(len(contexts))
+    slots = {}
+    for column, context in zip(columns, contexts, strict=True):
+        with column:
+            st.html(
+                f'<span class="rse-chip {CHIPS.get(context.key, "muted")}">{html.escape(context.label)}</span> '
+                f"{context.document_characters:,} characters of document text · "
+                f"≈{context.estimated_tokens:,} tokens sent"
+            )
+            slots[context.key] = (st.empty(), st.empty())
+    if ask:
+        _stream_all(settings, key, contexts, prompts, slots, store, identity)
+    shown: dict[str, StoredAnswer] = {}
+    for context in contexts:
+        answer = store.get((identity, context.key))
+        body, meta = slots[context.key]
+        if answer is None:
+            body.caption("Not asked yet.")
+            continue
+        shown[context.key] = answer
+        _draw(body, meta, answer)
+    while len(store) > _STORE_ENTRIES:
+        del store[next(iter(store))]
+    return shown
+
+
+def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], str]:
+    """Answers already fetched for this result with the current settings, and the model's name."""
+    settings, _, _ = current_settings()
+    if settings is None:
+        return {}, ""
+    store: dict = st.session_state.get(_STORE_KEY, {})
+    identity = (result.settings_key, settings)
+    found = {key: answer for (owner, key), answer in store.items() if owner == identity}
+    return found, settings.model if found else ""
+
+
+def _draw(body, meta, answer: StoredAnswer) -> None:
+    if answer.error:
+        body.error(answer.error, icon=":material/error:")
+    else:
+        body.markdown(_escape_markdown(answer.text) or "_(empty answer)_")
+    tokens = (
+        f" · {answer.input_tokens:,} tokens in, {answer.output_tokens:,} out (server's count)"
+        if answer.input_tokens is not None and answer.output_tokens is not None
+        else ""
+    )
+    meta.caption(f"{answer.seconds:.1f} s{tokens}")
+
+
+def _stream_all(settings, key, contexts, prompts, slots, store, identity) -> None:
+    """Ask for every context at once (one thread each) and draw the pieces as they arrive."""
+    updates: queue.Queue = queue.Queue()
+
+    def work(context: AnswerContext) -> None:
+        started = time.monotonic()
+        text = ""
+        try:
+            client = ChatClient(settings, key)
+            for piece in client.stream(prompts[context.key]):
+                text += piece
+                updates.put((context.key, text, None))
+            final = StoredAnswer(
+                text, None, client.usage.input_tokens, client.usage.output_tokens, time.monotonic() - started
+            )
+        except RSEError as error:  # every message from ChatClient is already scrubbed of the key
+            final = StoredAnswer(text, str(error), None, None, time.monotonic() - started)
+        except Exception as error:  # a bug must not leave the column spinning
+            final = StoredAnswer(text, f"The answer failed ({type(error).__name__}).", None, None, 0.0)
+        updates.put((context.key, None, final))
+
+    threads = [threading.Thread(target=work, args=(context,), daemon=True) for context in contexts]
+    for thread in threads:
+        thread.start()
+    pending = {context.key for context in contexts}
+    for context in contexts:
+        slots[context.key][0].caption("Waiting for the first words...")
+    while pending:
+        try:
+            context_key, text, final = updates.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        body = slots[context_key][0]
+        if final is not None:
+            store[(identity, context_key)] = final
+            pending.discard(context_key)
+        else:
+            body.markdown(_escape_markdown(text) + " ▌")
+
+
+def _escape_markdown(text: str) -> str:
+    """An LLM's answer shown as text: HTML escaped, Markdown's special characters neutralised."""
+    escaped = html.escape(text, quote=False)
+    for char in "\\`*_{}[]()#+-!|~>$":
+        escaped = escaped.replace(char, "\\" + char)
+    return escaped

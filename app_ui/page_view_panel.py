@@ -1,0 +1,183 @@
+"""The segment on its page: a strip of page thumbnails, then the pages a segment or chunk spans
+with exactly its characters highlighted (PDF), or the marked text (text and Markdown files).
+
+Thin UI over :mod:`rse_core.page_view`; rendered images are remembered per session for the last
+few settings, so moving an unrelated widget does not redraw pages.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+
+import streamlit as st
+
+from rse_core import ExtractionResult
+from rse_core.charts import PALETTE
+from rse_core.page_view import (
+    GAP,
+    PADDING,
+    SEGMENT,
+    STYLE_LABELS,
+    TOP_K,
+    Mark,
+    pages_of,
+    reflow,
+    render_pages,
+    render_thumbnails,
+    segment_marks,
+    text_html,
+    top_k_marks,
+)
+
+from . import components
+
+TARGET_KEY = "pv_target"
+ZOOM_KEY = "pv_zoom"
+TOPK_KEY = "pv_show_top_k"
+MODE_KEY = "pv_mode"
+PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text (as sent)"
+CLICKED = "clicked"
+MAX_PAGES_SHOWN = 3  # more on request: every page drawn costs a rerun time
+ALL_PAGES_KEY = "pv_all_pages"
+_MEMO_ENTRIES = 6
+
+CSS = f"""
+<style>
+mark.rse-mark {{ color: inherit; padding: 0; background: transparent; }}
+.rse-mark.segment {{ background: rgba(37, 99, 235, 0.22); }}
+.rse-mark.gap {{ background: {PALETTE.gap_fill}; outline: 1px solid {PALETTE.gap}; }}
+.rse-mark.padding {{ background: rgba(147, 197, 253, 0.35); }}
+.rse-mark.top_k {{ text-decoration: underline 2px {PALETTE.top_k}; text-underline-offset: 3px; }}
+.rse-page-text {{ white-space: pre-wrap; font-family: ui-serif, Georgia, serif; line-height: 1.55;
+                 background: #fff; border: 1px solid #e2e8f0; padding: 0.8em 1em; }}
+.rse-thumbs {{ display: flex; flex-wrap: wrap; gap: 6px; padding: 4px 0 8px 0; }}
+.rse-thumb {{ text-align: center; font-size: 0.75em; color: #475569; flex: 0 0 auto; }}
+.rse-thumb img {{ height: 96px; border: 1px solid #cbd5e1; display: block; }}
+.rse-thumb.marked img {{ border: 3px solid {PALETTE.segment}; }}
+.rse-thumb.shown img {{ outline: 3px solid #111827; }}
+</style>
+"""
+
+
+def legend_html() -> str:
+    swatches = {
+        SEGMENT: "rse-mark segment",
+        GAP: "rse-mark gap",
+        PADDING: "rse-mark padding",
+        TOP_K: "rse-mark top_k",
+    }
+    return (
+        '<div class="rse-legend">'
+        + " · ".join(
+            f'<mark class="{css}">{html.escape(STYLE_LABELS[style])}</mark>' for style, css in swatches.items()
+        )
+        + "</div>"
+    )
+
+
+@st.fragment
+def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None = None) -> None:
+    """Pick a segment (or the clicked chunk), see it on its pages, with zoom and top-k.
+
+    A fragment: changing the zoom or the segment redraws only this panel."""
+    st.html(CSS)
+    options: list[object] = [segment.number for segment in result.segments]
+    if selected_chunk is not None:
+        options.append(CLICKED)
+    if not options:
+        st.info(result.empty_reason() or "No segment to show.", icon=":material/search_off:")
+        return
+    if st.session_state.get(TARGET_KEY) not in options:
+        st.session_state[TARGET_KEY] = options[0]
+    controls = st.columns([3, 2, 2, 3])
+    target = controls[0].selectbox(
+        "Show",
+        options,
+        key=TARGET_KEY,
+        format_func=lambda option: _target_label(result, option, selected_chunk),
+    )
+    show_top_k = controls[1].toggle("Mark top-k chunks", value=True, key=TOPK_KEY)
+    zoom = controls[2].slider("Zoom", 0.6, 3.0, 1.3, 0.1, key=ZOOM_KEY)
+    mode = controls[3].radio("View", (PAGE_MODE, REFLOW_MODE, EXACT_MODE), key=MODE_KEY, horizontal=True)
+
+    focus = _focus_marks(result, target, selected_chunk)
+    marks = [mark for segment in result.segments for mark in segment_marks(result, segment)]
+    if show_top_k:
+        marks += top_k_marks(result, result.top_k)
+    document = result.corpus.documents_by_id[focus[0].doc_id]
+    start, end = min(m.start for m in focus), max(m.end for m in focus)
+    st.html(legend_html())
+
+    if mode != PAGE_MODE:
+        text = document.text[start:end]
+        shown = reflow(text) if mode == REFLOW_MODE else text
+        note = (
+            "Line breaks of the PDF joined for reading; the LLM gets the exact text."
+            if mode == REFLOW_MODE
+            else "Exactly the characters sent, with the PDF's line breaks."
+        )
+        st.caption(f"{note} {len(text):,} characters.")
+        st.html(f'<div class="rse-page-text">{html.escape(shown)}</div>')
+        return
+    if document.layout is None:  # text or Markdown: the same marks on the text itself
+        st.caption(f"{html.escape(document.name)} has no pages; its text with the same marks.")
+        st.html(f'<div class="rse-page-text">{text_html(document, marks, context=400)}</div>')
+        return
+
+    focus_pages = pages_of(document, focus)
+    memo_key = (document.doc_id, tuple(marks))  # the drawing depends on the marks alone
+    thumbs = components.session_memo(
+        "pv_thumbs", memo_key, lambda: render_thumbnails(document, marks), entries=_MEMO_ENTRIES
+    )
+    marked_pages = set(pages_of(document, [m for m in marks if m.style != TOP_K]))
+    st.html(thumbnail_strip_html(thumbs, marked_pages, set(focus_pages)))
+    show_all = len(focus_pages) > MAX_PAGES_SHOWN and st.toggle(f"Show all {len(focus_pages)} pages", key=ALL_PAGES_KEY)
+    shown_pages = focus_pages if show_all else focus_pages[:MAX_PAGES_SHOWN]
+    images = components.session_memo(
+        "pv_pages",
+        (memo_key, tuple(shown_pages), zoom),
+        lambda: render_pages(document, shown_pages, marks, zoom),
+        entries=_MEMO_ENTRIES,
+    )
+    more = len(focus_pages) - len(shown_pages)
+    st.caption(
+        f"{html.escape(components.doc_title(result, document.doc_id, 60))}: "
+        f"{components.plural(len(focus_pages), 'page')}"
+        + (f" (the first {len(shown_pages)} shown)" if more > 0 else "")
+        + ". Highlights are the exact characters, found by their offsets, not by searching the text."
+    )
+    width = int(document.layout.page_sizes[shown_pages[0] - 1][0] * zoom)
+    for page, image in zip(shown_pages, images, strict=True):
+        st.image(image, caption=f"Page {page}", width=width)
+
+
+def thumbnail_strip_html(thumbs: list[tuple[int, bytes]], marked: set[int], shown: set[int]) -> str:
+    """The pages small, wrapped in rows: pages with a segment framed blue, the pages below outlined."""
+    cells = []
+    for page, image in thumbs:
+        classes = "rse-thumb" + (" marked" if page in marked else "") + (" shown" if page in shown else "")
+        data = base64.b64encode(image).decode("ascii")
+        cells.append(f'<div class="{classes}"><img alt="page {page}" src="data:image/png;base64,{data}">{page}</div>')
+    return f'<div class="rse-thumbs">{"".join(cells)}</div>'
+
+
+def _focus_marks(result: ExtractionResult, target: object, selected_chunk: int | None) -> list[Mark]:
+    if target == CLICKED and selected_chunk is not None:
+        chunk = result.corpus.chunks[selected_chunk]
+        return [Mark(chunk.doc_id, chunk.start, chunk.end, SEGMENT, f"chunk {chunk.index}")]
+    segment = next(s for s in result.segments if s.number == target)
+    return segment_marks(result, segment)
+
+
+def _target_label(result: ExtractionResult, option: object, selected_chunk: int | None) -> str:
+    if option == CLICKED and selected_chunk is not None:
+        chunk = result.corpus.chunks[selected_chunk]
+        return f"Clicked chunk {chunk.index} ({chunk.pages})"
+    segment = next(s for s in result.segments if s.number == option)
+    pages = (
+        f"p. {segment.first_page}"
+        if segment.first_page == segment.last_page
+        else (f"pp. {segment.first_page}-{segment.last_page}")
+    )
+    return f"{segment.label}: {pages}, {segment.end_char - segment.start_char:,} characters"

@@ -1,0 +1,180 @@
+"""Demo: three stories on the samples, one step at a time, for a projector.
+
+Large type, no sidebar, one sentence of narration per step, every number computed live from the
+samples at the default parameters with the offline scorer (the sidebar's settings are left
+alone). With an LLM configured (see RSE vs top-k), the last step asks it with RSE's and top-k's
+contexts.
+"""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from app_ui import answers_panel, backend, components, state
+from app_ui.page_view_panel import CSS as PAGE_VIEW_CSS
+from app_ui.page_view_panel import legend_html, thumbnail_strip_html
+from app_ui.samples import list_samples
+from rse_core import ExtractionResult, RSEParams, run_rse
+from rse_core.answers import answer_contexts
+from rse_core.charts import compare_chart, value_chart
+from rse_core.page_view import all_marks, pages_of, render_pages, render_thumbnails
+from rse_core.stories import STEP_TITLES, STEPS, STORIES, STORY_BY_KEY, Story, narration, story_facts
+
+STORY_KEY = "demo_story"
+STEP_KEY = "demo_step"
+MAX_DEMO_PAGES = 3
+
+DEMO_CSS = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"]
+  { display: none !important; }
+[data-testid="stMainBlockContainer"] { max-width: 1500px; font-size: 1.3rem; }
+.rse-narration { font-size: 2.0rem; line-height: 1.35; font-weight: 500; color: #0f172a;
+                 border-left: 8px solid #2563eb; padding: 0.3em 0.8em; margin: 0.4em 0 0.8em 0;
+                 background: #f8fafc; }
+.rse-demo-step { font-size: 1.1rem; color: #475569; letter-spacing: 0.02em; }
+.rse-demo-point { font-size: 1.3rem; color: #334155; }
+.rse-demo-figures { display: flex; gap: 2.5rem; font-size: 1.4rem; margin: 0.5em 0; }
+.rse-demo-figures b { font-size: 2.4rem; display: block; }
+</style>
+"""
+
+
+def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
+    """The story's result at default parameters with minilm, through the app's caches."""
+    sample = list_samples()[story.sample]
+    golden = next(query for query in sample.golden.queries if query.id == story.query_id)
+    document = backend.sample_document(story.sample)
+    params = RSEParams()
+    inputs = state.Inputs((story.sample,), (golden.query,), "minilm", (), params)
+    scorer = backend.scorer_for("minilm", (), "")
+    corpus = backend.corpus_for(((document.doc_id,), params.chunk_size), (document,))
+    scores = backend.scores_for(corpus, golden.query, scorer, inputs)
+    result = run_rse(
+        corpus, (golden.query,), [scores], params, scorer.calibration, scorer=scorer.name, model=scorer.model
+    )
+    return result, golden.span
+
+
+def _go(step: int) -> None:
+    st.session_state[STEP_KEY] = step
+
+
+def _pick_story() -> None:
+    st.session_state[STEP_KEY] = 0
+
+
+@components.guarded
+def render() -> None:
+    st.html(DEMO_CSS + PAGE_VIEW_CSS)
+    st.session_state.setdefault(STORY_KEY, STORIES[0].key)
+    st.session_state.setdefault(STEP_KEY, 0)
+    st.title("RSE in three stories")
+    st.segmented_control(
+        "Story",
+        [story.key for story in STORIES],
+        format_func=lambda key: STORY_BY_KEY[key].title,
+        key=STORY_KEY,
+        on_change=_pick_story,
+        label_visibility="collapsed",
+    )
+    story = STORY_BY_KEY.get(st.session_state.get(STORY_KEY) or STORIES[0].key, STORIES[0])
+    step_number = min(max(int(st.session_state[STEP_KEY]), 0), len(STEPS) - 1)
+    step = STEPS[step_number]
+    with st.spinner("Scoring the sample..."):
+        result, gold = _story_result(story)
+    facts = story_facts(result, gold)
+
+    st.html(
+        f'<div class="rse-demo-step">{html.escape(story.title)} · step {step_number + 1} of {len(STEPS)}: '
+        f"{html.escape(STEP_TITLES[step])}</div>"
+        f'<div class="rse-narration">{html.escape(narration(step, facts))}</div>'
+    )
+    back, forward, _ = st.columns([1, 1, 6])
+    back.button(
+        "Back",
+        key="demo_back",
+        icon=":material/arrow_back:",
+        disabled=step_number == 0,
+        on_click=_go,
+        args=(step_number - 1,),
+        width="stretch",
+    )
+    forward.button(
+        "Next",
+        key="demo_next",
+        icon=":material/arrow_forward:",
+        type="primary",
+        disabled=step_number == len(STEPS) - 1,
+        on_click=_go,
+        args=(step_number + 1,),
+        width="stretch",
+    )
+    DRAW[step](result, story, facts)
+
+
+def _question(result: ExtractionResult, story: Story, facts) -> None:
+    document = result.corpus.documents[0]
+    st.html(
+        f'<div class="rse-demo-point">{html.escape(story.point)}</div>'
+        f'<div class="rse-demo-figures"><div><b>{document.page_count}</b>pages</div>'
+        f"<div><b>{len(result.corpus.chunks)}</b>chunks of about {result.params.chunk_size} characters</div>"
+        f"<div><b>{html.escape(components.doc_title(result, document.doc_id, 40))}</b>the document</div></div>"
+    )
+
+
+def _values(result: ExtractionResult, story: Story, facts) -> None:
+    st.plotly_chart(
+        value_chart(result, 0, height=520),
+        key=f"demo_values_{story.key}",
+        config=components.chart_config(f"demo-{story.key}"),
+        theme=None,
+        width="stretch",
+    )
+
+
+def _page(result: ExtractionResult, story: Story, facts) -> None:
+    document = result.corpus.documents[0]
+    marks = all_marks(result)
+    segment_pages = pages_of(document, [m for m in marks if m.style != "top_k"])
+    thumbs = components.session_memo(
+        "demo_thumbs", (result.settings_key,), lambda: render_thumbnails(document, marks), entries=3
+    )
+    st.html(thumbnail_strip_html(thumbs, set(segment_pages), set(segment_pages[:MAX_DEMO_PAGES])))
+    st.html(legend_html())
+    shown = segment_pages[:MAX_DEMO_PAGES]
+    images = components.session_memo(
+        "demo_pages", (result.settings_key, tuple(shown)), lambda: render_pages(document, shown, marks, 1.1), entries=3
+    )
+    columns = st.columns(max(1, len(images)))
+    for column, page, image in zip(columns, shown, images, strict=True):
+        column.image(image, caption=f"Page {page}", width="stretch")
+    if len(segment_pages) > len(shown):
+        st.caption(f"The segment runs on to page {segment_pages[-1]}; Explore shows every page.")
+
+
+def _compare(result: ExtractionResult, story: Story, facts) -> None:
+    figures = (
+        ("RSE", facts.rse_recall, facts.rse_characters),
+        (f"Top-k (k={facts.k})", facts.top_k_recall, facts.top_k_characters),
+        ("Top-k, RSE's characters", facts.budget_recall, result.characters(result.top_k_equal_budget)),
+    )
+    st.html(
+        '<div class="rse-demo-figures">'
+        + "".join(
+            f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br>{characters:,} characters</div>"
+            for name, recall, characters in figures
+        )
+        + "</div>"
+    )
+    st.plotly_chart(compare_chart(result), key=f"demo_compare_{story.key}", theme=None, width="stretch")
+
+
+def _answers(result: ExtractionResult, story: Story, facts) -> None:
+    contexts = [context for context in answer_contexts(result) if context.key in ("rse", "top_k")]
+    answers_panel.render_answers(result, "demo", contexts, auto_ask=True, show_prompt=False)
+
+
+DRAW = {"question": _question, "values": _values, "page": _page, "compare": _compare, "answers": _answers}
