@@ -16,7 +16,13 @@ from . import answers_panel
 
 CACHE_KEY = "_judge_cache"
 RESULTS_KEY = "_judge_results"
-METHOD_NAMES = {"rse": "RSE", "top_k": "Top-k", "top_k_equal_budget": "Top-k, RSE's characters"}
+METHOD_NAMES = {
+    "rse": "RSE",
+    "top_k": "Top-k",
+    "top_k_equal_budget": "Top-k, RSE's characters",
+    "window": "Window",
+    "window_equal_budget": "Window, RSE's characters",
+}
 
 
 def render_judge_panel(evaluation: Evaluation, prefix: str = "ev") -> None:

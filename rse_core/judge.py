@@ -81,6 +81,8 @@ def judge_items(evaluation: Evaluation) -> list[JudgeItem]:
             ),
             "top_k": _chunks_context(corpus, query.top_k),
             "top_k_equal_budget": _chunks_context(corpus, query.top_k_equal_budget),
+            "window": _window_context(corpus, query.window),
+            "window_equal_budget": _window_context(corpus, query.window_equal_budget),
         }
         for method in METHODS:
             items.append(JudgeItem(query.id, query.kind, method, query.query, contexts[method], gold_text))
@@ -88,10 +90,25 @@ def judge_items(evaluation: Evaluation) -> list[JudgeItem]:
 
 
 def _chunks_context(corpus, indices: Sequence[int]) -> str:
+    """Top-k chunks labelled by rank (best = rank 0), as the pipeline's ``top_k_context`` labels them."""
     return format_context(
         [
-            ContextPiece(f"#{rank}", corpus.source_label(index, index + 1), corpus.chunks[index].text)
-            for rank, index in enumerate(indices, 1)
+            ContextPiece(f"rank {rank}", corpus.source_label(index, index + 1), corpus.chunks[index].text)
+            for rank, index in enumerate(indices)
+        ]
+    )
+
+
+def _window_context(corpus, segments: Sequence) -> str:
+    """The fixed window's pieces W1, W2, ... in document order, as ``window_context`` sends them."""
+    return format_context(
+        [
+            ContextPiece(
+                f"W{number}",
+                corpus.source_label(segment.start, segment.end),
+                "".join(chunk.text for chunk in corpus.chunks[segment.start : segment.end]),
+            )
+            for number, segment in enumerate(segments, 1)
         ]
     )
 

@@ -43,22 +43,28 @@ def test_answers_from_a_fake_server_side_by_side_and_the_key_stays_out(monkeypat
         )
         at.text_input(key="ans_api_key").set_value(KEY).run()
         no_problems(at)
-        assert "3 calls to fake-model" in all_text(at)
+        assert "4 calls to fake-model" in all_text(at)  # RSE, top-k, top-k at RSE's characters, window
         at.button(key="compare_ask").click().run()
         no_problems(at)
         result = result_of(at)
         shown = "\n".join(m.value for m in at.markdown)
-        for context in (result.rse_context(), result.top_k_context(), result.top_k_context(result.top_k_equal_budget)):
+        contexts = (
+            result.rse_context(),
+            result.top_k_context(),
+            result.top_k_context(result.top_k_equal_budget),
+            result.window_context(),
+        )
+        for context in contexts:
             expected = fake_answer(build_messages(result.queries[0], context))
             assert expected.split(": ", 1)[1][:30].replace("-", "\\-") in shown or expected[:20] in shown
-        assert fake.request_count == 3
+        assert fake.request_count == 4
         assert "(server's count)" in all_text(at)
         assert "Bearer \\[api key\\]" in shown or "[api key]" in shown
         assert KEY not in shown_text(at) and KEY not in shown
         assert KEY not in str(dict(at.query_params))
         # asking again is not needed: a rerun shows the stored answers without new calls
         at.run()
-        assert fake.request_count == 3
+        assert fake.request_count == 4
 
 
 def test_a_rejected_key_is_a_message_in_each_column(monkeypatch):
@@ -70,7 +76,7 @@ def test_a_rejected_key_is_a_message_in_each_column(monkeypatch):
         at.button(key="compare_ask").click().run()
         assert not at.exception
         errors = [e.value for e in at.error]
-        assert len(errors) == 3 and all("rejected the API key" in e for e in errors)
+        assert len(errors) == 4 and all("rejected the API key" in e for e in errors)
         assert KEY not in "\n".join(errors)
 
 
