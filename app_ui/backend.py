@@ -76,7 +76,7 @@ def scorer_for(name: str, options: tuple[tuple[str, str], ...], key_digest: str 
     kwargs: dict[str, object] = dict(options)
     if name == "cohere":
         kwargs["api_key"] = _cohere_key()
-    elif name == "minilm":
+    elif name in ("minilm", "hybrid"):
         kwargs["bundled_embeddings"] = (SAMPLE_DIR / "embeddings",)  # the samples open without embedding
     return get_scorer(name, **kwargs)
 

@@ -60,8 +60,9 @@ def render_sidebar() -> None:
             "Scorer",
             options=state.SCORERS,
             key=state.SCORER_KEY,
-            help="minilm: offline embeddings (default). bm25: word overlap. cohere: Cohere's reranker "
-            "(needs an API key). cross-encoder: a local sentence-transformers cross-encoder.",
+            help="minilm: offline embeddings (default). hybrid: minilm and bm25 fused, offline. "
+            "bm25: word overlap. cohere: Cohere's reranker (needs an API key). cross-encoder: a local "
+            "sentence-transformers cross-encoder.",
         )
         scorer = st.session_state[state.SCORER_KEY]
         if scorer == "cohere":

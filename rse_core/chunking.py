@@ -33,6 +33,9 @@ class Chunk:
         text: the characters themselves.
         first_page: 1-based page of the first character.
         last_page: 1-based page of the last character.
+        header: a contextual header (document title and section heading) that scorers read in
+            front of the text; empty when headers are off. Never part of ``text``, so segments
+            still rebuild the exact document text.
     """
 
     doc_id: str
@@ -42,6 +45,7 @@ class Chunk:
     text: str
     first_page: int = 1
     last_page: int = 1
+    header: str = ""
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -52,6 +56,11 @@ class Chunk:
         if self.first_page == self.last_page:
             return f"p. {self.first_page}"
         return f"pp. {self.first_page}-{self.last_page}"
+
+
+def scoring_text(chunk: Chunk) -> str:
+    """What a scorer reads for ``chunk``: its header (if any) on a line of its own, then its text."""
+    return f"{chunk.header}\n\n{chunk.text}" if chunk.header else chunk.text
 
 
 def chunk_document(document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE) -> list[Chunk]:

@@ -22,7 +22,7 @@ from .scoring import Calibration, ProgressCallback, Scorer, clean_query, get_sco
 from .search import SearchResult, StopReason, find_best_segments
 from .topk import ranked_chunks, top_k, top_k_within_budget
 from .validation import finite_scores
-from .values import ChunkValues, chunk_values
+from .values import ChunkValues, chunk_values, rank_by_score
 
 
 @dataclass(frozen=True)
@@ -321,7 +321,13 @@ def run_rse(
         for number, raw in enumerate(raw_scores)
     ]
     lengths = corpus.lengths
-    values = tuple(chunk_values(calibration(raw), params, chunk_lengths=lengths, raw=raw) for raw in raw_scores)
+    splits = corpus.document_splits
+    values = tuple(
+        chunk_values(
+            calibration.per_document(raw, splits), params, chunk_lengths=lengths, raw=raw, document_splits=splits
+        )
+        for raw in raw_scores
+    )
     search = find_best_segments(
         [query_values.value for query_values in values],
         max_length=params.max_length,
@@ -330,7 +336,8 @@ def run_rse(
         document_splits=corpus.document_splits,
     )
     segments = tuple(_describe_segment(corpus, values, number, segment) for number, segment in enumerate(search, 1))
-    ranking = ranked_chunks([query_values.rank for query_values in values])
+    # Top-k ranks across documents by the scorer's own score (the values rank within a document).
+    ranking = ranked_chunks([rank_by_score(v.raw) if splits else v.rank for v in values])
     rse_characters = sum(segment.end_char - segment.start_char for segment in segments)
     all_notes = list(notes)
     if len(values[0]) > 1 and np.ptp(values[0].raw) == 0:

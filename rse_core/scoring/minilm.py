@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..chunking import Chunk
+from ..chunking import Chunk, scoring_text
 from ..errors import ScorerUnavailableError
 from .base import Calibration, ProgressCallback, check_scores, clean_query
 from .embedding_cache import EmbeddingCache, default_cache_dir, embedding_key
@@ -77,7 +77,7 @@ class MiniLMScorer:
         groups = [list(group) for _, group in groupby(chunks, key=lambda chunk: chunk.doc_id)]
         missing = 0
         for group in groups:
-            texts = [chunk.text for chunk in group]
+            texts = [scoring_text(chunk) for chunk in group]
             key = embedding_key(self.model, texts)
             cached = self.cache.get(key, len(texts))
             if cached is None:
