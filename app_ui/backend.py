@@ -66,8 +66,9 @@ def parse_upload(upload) -> Document:
 
 
 @st.cache_resource(show_spinner=False)
-def corpus_for(key: tuple[tuple[str, ...], int], _documents: tuple[Document, ...]) -> Corpus:
-    return build_corpus(list(_documents), key[1])
+def corpus_for(key: tuple[tuple[str, ...], int, bool], _documents: tuple[Document, ...]) -> Corpus:
+    """The documents chunked; ``key`` = (document ids, chunk size, chunk headers)."""
+    return build_corpus(list(_documents), key[1], headers=key[2])
 
 
 @st.cache_resource(show_spinner=False)
@@ -155,7 +156,10 @@ def compute(inputs: state.Inputs) -> RunOutcome:
             raise RSEError("No document selected: pick a sample document or upload a file.")
         queries, notes = normalize_queries(inputs.queries)
         scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
-        corpus = corpus_for((tuple(d.doc_id for d in documents), inputs.params.chunk_size), tuple(documents))
+        corpus = corpus_for(
+            (tuple(d.doc_id for d in documents), inputs.params.chunk_size, inputs.params.chunk_headers),
+            tuple(documents),
+        )
         raw_scores = [scores_for(corpus, query, scorer, inputs) for query in queries]
         outcome.result = run_rse(
             corpus,
@@ -205,7 +209,7 @@ def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) 
     Raises RSEError (e.g. GoldenSetError) for the page to show.
     """
     scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
-    corpus = corpus_for(((document.doc_id,), inputs.params.chunk_size), (document,))
+    corpus = corpus_for(((document.doc_id,), inputs.params.chunk_size, inputs.params.chunk_headers), (document,))
     return evaluate(
         golden,
         inputs.params,

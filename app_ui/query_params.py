@@ -23,6 +23,7 @@ PARAM_FIELDS: dict[str, tuple[str, type]] = {
     "minval": ("minimum_value", float),
     "topk": ("top_k", int),
     "adjust": ("chunk_length_adjustment", bool),
+    "headers": ("chunk_headers", bool),
 }
 
 

@@ -95,6 +95,12 @@ def render_sidebar() -> None:
             key=state.PARAM_KEYS["chunk_size"],
             help="Longer chunks -> fewer, coarser bars. Changing it rescores the documents.",
         )
+        st.toggle(
+            "Contextual chunk headers",
+            key=state.PARAM_KEYS["chunk_headers"],
+            help="Score each chunk with its document title and section heading in front (segments keep the "
+            "exact text). Changing it rescores the documents.",
+        )
         for spec in state.SLIDERS:
             st.slider(
                 spec.label,

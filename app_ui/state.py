@@ -34,6 +34,8 @@ PARAM_KEYS: dict[str, str] = {field.name: f"sb_{field.name}" for field in fields
 
 SCORERS = ("minilm", "hybrid", "bm25", "cohere", "cross-encoder")
 CUSTOM_PRESET = "custom"
+KEPT_BY_PRESETS = ("chunk_size", "chunk_headers", "top_k")
+"""What a preset leaves as it is: how documents are chunked and scored, and the baseline's k."""
 CHUNK_SIZES = (200, 300, 400, 500, 600, 800, 1000, 1200, 1600, 2000)
 
 
@@ -193,20 +195,20 @@ def apply_url(params, samples) -> list[str]:
 
 
 def apply_preset(name: str) -> None:
-    """Fill the parameter widgets from a preset (keeps chunk size and top-k as they are)."""
+    """Fill the parameter widgets from a preset (keeps chunk size, headers and top-k as they are)."""
     if name == CUSTOM_PRESET:
         return
     values = preset(name)
     for field_name, key in PARAM_KEYS.items():
-        if field_name not in ("chunk_size", "top_k"):
+        if field_name not in KEPT_BY_PRESETS:
             st.session_state[key] = getattr(values, field_name)
     st.session_state[PRESET_KEY] = name
 
 
 def matching_preset(params: RSEParams) -> str:
-    """The preset whose values the parameters equal (ignoring chunk size and top-k), or custom."""
+    """The preset whose values the parameters equal (ignoring chunk size, headers and top-k), or custom."""
     for name, values in PRESETS.items():
-        if values.with_changes(chunk_size=params.chunk_size, top_k=params.top_k) == params:
+        if values.with_changes(**{name: getattr(params, name) for name in KEPT_BY_PRESETS}) == params:
             return name.value
     return CUSTOM_PRESET
 

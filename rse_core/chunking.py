@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .documents import Document
 from .errors import ParameterError
+from .headings import header_for
 
 DEFAULT_CHUNK_SIZE = 800
 MIN_CHUNK_SIZE = 50
@@ -63,8 +64,11 @@ def scoring_text(chunk: Chunk) -> str:
     return f"{chunk.header}\n\n{chunk.text}" if chunk.header else chunk.text
 
 
-def chunk_document(document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE) -> list[Chunk]:
+def chunk_document(document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE, headers: bool = False) -> list[Chunk]:
     """Split ``document`` into chunks of at most ``chunk_size`` characters.
+
+    With ``headers``, each chunk carries its contextual header (document title and section
+    heading path, see :func:`rse_core.headings.header_for`) for scorers to read.
 
     Each cut is placed, in order of preference, after a paragraph break or a sentence end in the
     second half of the window, after the last whitespace in the window, or hard at ``chunk_size``
@@ -94,6 +98,7 @@ def chunk_document(document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE) -> 
                 text=text[start:end],
                 first_page=first_page,
                 last_page=last_page,
+                header=header_for(document.title, document.headings, start, end) if headers else "",
             )
         )
         start = end

@@ -23,6 +23,7 @@ from .errors import (
     ParameterError,
     UnsupportedFormatError,
 )
+from .headings import Heading, markdown_headings, pdf_headings, text_headings
 from .text_cleaning import clean_text
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -73,6 +74,8 @@ class Document:
         page_starts: offset in ``text`` where each page begins (``(0,)`` for text files).
         kind: ``"pdf"``, ``"text"`` or ``"markdown"``.
         empty_pages: 1-based numbers of PDF pages that had no text (kept as zero-length pages).
+        headings: section headings found in it (see :mod:`rse_core.headings`), in text order;
+            used for contextual chunk headers.
     """
 
     doc_id: str
@@ -82,6 +85,7 @@ class Document:
     page_starts: tuple[int, ...] = (0,)
     kind: str = "text"
     empty_pages: tuple[int, ...] = ()
+    headings: tuple[Heading, ...] = ()
 
     @property
     def page_count(self) -> int:
@@ -158,7 +162,10 @@ def load_document(
     text = clean_text(_decode_text(data, name))
     if not text.strip():
         raise EmptyDocumentError(f"{name} has no text.")
-    return Document(doc_id=doc_id, name=name, title=_text_title(text, kind, name), text=text, kind=kind)
+    headings = markdown_headings(text) if kind == "markdown" else text_headings(text)
+    return Document(
+        doc_id=doc_id, name=name, title=_text_title(text, kind, name), text=text, kind=kind, headings=headings
+    )
 
 
 def _check_size(size: int, name: str, limits: LoadLimits) -> None:
@@ -241,6 +248,11 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
             metadata_title = (pdf.metadata or {}).get("title") or ""
         except Exception:  # damaged metadata is no reason to refuse the text
             metadata_title = ""
+        page_starts = _page_starts(page_texts)
+        try:
+            headings = pdf_headings(pdf, page_texts, page_starts)
+        except Exception:  # headings only help scoring: never refuse a document over them
+            headings = ()
     if failed == len(page_texts):
         raise CorruptDocumentError(f"{name}: no page could be read; the file may be damaged.")
     if not any(page_text.strip() for page_text in page_texts):
@@ -248,10 +260,6 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
             f"{name} has {len(page_texts)} page(s) but no text layer; it looks like a scan. "
             "Run OCR on it first (for example with ocrmypdf) and upload the result."
         )
-    page_starts, offset = [], 0
-    for page_text in page_texts:
-        page_starts.append(offset)
-        offset += len(page_text)
     empty_pages = tuple(number for number, page_text in enumerate(page_texts, 1) if not page_text.strip())
     title = clean_text(metadata_title).strip()[:120] or Path(name).stem
     return Document(
@@ -259,7 +267,16 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
         name=name,
         title=title,
         text="".join(page_texts),
-        page_starts=tuple(page_starts),
+        page_starts=page_starts,
         kind="pdf",
         empty_pages=empty_pages,
+        headings=headings,
     )
+
+
+def _page_starts(page_texts: list[str]) -> tuple[int, ...]:
+    starts, offset = [], 0
+    for page_text in page_texts:
+        starts.append(offset)
+        offset += len(page_text)
+    return tuple(starts)

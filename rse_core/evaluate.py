@@ -320,7 +320,7 @@ def evaluate(
         document = load_document(golden.document_path)
     golden.validate_document(document.text)
     if corpus is None:
-        corpus = build_corpus(document, params.chunk_size)
+        corpus = build_corpus(document, params.chunk_size, headers=params.chunk_headers)
     if score_fn is None:
         chunks = corpus.chunks
 

@@ -38,6 +38,9 @@ class RSEParams:
         chunk_length_adjustment: scale values by ``max(len, 700) / 700`` so long chunks count more.
         top_k: chunks in the top-k baseline shown next to RSE.
         chunk_size: most characters per chunk.
+        chunk_headers: score each chunk with its contextual header (document title and section
+            heading, see :mod:`rse_core.headings`) in front of its text; segments are unchanged
+            text either way. Like ``chunk_size``, changing it rescores.
     """
 
     irrelevant_chunk_penalty: float = 0.2
@@ -50,6 +53,7 @@ class RSEParams:
     chunk_length_adjustment: bool = False
     top_k: int = 5
     chunk_size: int = DEFAULT_CHUNK_SIZE
+    chunk_headers: bool = False
 
     def __post_init__(self) -> None:
         problems = list(_problems(self))
@@ -101,8 +105,9 @@ def _problems(params: RSEParams):
         value = getattr(params, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             yield f"{name} must be a whole number of at least {low} (got {value!r})"
-    if not isinstance(params.chunk_length_adjustment, bool):
-        yield f"chunk_length_adjustment must be True or False (got {params.chunk_length_adjustment!r})"
+    for name in ("chunk_length_adjustment", "chunk_headers"):
+        if not isinstance(getattr(params, name), bool):
+            yield f"{name} must be True or False (got {getattr(params, name)!r})"
 
 
 class Preset(StrEnum):

@@ -35,12 +35,14 @@ class Corpus:
         document_splits: index of the first chunk of every document but the first; segments
             never cross one.
         chunk_size: the chunk size used.
+        headers: whether chunks carry contextual headers for scoring.
     """
 
     documents: tuple[Document, ...]
     chunks: tuple[Chunk, ...]
     document_splits: tuple[int, ...]
     chunk_size: int
+    headers: bool = False
 
     @cached_property
     def lengths(self) -> np.ndarray:
@@ -52,8 +54,12 @@ class Corpus:
 
     @property
     def key(self) -> str:
-        """Identifies the chunking: document contents and chunk size (a cache key)."""
-        return "+".join(document.doc_id for document in self.documents) + f"@{self.chunk_size}"
+        """Identifies the chunking: document contents, chunk size and headers (a cache key)."""
+        return (
+            "+".join(document.doc_id for document in self.documents)
+            + f"@{self.chunk_size}"
+            + ("+headers" if self.headers else "")
+        )
 
     def document_of(self, chunk_index: int) -> Document:
         return self.documents_by_id[self.chunks[chunk_index].doc_id]
@@ -70,8 +76,11 @@ class Corpus:
         return f"{self.document_of(start).title}, {pages}, {chunk_label}"
 
 
-def build_corpus(documents: Document | Sequence[Document], chunk_size: int) -> Corpus:
-    """Chunk every document and join them, remembering where each one starts."""
+def build_corpus(documents: Document | Sequence[Document], chunk_size: int, headers: bool = False) -> Corpus:
+    """Chunk every document and join them, remembering where each one starts.
+
+    With ``headers``, chunks carry contextual headers for scorers (``RSEParams.chunk_headers``).
+    """
     if isinstance(documents, Document):
         documents = [documents]
     unique = list({document.doc_id: document for document in documents}.values())
@@ -82,8 +91,8 @@ def build_corpus(documents: Document | Sequence[Document], chunk_size: int) -> C
     for document in unique:
         if chunks:
             splits.append(len(chunks))
-        chunks.extend(chunk_document(document, chunk_size))
-    return Corpus(tuple(unique), tuple(chunks), tuple(splits), chunk_size)
+        chunks.extend(chunk_document(document, chunk_size, headers=headers))
+    return Corpus(tuple(unique), tuple(chunks), tuple(splits), chunk_size, headers)
 
 
 def normalize_queries(query_or_queries: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -314,6 +323,9 @@ def run_rse(
         raise RSEError(
             f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
         )
+    if params.chunk_headers != corpus.headers:
+        state = "with" if corpus.headers else "without"
+        raise RSEError(f"The scores were computed {state} chunk headers, unlike the parameters; rescore first.")
     if len(raw_scores) != len(queries):
         raise InvalidScoresError(f"{len(raw_scores)} score arrays for {len(queries)} queries; score every query.")
     raw_scores = [
@@ -401,7 +413,7 @@ def extract(
     params = params or RSEParams()
     scorer = get_scorer(scorer or "minilm") if scorer is None or isinstance(scorer, str) else scorer
     queries, notes = normalize_queries(query_or_queries)
-    corpus = build_corpus(documents, params.chunk_size)
+    corpus = build_corpus(documents, params.chunk_size, headers=params.chunk_headers)
     raw_scores = score_corpus(corpus, queries, scorer, progress)
     return run_rse(
         corpus, queries, raw_scores, params, scorer.calibration, scorer=scorer.name, model=scorer.model, notes=notes
