@@ -142,8 +142,21 @@ class GoldenSet:
 
     @property
     def document_path(self) -> Path:
-        base = self.path.parent if self.path is not None else Path.cwd()
-        return base / self.document
+        """The document, resolved relative to the golden file (it may lie outside the project).
+
+        Only a golden set read from a file has a path to resolve against: a set parsed from an
+        upload names its document by file name alone (:attr:`document_name`), and is matched
+        against the documents already loaded, so an uploaded set never makes the app open a path.
+
+        Raises:
+            GoldenSetError: the set was not read from a file.
+        """
+        if self.path is None:
+            raise GoldenSetError(
+                f"This golden set was not read from a file, so its document {self.document_name} is matched "
+                "by file name among the loaded documents; load that document first."
+            )
+        return self.path.parent / self.document
 
     @property
     def document_name(self) -> str:
