@@ -2,8 +2,8 @@
 
 Run from the project root:
 
-    python bench/hybrid_fusion.py sample_docs/*.golden.json            # headers as in RSEParams()
-    python bench/hybrid_fusion.py SET.json ... --headers both           # with and without headers
+    python bench/hybrid_fusion.py                       # samples and external, headers as in RSEParams()
+    python bench/hybrid_fusion.py samples --headers both   # with and without headers
 
 Each query's minilm and bm25 raw scores are computed once (embeddings come from the cache); every
 candidate then only fuses, values and searches. For each set and candidate it prints, at
@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 from rse_core import build_corpus, load_document, preset  # noqa: E402
+from rse_core.eval_sets import golden_sets  # noqa: E402
 from rse_core.evaluate import evaluate, summarize  # noqa: E402
-from rse_core.golden import load_golden_set  # noqa: E402
 from rse_core.scoring import Calibration  # noqa: E402
 from rse_core.scoring.bm25 import BM25_CALIBRATION  # noqa: E402
 from rse_core.scoring.hybrid import HybridScorer, fuse_per_document  # noqa: E402
@@ -74,12 +74,11 @@ class SetScores:
     components: dict[str, tuple[np.ndarray, np.ndarray]]
 
 
-def load_set(path: Path, scorer: HybridScorer, params) -> SetScores:
-    golden = load_golden_set(path)
+def load_set(golden, scorer: HybridScorer, params) -> SetScores:
     document = load_document(golden.document_path)
     corpus = build_corpus(document, params.chunk_size, headers=params.chunk_headers)
     components = {q.query: scorer.components(q.query, corpus.chunks) for q in golden.queries}
-    return SetScores(path.name, golden, corpus, components)
+    return SetScores(golden.document_name, golden, corpus, components)
 
 
 def measure(sets: Sequence[SetScores], candidate: Candidate, params) -> list:
@@ -106,33 +105,36 @@ def report(label: str, queries: Sequence) -> str:
             margins.append("  -  ")
     empty = sum(1 for q in queries if not q.segments)
     return (
-        f"{label:<16}{rse['recall']:>7.2f}{budget['recall']:>8.2f}{rse['characters']:>8,.0f}"
+        f"{label:<22}{rse['recall']:>7.2f}{budget['recall']:>8.2f}{rse['characters']:>8,.0f}"
         f"{'':>3}{' '.join(margins):<20}{empty:>6}"
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("golden", nargs="+", type=Path, help="golden-set JSON files; each file is one set")
-    parser.add_argument("--group", action="append", default=[], help="NAME=GLOB: pool these files as one set")
+    parser.add_argument("sets", nargs="*", default=["samples", "external"], help="set names (samples, external)")
     parser.add_argument("--preset", default="default")
     parser.add_argument("--headers", choices=("default", "on", "off", "both"), default="default")
+    parser.add_argument("--penalty", type=float, action="append", help="irrelevant chunk penalty (repeat to compare)")
     args = parser.parse_args(argv)
     base = preset(args.preset)
     settings = {"default": [base.chunk_headers], "on": [True], "off": [False], "both": [False, True]}[args.headers]
     scorer = HybridScorer()
-    header = f"{'candidate':<16}{'RSE':>7}{'top-k$':>8}{'chars':>8}   {'margin f / b / g':<20}{'empty':>6}"
+    header = f"{'candidate':<22}{'RSE':>7}{'top-k$':>8}{'chars':>8}   {'margin f / b / g':<20}{'empty':>6}"
     for headers in settings:
         params = base.with_changes(chunk_headers=headers)
-        sets = [load_set(path, scorer, params) for path in args.golden]
-        groups = {path.name: [entry] for path, entry in zip(args.golden, sets, strict=True)}
-        if len(sets) > 1:
-            groups["all sets pooled"] = sets
+        groups = {name: [load_set(golden, scorer, params) for golden in golden_sets(name)] for name in args.sets}
+        if len(groups) > 1:
+            groups["all sets (each query once)"] = [entry for members in groups.values() for entry in members]
         for group, members in groups.items():
-            print(f"\n{group}  (headers {'on' if headers else 'off'}, preset {args.preset})")
+            queries = sum(len(entry.golden.queries) for entry in members)
+            print(f"\n{group}: {queries} queries (headers {'on' if headers else 'off'}, preset {args.preset})")
             print(header)
-            for candidate in candidates():
-                print(report(candidate.label, measure(members, candidate, params)))
+            for penalty in args.penalty or [params.irrelevant_chunk_penalty]:
+                setting = params.with_changes(irrelevant_chunk_penalty=penalty)
+                for candidate in candidates():
+                    label = candidate.label if not args.penalty else f"{candidate.label} p={penalty:g}"
+                    print(report(label, measure(members, candidate, setting)), flush=True)
     print("\nRSE/top-k$ = recall of RSE / of top-k at RSE's characters; margin = RSE - top-k$ per kind")
     return 0
 

@@ -11,7 +11,7 @@ Fusions (:class:`Fusion`), for calibrated dense ``d`` and lexical ``l`` scores o
 - ``max``: ``max(d, l)``: a chunk counts if either scorer is sure of it;
 - ``mean``: ``w * d + (1 - w) * l`` (``w`` = ``weight``);
 - ``rrf``: reciprocal rank fusion ``1 / (k + rank_d) + 1 / (k + rank_l)``, k = 60, then the
-  minilm calibration (75th percentile -> 0, best -> 1), since RRF sums have no fixed scale.
+  document's 75th percentile -> 0 and best -> 1, since RRF sums have no fixed scale.
 
 MEASURED_DEFAULTS are chosen in ``bench/hybrid_fusion.py``; its numbers are in :data:`FUSION_NOTE`.
 """
@@ -34,6 +34,8 @@ from .minilm import MINILM_CALIBRATION, MODEL_NAME, MiniLMScorer
 
 RRF_K = 60
 """The reciprocal-rank constant of Cormack et al. (2009), used as is."""
+RRF_CALIBRATION = Calibration("quantile", low=0.75, high=0.0)
+"""RRF sums have no fixed scale: the document's 75th percentile maps to 0, its best chunk to 1."""
 
 
 class Fusion(StrEnum):
@@ -66,7 +68,7 @@ def fuse(
     if fusion is Fusion.MEAN:
         return weight * dense + (1.0 - weight) * lexical
     ranks = [_ranks(dense), _ranks(lexical)]
-    return MINILM_CALIBRATION(sum(1.0 / (RRF_K + 1 + rank) for rank in ranks))
+    return RRF_CALIBRATION(sum(1.0 / (RRF_K + 1 + rank) for rank in ranks))
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:
