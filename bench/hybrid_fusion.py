@@ -53,6 +53,14 @@ def candidates() -> list[Candidate]:
         Candidate("max", lambda d, lex, c: fuse_per_document(d, lex, c, "max"), identity),
         Candidate("rrf (k=60)", lambda d, lex, c: fuse_per_document(d, lex, c, "rrf"), identity),
     ]
+    for quantile in (0.75, 0.9):
+        rows.append(
+            Candidate(
+                f"max -> q{quantile * 100:g}",
+                lambda d, lex, c, q=quantile: fuse_per_document(d, lex, c, "max", quantile=q),
+                identity,
+            )
+        )
     for weight in (0.3, 0.5, 0.7):
         rows.append(
             Candidate(
@@ -115,6 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("sets", nargs="*", default=["samples", "external"], help="set names (samples, external)")
     parser.add_argument("--preset", default="default")
     parser.add_argument("--headers", choices=("default", "on", "off", "both"), default="default")
+    parser.add_argument("--only", action="append", help="candidates whose label starts with this (repeat)")
     parser.add_argument("--penalty", type=float, action="append", help="irrelevant chunk penalty (repeat to compare)")
     args = parser.parse_args(argv)
     base = preset(args.preset)
@@ -133,6 +142,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for penalty in args.penalty or [params.irrelevant_chunk_penalty]:
                 setting = params.with_changes(irrelevant_chunk_penalty=penalty)
                 for candidate in candidates():
+                    if args.only and not any(candidate.label.startswith(prefix) for prefix in args.only):
+                        continue
                     label = candidate.label if not args.penalty else f"{candidate.label} p={penalty:g}"
                     print(report(label, measure(members, candidate, setting)), flush=True)
     print("\nRSE/top-k$ = recall of RSE / of top-k at RSE's characters; margin = RSE - top-k$ per kind")

@@ -34,7 +34,7 @@ from .minilm import MINILM_CALIBRATION, MODEL_NAME, MiniLMScorer
 
 RRF_K = 60
 """The reciprocal-rank constant of Cormack et al. (2009), used as is."""
-RRF_CALIBRATION = Calibration("quantile", low=0.75, high=0.0)
+RRF_QUANTILE = 0.75
 """RRF sums have no fixed scale: the document's 75th percentile maps to 0, its best chunk to 1."""
 
 
@@ -50,25 +50,36 @@ class Fusion(StrEnum):
 
 DEFAULT_FUSION = Fusion.MEAN
 DEFAULT_WEIGHT = 0.5
+DEFAULT_QUANTILE: float | None = None
 
 FUSION_NOTE = "Fusion chosen by measurement; see the module docstring of rse_core.scoring.hybrid."
 
 
 def fuse(
-    dense: np.ndarray, lexical: np.ndarray, fusion: str | Fusion = DEFAULT_FUSION, weight: float = 0.5
+    dense: np.ndarray,
+    lexical: np.ndarray,
+    fusion: str | Fusion = DEFAULT_FUSION,
+    weight: float = DEFAULT_WEIGHT,
+    quantile: float | None = DEFAULT_QUANTILE,
 ) -> np.ndarray:
     """Fuse one document's calibrated dense and lexical scores (both in [0, 1]) into one in [0, 1].
 
-    ``dense`` and ``lexical`` must belong to one document: ``rrf`` ranks and re-calibrates them.
+    With ``quantile``, the fused scores are then re-spread within the document: that quantile
+    maps to 0 and the best score to 1 (``rrf`` always is, at 0.75 unless given). ``dense`` and
+    ``lexical`` must therefore belong to one document.
     """
     dense, lexical = np.asarray(dense, dtype=np.float64), np.asarray(lexical, dtype=np.float64)
     fusion = Fusion.parse(fusion)
     if fusion is Fusion.MAX:
-        return np.maximum(dense, lexical)
-    if fusion is Fusion.MEAN:
-        return weight * dense + (1.0 - weight) * lexical
-    ranks = [_ranks(dense), _ranks(lexical)]
-    return RRF_CALIBRATION(sum(1.0 / (RRF_K + 1 + rank) for rank in ranks))
+        fused = np.maximum(dense, lexical)
+    elif fusion is Fusion.MEAN:
+        fused = weight * dense + (1.0 - weight) * lexical
+    else:
+        fused = sum(1.0 / (RRF_K + 1 + rank) for rank in (_ranks(dense), _ranks(lexical)))
+        quantile = RRF_QUANTILE if quantile is None else quantile
+    if quantile is None:
+        return fused
+    return Calibration("quantile", low=quantile, high=0.0)(fused)
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:
@@ -140,6 +151,7 @@ def fuse_per_document(
     chunks: Sequence[Chunk],
     fusion: str | Fusion = DEFAULT_FUSION,
     weight: float = DEFAULT_WEIGHT,
+    quantile: float | None = DEFAULT_QUANTILE,
 ) -> np.ndarray:
     """Calibrate raw minilm and bm25 scores within each document of ``chunks`` and fuse them."""
     parts, start = [], 0
@@ -147,6 +159,6 @@ def fuse_per_document(
         end = start + len(list(group))
         dense = MINILM_CALIBRATION(dense_raw[start:end])
         lexical = BM25_CALIBRATION(lexical_raw[start:end])
-        parts.append(fuse(dense, lexical, fusion, weight))
+        parts.append(fuse(dense, lexical, fusion, weight, quantile))
         start = end
     return np.concatenate(parts) if parts else np.zeros(0)
