@@ -36,8 +36,10 @@ from rse_core import (
     normalize_queries,
     run_rse,
 )
+from rse_core.eval_sets import EvalSet, golden_group
 from rse_core.evaluate import Evaluation, evaluate
 from rse_core.golden import GoldenSet
+from rse_core.scored import ScoredSet, score_set
 
 from . import state
 from .samples import SAMPLE_DIR, list_samples
@@ -216,6 +218,19 @@ def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) 
         scorer,
         corpus=corpus,
         score_fn=lambda query: scores_for(corpus, query, scorer, inputs),
+    )
+
+
+def scored_for(golden: GoldenSet, document: Document, inputs: state.Inputs) -> ScoredSet:
+    """``golden`` on ``document`` alone, scored from the score cache (for curves and auto-tune)."""
+    scorer = scorer_for(inputs.scorer, inputs.scorer_options, _key_digest(inputs.scorer))
+    eval_set = EvalSet(golden.document_name, (golden_group(golden, document),))
+    return score_set(
+        eval_set,
+        scorer,
+        inputs.params.chunk_size,
+        score_fn=lambda corpus, query: scores_for(corpus, query, scorer, inputs),
+        headers=inputs.params.chunk_headers,
     )
 
 

@@ -11,6 +11,7 @@ import functools
 import html
 import json
 import logging
+import re
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -38,6 +39,14 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
     if outcome.result is not None:
         st.html(query_html(outcome.result))
     return outcome.result
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
+
+
+def escape_md(text: object) -> str:
+    """``text`` with every Markdown-special character escaped (file names and queries are user data)."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
 
 
 def session_memo(name: str, key: Hashable, compute: Callable[[], T], entries: int) -> T:

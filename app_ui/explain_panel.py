@@ -11,7 +11,6 @@ the chunk change sides. Widget keys start with ``xp_``.
 from __future__ import annotations
 
 import html
-import math
 
 import pandas as pd
 import streamlit as st
@@ -55,17 +54,10 @@ def in_segment_at(result: ExtractionResult, chunk_index: int, penalty: float) ->
 
 
 def penalty_to_apply(result: ExtractionResult, explanation: ChunkExplanation) -> float | None:
-    """The slider value that flips the chunk: the threshold rounded onto the slider's step
-    (towards the flipped side) if that flips it too, else the exact threshold."""
-    threshold = explanation.threshold
-    if threshold is None:
-        return None
-    lower = threshold < explanation.penalty
-    rounded = (math.floor if lower else math.ceil)(round(threshold / SLIDER_STEP, 6)) * SLIDER_STEP
-    rounded = round(min(max(rounded, 0.0), 1.0), 2)
-    if in_segment_at(result, explanation.chunk_index, rounded) != explanation.in_segment:
-        return rounded
-    return threshold
+    """The slider value that flips the chunk: the one the explanation's message names
+    (``explanation.applied``: the first value on the slider's 0.01 grid past the threshold,
+    verified in the core)."""
+    return explanation.applied
 
 
 def _apply_penalty(penalty: float) -> None:

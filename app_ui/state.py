@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 import streamlit as st
 
 from rse_core import Preset, RSEParams, preset
-from rse_core.params import PRESETS
+from rse_core.params import PRESET_INDEPENDENT_FIELDS, PRESETS
 
 from . import query_params as qp
 from .samples import DEFAULT_SAMPLE, list_samples
@@ -34,8 +34,6 @@ PARAM_KEYS: dict[str, str] = {field.name: f"sb_{field.name}" for field in fields
 
 SCORERS = ("minilm", "hybrid", "bm25", "cohere", "cross-encoder")
 CUSTOM_PRESET = "custom"
-KEPT_BY_PRESETS = ("chunk_size", "chunk_headers", "top_k")
-"""What a preset leaves as it is: how documents are chunked and scored, and the baseline's k."""
 CHUNK_SIZES = (200, 300, 400, 500, 600, 800, 1000, 1200, 1600, 2000)
 
 
@@ -195,20 +193,21 @@ def apply_url(params, samples) -> list[str]:
 
 
 def apply_preset(name: str) -> None:
-    """Fill the parameter widgets from a preset (keeps chunk size, headers and top-k as they are)."""
+    """Fill the parameter widgets from a preset (keeps chunk size, headers, top-k, window and context order)."""
     if name == CUSTOM_PRESET:
         return
     values = preset(name)
     for field_name, key in PARAM_KEYS.items():
-        if field_name not in KEPT_BY_PRESETS:
+        if field_name not in PRESET_INDEPENDENT_FIELDS:
             st.session_state[key] = getattr(values, field_name)
     st.session_state[PRESET_KEY] = name
 
 
 def matching_preset(params: RSEParams) -> str:
-    """The preset whose values the parameters equal (ignoring chunk size, headers and top-k), or custom."""
+    """The preset whose values the parameters equal (ignoring the fields no preset sets), or custom."""
+    kept = {field_name: getattr(params, field_name) for field_name in PRESET_INDEPENDENT_FIELDS}
     for name, values in PRESETS.items():
-        if values.with_changes(**{name: getattr(params, name) for name in KEPT_BY_PRESETS}) == params:
+        if values.with_changes(**kept) == params:
             return name.value
     return CUSTOM_PRESET
 

@@ -38,6 +38,7 @@ class Palette:
     segment_band: str = "rgba(37, 99, 235, 0.12)"
     segment_band_other: str = "rgba(37, 99, 235, 0.06)"  # a segment picked for another query
     top_k: str = "#ea580c"  # top-k chunks: orange
+    window: str = "#16a34a"  # the fixed-window baseline: green
     gap: str = "#ca8a04"  # low-scored chunks kept inside a segment: amber
     gap_fill: str = "#fcd34d"
     positive: str = "#0f766e"  # value >= 0: teal
@@ -585,7 +586,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
         f"Top-k, RSE's characters<br>({len(budget)} chunk{'s' * (len(budget) != 1)})": 0,
     }
 
-    rank_of = {index: rank for rank, index in enumerate(result.ranking, 1)}
+    rank_of = {index: rank for rank, index in enumerate(result.ranking)}
 
     def strip(name: str, indices: np.ndarray, row: int, fill: str, line: str, what: str, legend: bool) -> dict:
         """One row of the strip: a cell per kept chunk, with a hover that says who else keeps it."""
@@ -594,7 +595,7 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 470
         else:
             notes = np.array(
                 [
-                    f"{labels.headers[i]}<br>rank {rank_of.get(i, '?')}, "
+                    f"{labels.headers[i]}<br>rank {rank_of.get(i, '?')} (best = rank 0), "
                     + ("also kept by RSE" if i in rse_set else "not kept by RSE")
                     for i in indices.tolist()
                 ],

@@ -8,11 +8,13 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
+from .context import ContextOrder
 from .documents import load_document
 from .errors import RSEError
 from .params import Preset, preset
 from .pipeline import ExtractionResult, extract
 from .scoring import ScorerName, get_scorer
+from .topk import DEFAULT_WINDOW
 
 _OVERRIDES = {
     "penalty": "irrelevant_chunk_penalty",
@@ -24,6 +26,8 @@ _OVERRIDES = {
     "minimum_value": "minimum_value",
     "top_k": "top_k",
     "chunk_size": "chunk_size",
+    "window": "window",
+    "context_order": "context_order",
 }
 
 
@@ -46,6 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--minimum-value", type=float, help="least value of a returned segment")
     parser.add_argument("--top-k", type=int)
     parser.add_argument("--chunk-size", type=int)
+    parser.add_argument(
+        "--window",
+        type=int,
+        help=f"window baseline: neighbouring chunks added on each side of a top-k hit (default {DEFAULT_WINDOW})",
+    )
+    parser.add_argument(
+        "--context-order",
+        choices=[order.value for order in ContextOrder],
+        help="order of the context sent to an LLM: as in the documents (default, the lesson's) or best first",
+    )
     adjustment = parser.add_mutually_exclusive_group()
     adjustment.add_argument("--length-adjustment", dest="length_adjustment", action="store_true", default=None)
     adjustment.add_argument("--no-length-adjustment", dest="length_adjustment", action="store_false")
@@ -108,6 +122,13 @@ def render_text(result: ExtractionResult) -> str:
         lines.append(textwrap.indent(textwrap.fill(preview, 96), "    "))
     top = ", ".join(result.corpus.source_label(index, index + 1).rsplit(", ", 1)[-1] for index in result.top_k)
     lines.append(f"\nTop-{len(result.top_k)} by score: {top} ({result.characters(result.top_k)} characters)")
+    windows = ", ".join(
+        result.corpus.source_label(segment.start, segment.end).rsplit(", ", 1)[-1] for segment in result.window
+    )
+    lines.append(
+        f"Window (top-{result.params.top_k} hits +/- {result.params.window} chunks): {windows} "
+        f"({result.window_characters()} characters)"
+    )
     return "\n".join(lines)
 
 

@@ -4,6 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
+
+from .errors import ParameterError
+from .validation import parse_choice
+
+
+class ContextOrder(StrEnum):
+    """The order in which the pieces of a context reach the LLM.
+
+    ``document`` (the default, the lesson's): as they stand in the documents, so a reader meets
+    the text in its own order. ``score``: most relevant first (RSE's pick order, top-k's rank).
+    """
+
+    DOCUMENT = "document"
+    SCORE = "score"
+
+    @classmethod
+    def parse(cls, name: str | ContextOrder) -> ContextOrder:
+        return parse_choice(cls, name, "context order", ParameterError)
 
 
 @dataclass(frozen=True)

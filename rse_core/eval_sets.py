@@ -13,10 +13,14 @@ cannot point the evaluation anywhere else.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from .documents import Document, load_document
 from .errors import RSEError
+from .financebench import FILE_NAME as FINANCEBENCH_FILE
+from .financebench import page_collection, read_financebench
 from .golden import GoldenSet, GoldenSetError, load_golden_set
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -29,11 +33,15 @@ __all__ = [
     "CORPUS_DIR",
     "EXTERNAL_DIR",
     "SAMPLE_DIR",
+    "Case",
     "CorpusMissingError",
+    "EvalGroup",
+    "EvalSet",
     "SetName",
     "corpus_missing_message",
     "golden_paths",
     "golden_sets",
+    "load_eval_set",
 ]
 
 
@@ -111,3 +119,91 @@ def golden_sets(name: SetName | str) -> list[GoldenSet]:
             )
         sets.append(golden)
     return sets
+
+
+# ------------------------------------------------------------------------- sets ready to score
+
+
+@dataclass(frozen=True)
+class Case:
+    """One query and the character span ``span`` of document ``doc_id`` that answers it."""
+
+    id: str
+    query: str
+    kind: str
+    doc_id: str
+    span: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class EvalGroup:
+    """Documents searched together, and the cases asked of them."""
+
+    documents: tuple[Document, ...]
+    cases: tuple[Case, ...]
+
+
+@dataclass(frozen=True)
+class EvalSet:
+    """A named evaluation set: golden sets run each on its document alone; FinanceBench as one collection."""
+
+    name: str
+    groups: tuple[EvalGroup, ...]
+
+    @property
+    def cases(self) -> tuple[Case, ...]:
+        return tuple(case for group in self.groups for case in group.cases)
+
+    @property
+    def document_count(self) -> int:
+        return len({document.doc_id for group in self.groups for document in group.documents})
+
+
+def golden_group(golden: GoldenSet, document: Document | None = None) -> EvalGroup:
+    """A golden set as a group: its document alone, every query a case (offsets checked first)."""
+    document = document or load_document(golden.document_path)
+    golden.validate_document(document.text)
+    cases = tuple(Case(q.id, q.query, q.kind, document.doc_id, q.span) for q in golden.queries)
+    return EvalGroup((document,), cases)
+
+
+def financebench_set(limit: int | None = None, path: Path | None = None) -> EvalSet:
+    """FinanceBench as one group: every distinct evidence page a document, each question a case.
+
+    The gold span of a question is its whole evidence page; the kind is FinanceBench's
+    ``question_type`` (metrics-generated, domain-relevant, novel-generated).
+    """
+    if path is None:
+        _require_corpus()
+        path = CORPUS_DIR / FINANCEBENCH_FILE
+    rows = read_financebench(path, limit)
+    documents, doc_ids = page_collection(rows)
+    lengths = {document.doc_id: len(document.text) for document in documents}
+    cases = tuple(
+        Case(row.id, row.question, row.question_type, doc_id, (0, lengths[doc_id]))
+        for row, doc_id in zip(rows, doc_ids, strict=True)
+    )
+    return EvalSet(SetName.FINANCEBENCH.value, (EvalGroup(documents, cases),))
+
+
+def load_eval_set(name: SetName | str, limit: int | None = None) -> EvalSet:
+    """Load a named set, documents included; ``limit`` keeps only the first cases (for quick runs).
+
+    Raises:
+        CorpusMissingError: the set needs ``../shared/corpus`` and it is missing.
+        RSEError: a golden set or the FinanceBench CSV is malformed.
+    """
+    name = SetName.parse(name) if isinstance(name, str) else name
+    if name is SetName.FINANCEBENCH:
+        return financebench_set(limit)
+    groups = []
+    remaining = limit
+    for golden in golden_sets(name):
+        if remaining is not None and remaining <= 0:
+            break
+        group = golden_group(golden)
+        if remaining is not None:
+            group = EvalGroup(group.documents, group.cases[:remaining])
+            remaining -= len(group.cases)
+        groups.append(group)
+    return EvalSet(name.value, tuple(groups))

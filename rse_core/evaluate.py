@@ -1,11 +1,13 @@
 """Span-level evaluation of RSE against top-k on a golden set.
 
-For each golden query the same scores feed three retrievers: RSE, top-k at ``params.top_k``, and
-top-k with RSE's character budget. Each is judged on characters: how much of the gold span it
-sends (recall), how much of what it sends is gold (precision), whether it covers the span fully,
-and how many characters and pieces it sends. Run it as::
+For each golden query the same scores feed five retrievers: RSE, top-k at ``params.top_k``,
+top-k with RSE's character budget, the fixed window (each top-k hit grown by ``params.window``
+chunks on both sides) and the fixed window with RSE's character budget. Each is judged on
+characters: how much of the gold span it sends (recall), how much of what it sends is gold
+(precision), whether it covers the span fully, and how many characters and pieces it sends. Run it as::
 
-    python -m rse_core.evaluate sample_docs/*.golden.json [--preset P] [--scorer S] [--json F] [--csv F]
+    python -m rse_core.evaluate sample_docs/*.golden.json [--preset P] [--scorer S] [--window W]
+        [--json F] [--csv F] [--markdown]
 
 The app evaluates from its cached scores: pass ``corpus`` and ``score_fn`` to :func:`evaluate`
 and nothing is scored twice; the numbers are the same as the CLI's for the same scores.
@@ -30,9 +32,16 @@ from .golden import QUERY_KINDS, GoldenSet, GoldenSetError, load_golden_set
 from .params import Preset, RSEParams, preset
 from .pipeline import Corpus, ExtractedSegment, ExtractionResult, build_corpus, normalize_queries, run_rse
 from .scoring import Scorer, ScorerName, get_scorer
+from .topk import WindowSegment
 
-METHODS = ("rse", "top_k", "top_k_equal_budget")
-METHOD_LABELS = {"rse": "RSE", "top_k": "top-k", "top_k_equal_budget": "top-k, RSE's budget"}
+METHODS = ("rse", "top_k", "top_k_equal_budget", "window", "window_equal_budget")
+METHOD_LABELS = {
+    "rse": "RSE",
+    "top_k": "top-k",
+    "top_k_equal_budget": "top-k, RSE's budget",
+    "window": "window",
+    "window_equal_budget": "window, RSE's budget",
+}
 SCORE_FIELDS = ("recall", "precision", "covered", "characters", "pieces")
 
 ScoreFn = Callable[[str], np.ndarray]
@@ -94,7 +103,8 @@ class QueryEvaluation:
     """One golden query: what each method sent and how it scored.
 
     ``segments`` are RSE's segments; ``top_k`` and ``top_k_equal_budget`` are corpus chunk
-    indices, best first (``Evaluation.corpus`` turns them into chunks).
+    indices, best first (``Evaluation.corpus`` turns them into chunks); ``window`` and
+    ``window_equal_budget`` are the fixed-window baseline's segments, in document order.
     """
 
     id: str
@@ -105,6 +115,8 @@ class QueryEvaluation:
     segments: tuple[ExtractedSegment, ...] = ()
     top_k: tuple[int, ...] = ()
     top_k_equal_budget: tuple[int, ...] = ()
+    window: tuple[WindowSegment, ...] = ()
+    window_equal_budget: tuple[WindowSegment, ...] = ()
 
     def row(self) -> dict[str, object]:
         """id, kind, query and ``<method>_<field>`` for every method and score field."""
@@ -157,6 +169,10 @@ class Evaluation:
             row["rse_segments"] = " ".join(self._segment_label(segment) for segment in query.segments)
             row["top_k_chunks"] = " ".join(str(n) for n in self.chunk_numbers(query.top_k))
             row["top_k_equal_budget_chunks"] = " ".join(str(n) for n in self.chunk_numbers(query.top_k_equal_budget))
+            row["window_segments"] = " ".join(self._run_label(s.start, s.end) for s in query.window)
+            row["window_equal_budget_segments"] = " ".join(
+                self._run_label(s.start, s.end) for s in query.window_equal_budget
+            )
             rows.append(row)
         return rows
 
@@ -169,6 +185,16 @@ class Evaluation:
         )
         several = self.corpus is not None and len(self.corpus.documents) > 1
         return f"{segment.doc_name}:{chunks}" if several else chunks
+
+    def _run_label(self, start: int, end: int) -> str:
+        """Like :meth:`_segment_label` for corpus chunks ``start:end`` (corpus indices without a corpus)."""
+        if self.corpus is None:
+            return str(start) if end - start == 1 else f"{start}-{end - 1}"
+        first, last = self.corpus.chunks[start], self.corpus.chunks[end - 1]
+        chunks = str(first.index) if start == end - 1 else f"{first.index}-{last.index}"
+        if len(self.corpus.documents) > 1:
+            return f"{self.corpus.document_of(start).name}:{chunks}"
+        return chunks
 
     def to_dict(self) -> dict[str, object]:
         """The JSON: set-up, one entry per query (scores and what was sent), and the summary."""
@@ -188,6 +214,8 @@ class Evaluation:
             ]
             row["top_k_chunks"] = self.chunk_numbers(query.top_k)
             row["top_k_equal_budget_chunks"] = self.chunk_numbers(query.top_k_equal_budget)
+            for method in ("window", "window_equal_budget"):
+                row[f"{method}_segments"] = [self._window_dict(s) for s in getattr(query, method)]
             queries.append(row)
         return {
             "document": self.golden.document,
@@ -195,6 +223,19 @@ class Evaluation:
             "parameters": self.params.to_dict(),
             "queries": queries,
             "summary": self.summary(),
+        }
+
+    def _window_dict(self, segment: WindowSegment) -> dict[str, object]:
+        if self.corpus is None:
+            return {"first_chunk": segment.start, "last_chunk": segment.end - 1}
+        first, last = self.corpus.chunks[segment.start], self.corpus.chunks[segment.end - 1]
+        return {
+            "doc": self.corpus.document_of(segment.start).name,
+            "first_chunk": first.index,
+            "last_chunk": last.index,
+            "start_char": first.start,
+            "end_char": last.end,
+            "hits": self.chunk_numbers(segment.hits),
         }
 
     def to_json(self) -> str:
@@ -218,10 +259,12 @@ def rows_to_csv(rows: Sequence[dict[str, object]]) -> str:
 def summarize(queries: Sequence[QueryEvaluation]) -> list[dict[str, object]]:
     """Mean of every score field per query kind (in :data:`QUERY_KINDS` order, then "all") and method.
 
+    Kinds outside :data:`QUERY_KINDS` (FinanceBench's question types) follow in order of appearance.
     Each query counts once, so pooling several golden sets weights them by their query counts.
     """
     rows = []
-    kinds = [kind for kind in QUERY_KINDS if any(q.kind == kind for q in queries)] + ["all"]
+    kinds = [kind for kind in QUERY_KINDS if any(q.kind == kind for q in queries)]
+    kinds += [*dict.fromkeys(q.kind for q in queries if q.kind not in QUERY_KINDS), "all"]
     for kind in kinds:
         chosen = [q for q in queries if kind in ("all", q.kind)]
         for method in METHODS:
@@ -247,7 +290,7 @@ def _mean(values: Iterable[float]) -> float:
 
 
 def score_result(result: ExtractionResult, gold: tuple[int, int], doc_id: str | None = None) -> dict[str, SpanScore]:
-    """Judge RSE and both top-k baselines of one result against a gold span.
+    """Judge RSE and the baselines (top-k, window, each also at RSE's budget) against a gold span.
 
     ``gold`` are offsets into the document ``doc_id`` (default: the corpus' only document).
     Characters sent from other documents of the corpus count as sent, never as gold.
@@ -266,10 +309,18 @@ def score_result(result: ExtractionResult, gold: tuple[int, int], doc_id: str | 
     def chunk_ranges(indices: Sequence[int]) -> list[tuple[str, int, int]]:
         return [(corpus.chunks[i].doc_id, corpus.chunks[i].start, corpus.chunks[i].end) for i in indices]
 
+    def window_ranges(segments: Sequence[WindowSegment]) -> list[tuple[str, int, int]]:
+        return [
+            (corpus.chunks[s.start].doc_id, corpus.chunks[s.start].start, corpus.chunks[s.end - 1].end)
+            for s in segments
+        ]
+
     return {
         "rse": judge([(s.doc_id, s.start_char, s.end_char) for s in result.segments], len(result.segments)),
         "top_k": judge(chunk_ranges(result.top_k), len(result.top_k)),
         "top_k_equal_budget": judge(chunk_ranges(result.top_k_equal_budget), len(result.top_k_equal_budget)),
+        "window": judge(window_ranges(result.window), len(result.window)),
+        "window_equal_budget": judge(window_ranges(result.window_equal_budget), len(result.window_equal_budget)),
     }
 
 
@@ -292,7 +343,7 @@ def evaluate(
     corpus: Corpus | None = None,
     score_fn: ScoreFn | None = None,
 ) -> Evaluation:
-    """Run RSE and the top-k baselines on every golden query of one document.
+    """Run RSE and the baselines (top-k, window) on every golden query of one document.
 
     Args:
         golden: the golden set.
@@ -345,6 +396,8 @@ def evaluate(
                 segments=result.segments,
                 top_k=result.top_k,
                 top_k_equal_budget=result.top_k_equal_budget,
+                window=result.window,
+                window_equal_budget=result.window_equal_budget,
             )
         )
     return Evaluation(golden, params, scorer.name, tuple(evaluations), corpus, document)
@@ -401,19 +454,44 @@ def format_markdown(summary: Sequence[dict[str, object]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rse_core.evaluate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("golden", nargs="+", help="golden-set JSON file(s)")
+    parser.add_argument(
+        "golden",
+        nargs="*",
+        help="golden-set JSON file(s), or set names (samples, external, financebench); default: every set",
+    )
+    parser.add_argument("--set", dest="sets", action="append", default=[], help="a named set to run (repeatable)")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
+    parser.add_argument(
+        "--window", type=int, help="neighbouring chunks the window baseline adds on each side of a top-k hit"
+    )
+    parser.add_argument("--top-k", type=int, help="chunks in the top-k baseline (and hits of the window baseline)")
     parser.add_argument("--json", type=Path, help="write every evaluation (per-query rows and summary) as JSON")
     parser.add_argument("--csv", type=Path, help="write per-query rows of all golden sets as CSV")
     parser.add_argument(
         "--markdown", action="store_true", help="also print the summary over all golden sets as a Markdown table"
     )
+    parser.add_argument("--tune", action="store_true", help="auto-tune on the (first) named set, score on the others")
+    parser.add_argument("--budget", type=float, default=8000.0, help="characters per query for --tune (default 8000)")
+    parser.add_argument("--limit", type=int, help="only the first N queries of each named set (a quick run)")
+    parser.add_argument("--curves", action="store_true", help="also print every curve point")
     args = parser.parse_args(argv)
+    from .eval_sets import SetName
+
+    names = [value for value in SetName]
+    sets = list(args.sets) + [item for item in args.golden if item in names]
+    files = [item for item in args.golden if item not in names]
+    if files and (sets or args.tune):
+        print("error: give golden-set files or set names, not both (--tune needs a set name).", file=sys.stderr)
+        return 2
+    if not files:
+        return _main_sets(args, sets)
     try:
         params = preset(args.preset)
+        changes = {name: getattr(args, name) for name in ("window", "top_k") if getattr(args, name) is not None}
+        params = params.with_changes(**changes)
         scorer = get_scorer(args.scorer)
-        evaluations = [evaluate(load_golden_set(path), params, scorer) for path in args.golden]
+        evaluations = [evaluate(load_golden_set(path), params, scorer) for path in files]
     except RSEError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -432,6 +510,56 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.csv:
         args.csv.write_text(rows_to_csv([row for evaluation in evaluations for row in evaluation.rows()]), "utf-8")
+    return 0
+
+
+def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
+    """Named sets side by side (every set when none is named); ``--tune`` tunes on the first."""
+    from .autotune import tune
+    from .eval_sets import SetName, corpus_missing_message
+    from .report import format_areas, format_cross_set, format_kinds, format_sets, run_set
+
+    explicit = bool(names)
+    try:
+        chosen = [SetName.parse(name) for name in dict.fromkeys(names)] or list(SetName)
+        if args.tune and not explicit:
+            raise RSEError("--tune needs the set to tune on, e.g. python -m rse_core.evaluate samples --tune.")
+        missing = corpus_missing_message()
+        if missing and not explicit:
+            print(f"note: {missing} Running the samples only.", file=sys.stderr)
+            chosen = [SetName.SAMPLES]
+        params = preset(args.preset)
+        changes = {name: getattr(args, name) for name in ("window", "top_k") if getattr(args, name) is not None}
+        params = params.with_changes(**changes)
+        scorer = get_scorer(args.scorer)
+        run = [*chosen, *(s for s in SetName if args.tune and s not in chosen and not missing)]
+        reports = []
+        for name in run:
+            print(f"scoring {name.value} with {scorer.name}...", file=sys.stderr, flush=True)
+            reports.append(run_set(name, scorer, params, args.limit))
+        tuned = tune(reports[0].scored, args.budget, params) if args.tune else None
+    except RSEError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}  window {params.window}\n")
+    print(format_sets(reports, args.markdown))
+    print("\nPer kind: recall at equal characters, and the areas under recall vs characters up to 12,000")
+    print(format_kinds(reports, args.markdown))
+    if args.curves:
+        print("\n" + format_areas(reports))
+    if tuned is not None:
+        print(f"\n{tuned.message}")
+        print(format_cross_set(tuned, reports, args.markdown))
+    if args.json:
+        data = [
+            {
+                "set": report.name,
+                "summary": report.evaluation.summary(),
+                "kinds": [report.row(k) for k in report.curves],
+            }
+            for report in reports
+        ]
+        args.json.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 
 

@@ -7,7 +7,9 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 
 from .chunking import DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
+from .context import ContextOrder
 from .errors import ParameterError
+from .topk import DEFAULT_WINDOW
 from .validation import parse_choice
 
 REFERENCE_CHUNK_LENGTH = 700
@@ -30,17 +32,21 @@ class RSEParams:
             (dsRAG: 0.05 gives segments of 20-50 chunks, 0.4 of 1-3).
         decay_rate: chunk values are multiplied by ``exp(-rank / decay_rate)``; lower -> only the
             top-ranked chunks keep a high value.
-        beta_a, beta_b: shape of the beta CDF that spreads calibrated scores over [0, 1]
-            (0.4 / 0.4, the RSE authors' choice for Cohere's reranker).
+        beta_a, beta_b: shape of the beta CDF applied to calibrated scores (0.4 / 0.4, the RSE
+            authors' choice for Cohere's reranker: it spreads out scores bunched near 0 and 1).
         max_length: most chunks in one segment.
         overall_max_length: most chunks in all segments together.
-        minimum_value: a segment worth less than this is not returned.
+        minimum_value: a segment worth less than this is not returned; one worth exactly this
+            is (dsRAG's ``>=``).
         chunk_length_adjustment: scale values by ``max(len, 700) / 700`` so long chunks count more.
-        top_k: chunks in the top-k baseline shown next to RSE.
+        top_k: chunks in the top-k baseline shown next to RSE (and hits of the window baseline).
         chunk_size: most characters per chunk.
         chunk_headers: score each chunk with its contextual header (document title and section
             heading, see :mod:`rse_core.headings`) in front of its text; segments are unchanged
             text either way. Like ``chunk_size``, changing it rescores.
+        window: neighbouring chunks the fixed-window baseline adds on each side of a top-k hit.
+        context_order: ``"document"`` (the lesson's: segments as they stand in the documents)
+            or ``"score"`` (most relevant first); how every context is sent.
     """
 
     irrelevant_chunk_penalty: float = 0.2
@@ -54,11 +60,14 @@ class RSEParams:
     top_k: int = 5
     chunk_size: int = DEFAULT_CHUNK_SIZE
     chunk_headers: bool = False
+    window: int = DEFAULT_WINDOW
+    context_order: ContextOrder = ContextOrder.DOCUMENT
 
     def __post_init__(self) -> None:
         problems = list(_problems(self))
         if problems:
             raise ParameterError("Invalid RSE parameters: " + "; ".join(problems) + ".")
+        object.__setattr__(self, "context_order", ContextOrder.parse(self.context_order))
         for name in _FLOAT_FIELDS:  # 30 and 30.0 are the same setting: store one type
             object.__setattr__(self, name, float(getattr(self, name)))
 
@@ -70,7 +79,9 @@ class RSEParams:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        data = asdict(self)
+        data["context_order"] = self.context_order.value
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> RSEParams:
@@ -101,13 +112,21 @@ def _problems(params: RSEParams):
     minimum = number("minimum_value")
     if minimum is None or minimum < 0:
         yield f"minimum_value must be 0 or more (got {params.minimum_value!r})"
-    for name, low in (("max_length", 1), ("overall_max_length", 1), ("top_k", 1), ("chunk_size", MIN_CHUNK_SIZE)):
+    limits = (("max_length", 1), ("overall_max_length", 1), ("top_k", 1), ("chunk_size", MIN_CHUNK_SIZE), ("window", 0))
+    for name, low in limits:
         value = getattr(params, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             yield f"{name} must be a whole number of at least {low} (got {value!r})"
     for name in ("chunk_length_adjustment", "chunk_headers"):
         if not isinstance(getattr(params, name), bool):
             yield f"{name} must be True or False (got {getattr(params, name)!r})"
+    if not isinstance(params.context_order, str) or params.context_order not in {o.value for o in ContextOrder}:
+        valid = ", ".join(order.value for order in ContextOrder)
+        yield f"context_order must be one of {valid} (got {params.context_order!r})"
+
+
+PRESET_INDEPENDENT_FIELDS = ("chunk_size", "chunk_headers", "top_k", "window", "context_order")
+"""Fields no preset sets: how text is chunked and scored, what RSE is compared with and how it is sent."""
 
 
 class Preset(StrEnum):

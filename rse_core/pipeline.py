@@ -14,13 +14,21 @@ from functools import cached_property
 import numpy as np
 
 from .chunking import Chunk, chunk_document
-from .context import ContextPiece, format_context
+from .context import ContextOrder, ContextPiece, format_context
 from .documents import Document
 from .errors import InvalidScoresError, QueryError, RSEError
 from .params import RSEParams
 from .scoring import Calibration, ProgressCallback, Scorer, clean_query, get_scorer
 from .search import SearchResult, StopReason, find_best_segments
-from .topk import ranked_chunks, top_k, top_k_within_budget
+from .topk import (
+    WindowSegment,
+    ranked_chunks,
+    split_negatives,
+    top_k,
+    top_k_within_budget,
+    window,
+    window_within_budget,
+)
 from .validation import finite_scores
 from .values import ChunkValues, chunk_values, rank_by_score
 
@@ -121,9 +129,14 @@ class ExtractedSegment:
     """A segment as a reader sees it: where it comes from, its score and its exact text.
 
     ``start``/``end`` index the corpus' chunks (end exclusive); ``first_chunk``/``last_chunk``
-    are chunk numbers within the document (inclusive). ``gap_chunks`` are the corpus indices of
-    chunks inside the segment whose own value is negative: the "gapped cluster" that top-k would
-    drop, kept because the chunks on both sides outweigh them.
+    are chunk numbers within the document (inclusive). The chunks whose value (for the
+    segment's query) is negative come in two kinds (corpus indices):
+
+    - ``inner_gaps``: between two non-negative chunks of the segment: the low-scored middle of
+      a "gapped cluster", kept because the chunks on both sides outweigh it.
+    - ``edge_padding``: before the first or after the last non-negative chunk. The greedy search
+      starts and ends a segment on a non-negative chunk, so this is empty for RSE's own
+      segments; the field is there so that every kind of segment is described alike.
     """
 
     number: int
@@ -140,11 +153,20 @@ class ExtractedSegment:
     last_page: int
     score: float
     text: str
-    gap_chunks: tuple[int, ...] = ()
+    inner_gaps: tuple[int, ...] = ()
+    edge_padding: tuple[int, ...] = ()
 
     @property
     def label(self) -> str:
         return f"S{self.number}"
+
+    @property
+    def gap_chunks(self) -> tuple[int, ...]:
+        """Every negative chunk of the segment (inner gaps and edge padding), in document order.
+
+        The name the app used before the two kinds were told apart; prefer the two fields.
+        """
+        return tuple(sorted(self.inner_gaps + self.edge_padding))
 
     @property
     def chunk_count(self) -> int:
@@ -167,6 +189,8 @@ class ExtractionResult:
     ranking: tuple[int, ...]
     top_k: tuple[int, ...]
     top_k_equal_budget: tuple[int, ...]
+    window: tuple[WindowSegment, ...] = ()
+    window_equal_budget: tuple[WindowSegment, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -191,24 +215,67 @@ class ExtractionResult:
     def characters(self, chunk_indices: Sequence[int]) -> int:
         return int(self.corpus.lengths[list(chunk_indices)].sum()) if len(chunk_indices) else 0
 
-    def rse_context(self) -> str:
-        """The segments as an LLM would get them, most relevant first."""
+    def window_characters(self, segments: Sequence[WindowSegment] | None = None) -> int:
+        """Characters the fixed-window baseline sends (default: ``window``)."""
+        segments = self.window if segments is None else segments
+        return sum(self.corpus.chunks[s.end - 1].end - self.corpus.chunks[s.start].start for s in segments)
+
+    def _order(self, order: ContextOrder | str | None) -> ContextOrder:
+        return self.params.context_order if order is None else ContextOrder.parse(order)
+
+    def rse_context(self, order: ContextOrder | str | None = None) -> str:
+        """The segments as an LLM would get them.
+
+        Args:
+            order: ``"document"`` (as they stand in the documents, the lesson's order) or
+                ``"score"`` (pick order, most relevant first); default ``params.context_order``.
+                Labels S1, S2, ... always name the pick order.
+        """
+        segments = list(self.segments)
+        if self._order(order) is ContextOrder.DOCUMENT:
+            segments.sort(key=lambda segment: segment.start)
         return format_context(
             [
                 ContextPiece(segment.label, self.corpus.source_label(segment.start, segment.end), segment.text)
-                for segment in self.segments
+                for segment in segments
             ]
         )
 
-    def top_k_context(self, chunk_indices: Sequence[int] | None = None) -> str:
-        """Top-k chunks (default: ``top_k``) as an LLM would get them, best first."""
-        indices = self.top_k if chunk_indices is None else chunk_indices
+    def top_k_context(self, chunk_indices: Sequence[int] | None = None, order: ContextOrder | str | None = None) -> str:
+        """Top-k chunks (default: ``top_k``) as an LLM would get them.
+
+        Each piece is labelled with its rank ("rank 0" = the best chunk); ``order`` as in
+        :meth:`rse_context` ("score" = rank order).
+        """
+        indices = list(self.top_k if chunk_indices is None else chunk_indices)
+        ranked = list(enumerate(indices))
+        if self._order(order) is ContextOrder.DOCUMENT:
+            ranked.sort(key=lambda pair: pair[1])
         return format_context(
             [
-                ContextPiece(f"#{rank}", self.corpus.source_label(index, index + 1), self.corpus.chunks[index].text)
-                for rank, index in enumerate(indices, 1)
+                ContextPiece(f"rank {rank}", self.corpus.source_label(index, index + 1), self.corpus.chunks[index].text)
+                for rank, index in ranked
             ]
         )
+
+    def window_context(
+        self, segments: Sequence[WindowSegment] | None = None, order: ContextOrder | str | None = None
+    ) -> str:
+        """The fixed-window baseline (default: ``window``) as an LLM would get it.
+
+        Pieces are labelled W1, W2, ... in document order; ``order="score"`` sends the window of
+        the best hit first.
+        """
+        segments = list(self.window if segments is None else segments)
+        labelled = list(enumerate(segments, 1))
+        if self._order(order) is ContextOrder.SCORE:
+            labelled.sort(key=lambda pair: pair[1].best_rank)
+        pieces = []
+        for number, segment in labelled:
+            first, last = self.corpus.chunks[segment.start], self.corpus.chunks[segment.end - 1]
+            text = self.corpus.document_of(segment.start).text[first.start : last.end]
+            pieces.append(ContextPiece(f"W{number}", self.corpus.source_label(segment.start, segment.end), text))
+        return format_context(pieces)
 
     def empty_reason(self) -> str | None:
         """Why no segment came back, with what to change; ``None`` if there are segments."""
@@ -226,7 +293,8 @@ class ExtractionResult:
         )
 
     def to_dict(self) -> dict[str, object]:
-        """The JSON the CLI prints: parameters, segments, top-k chunks and every chunk."""
+        """The JSON the CLI prints: parameters, segments, both baselines (top-k chunks, window
+        segments; each also at RSE's character budget) and every chunk."""
         corpus = self.corpus
         chunk_rows = []
         for index, chunk in enumerate(corpus.chunks):
@@ -266,6 +334,18 @@ class ExtractionResult:
                 "text": chunk.text,
             }
 
+        def window_ref(segment: WindowSegment) -> dict[str, object]:
+            first, last = corpus.chunks[segment.start], corpus.chunks[segment.end - 1]
+            return {
+                "doc": corpus.documents_by_id[first.doc_id].name,
+                "first_chunk": first.index,
+                "last_chunk": last.index,
+                "start_char": first.start,
+                "end_char": last.end,
+                "hits": [corpus.chunks[hit].index for hit in segment.hits],
+                "text": corpus.document_of(segment.start).text[first.start : last.end],
+            }
+
         return {
             "queries": list(self.queries),
             "scorer": self.scorer,
@@ -296,12 +376,16 @@ class ExtractionResult:
                     "first_page": segment.first_page,
                     "last_page": segment.last_page,
                     "score": segment.score,
+                    "inner_gaps": [corpus.chunks[i].index for i in segment.inner_gaps],
+                    "edge_padding": [corpus.chunks[i].index for i in segment.edge_padding],
                     "text": segment.text,
                 }
                 for segment in self.segments
             ],
             "top_k": [chunk_ref(index) for index in self.top_k],
             "top_k_equal_budget": [chunk_ref(index) for index in self.top_k_equal_budget],
+            "window": [window_ref(segment) for segment in self.window],
+            "window_equal_budget": [window_ref(segment) for segment in self.window_equal_budget],
             "chunks": chunk_rows,
             "notes": list(self.notes),
         }
@@ -351,6 +435,7 @@ def run_rse(
     # Top-k ranks across documents by the scorer's own score (the values rank within a document).
     ranking = ranked_chunks([rank_by_score(v.raw) if splits else v.rank for v in values])
     rse_characters = sum(segment.end_char - segment.start_char for segment in segments)
+    splits = corpus.document_splits
     all_notes = list(notes)
     if len(values[0]) > 1 and np.ptp(values[0].raw) == 0:
         all_notes.append("All chunks got the same score, so the ranking is just document order.")
@@ -367,6 +452,10 @@ def run_rse(
         ranking=tuple(ranking),
         top_k=tuple(top_k(ranking, params.top_k)),
         top_k_equal_budget=tuple(top_k_within_budget(ranking, lengths, rse_characters)),
+        window=tuple(window(ranking, params.top_k, params.window, document_splits=splits)),
+        window_equal_budget=tuple(
+            window_within_budget(ranking, lengths, rse_characters, params.window, document_splits=splits)
+        ),
         notes=tuple(all_notes),
     )
 
@@ -374,7 +463,7 @@ def run_rse(
 def _describe_segment(corpus: Corpus, values: Sequence[ChunkValues], number: int, segment) -> ExtractedSegment:
     first, last = corpus.chunks[segment.start], corpus.chunks[segment.end - 1]
     document = corpus.documents_by_id[first.doc_id]
-    segment_values = values[segment.query].value
+    inner_gaps, edge_padding = split_negatives(values[segment.query].value, segment.start, segment.end)
     return ExtractedSegment(
         number=number,
         query=segment.query,
@@ -390,7 +479,8 @@ def _describe_segment(corpus: Corpus, values: Sequence[ChunkValues], number: int
         last_page=last.last_page,
         score=float(segment.score),
         text=document.text[first.start : last.end],
-        gap_chunks=tuple(index for index in range(segment.start, segment.end) if segment_values[index] < 0),
+        inner_gaps=inner_gaps,
+        edge_padding=edge_padding,
     )
 
 

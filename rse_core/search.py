@@ -9,6 +9,8 @@ Semantics are those of the RSE authors' reference (dsRAG's ``get_best_segments``
    chunks past ``overall_max_length``.
 2. Ties go to the earliest start, then the shortest segment.
 3. If that best segment is worth less than ``minimum_value`` (or there is none), the query retires.
+   A segment worth exactly ``minimum_value`` is kept (dsRAG's ``>=``; one course text says
+   "greater than", which differs only on that boundary).
 4. The search ends when the chunk budget is spent or every query has retired.
 
 The reference scans every (start, end) pair on every pick, in Python. Here each query's

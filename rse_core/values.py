@@ -8,10 +8,13 @@ For chunk ``i`` of one query (the RSE authors' definition, dsRAG ``get_chunk_val
 
 ``rank_i`` is 0 for the best-scored chunk of its document; ties keep document order. Ranks (like
 the calibration, see :meth:`~rse_core.scoring.base.Calibration.per_document`) are taken within each
-document, so a document's values never depend on which other documents are loaded beside it. The beta CDF with
-a = b = 0.4 (the authors' choice for Cohere's reranker) pushes scores towards 0 and 1, so clearly
-relevant chunks score near 1 and irrelevant ones near 0. The penalty then makes irrelevant chunks
-negative, which is what stops a segment from growing through them.
+document, so a document's values never depend on which other documents are loaded beside it. The beta
+CDF with a = b = 0.4 (the authors' choice for Cohere's reranker) is steep near 0 and 1 and flat in
+the middle, so it *spreads out* scores that bunch near the ends: 0.01 -> 0.094, 0.05 -> 0.18,
+0.95 -> 0.82, 0.99 -> 0.906, while 0.5 stays 0.5. A reranker puts most chunks near 0 and the
+relevant ones near 1; after the transform small differences there count, and a chunk at 0.01
+and one at 0.05 no longer look alike. The penalty then makes weak chunks negative, which is what
+stops a segment from growing through them.
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def test_page_renders_the_default_sample_and_matches_evaluate(at):
     assert preset("default") == RSEParams()
     expected = evaluate(load_golden_set(ANNUAL), preset("default"), get_scorer("bm25"))
     assert_table_equals(at, expected)
-    assert len(at.get("plotly_chart")) == 1
+    assert len(at.get("plotly_chart")) == 2  # per kind; recall vs characters
     assert {button.label for button in at.get("download_button")} >= {
         "Download results (CSV)",
         "Download results (JSON)",

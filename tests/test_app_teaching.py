@@ -22,7 +22,7 @@ from rse_core import RSEParams, find_best_segments
 from rse_core.evaluate import span_score
 from rse_core.search import Segment
 from rse_core.teaching import check_answer, explain_chunk, explain_search
-from rse_core.teaching_charts import Stage, calibration_warnings, half_negative_penalty
+from rse_core.teaching.charts import Stage, calibration_warnings, half_negative_penalty
 from rse_core.values import ChunkValues, chunk_values
 from tests.apptest_support import APP, chart_specs, new_app, open_page, result_of
 

@@ -58,6 +58,49 @@ def test_to_dict_has_the_documented_json_fields():
     json.dumps(data)  # serialisable as it is
 
 
+def test_the_window_baseline_is_in_the_result_and_its_json():
+    document = sectioned_document()
+    result = extract(document, "volcano magma eruptions lava ash", RSEParams(chunk_size=200, window=1), scorer="bm25")
+    assert result.window and all(len(segment) <= 3 * result.params.top_k for segment in result.window)
+    assert sorted(hit for segment in result.window for hit in segment.hits) == sorted(result.top_k)
+    assert result.window_characters(result.window_equal_budget) <= result.rse_characters
+    data = result.to_dict()
+    first = data["window"][0]
+    assert first["text"] == document.text[first["start_char"] : first["end_char"]]
+    assert data["parameters"]["window"] == 1 and data["parameters"]["context_order"] == "document"
+    assert "window_equal_budget" in data
+    json.dumps(data)
+
+
+def test_context_goes_in_document_order_by_default_and_best_first_on_request():
+    corpus = build_corpus(sectioned_document(), 200)
+    raw = np.zeros(len(corpus.chunks))
+    raw[1], raw[len(raw) - 2] = 0.6, 1.0  # the later chunk is the better one: picked first
+    params = RSEParams(chunk_size=200, minimum_value=0.1, irrelevant_chunk_penalty=0.1)
+    result = run_rse(corpus, ["q"], [raw], params, Calibration())
+    assert [segment.label for segment in result.segments] == ["S1", "S2"]
+    assert result.segments[0].start > result.segments[1].start
+    by_document, by_score = result.rse_context(), result.rse_context(order="score")
+    assert by_document.index("[S2]") < by_document.index("[S1]")
+    assert by_score.index("[S1]") < by_score.index("[S2]")
+    assert result.top_k_context(order="score").startswith("[rank 0]")
+    scored = run_rse(corpus, ["q"], [raw], params.with_changes(context_order="score"), Calibration())
+    assert scored.rse_context() == by_score
+    with pytest.raises(ValueError, match="document, score"):
+        params.with_changes(context_order="random")
+
+
+def test_segments_tell_inner_gaps_from_edge_padding():
+    corpus = build_corpus(sectioned_document(), 200)
+    raw = np.zeros(len(corpus.chunks))
+    raw[[3, 4, 6, 7]] = 1.0  # chunk 5 is a gap worth crossing
+    result = run_rse(corpus, ["q"], [raw], RSEParams(chunk_size=200, decay_rate=100), Calibration())
+    segment = result.segments[0]
+    assert (segment.start, segment.end, segment.inner_gaps, segment.edge_padding) == (3, 8, (5,), ())
+    assert segment.gap_chunks == (5,)
+    assert result.to_dict()["segments"][0]["inner_gaps"] == [corpus.chunks[5].index]
+
+
 def test_cli_json_equals_to_dict(tmp_path, capsys):
     path = tmp_path / "sections.txt"
     path.write_text(sectioned_document().text, encoding="utf-8")
@@ -150,6 +193,18 @@ def test_rse_core_never_imports_streamlit():
     )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert completed.stdout.strip() == "ok", completed.stderr
+
+
+def test_the_small_core_imports_no_teaching_or_chart_code():
+    core = ("documents", "chunking", "scoring", "values", "search", "pipeline", "topk", "params", "context")
+    code = (
+        "import importlib, sys\n"
+        f"for name in {core!r}: importlib.import_module('rse_core.' + name)\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(('rse_core.teaching', 'rse_core.charts', 'plotly')))\n"
+        "print(loaded)\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert completed.stdout.strip() == "[]"
 
 
 def test_importing_rse_core_does_not_load_torch():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -14,12 +15,12 @@ from rse_core.scoring import Calibration
 from rse_core.teaching import (
     Constraint,
     StepKind,
-    _best_run,
     candidate_segments,
     check_answer,
     explain_chunk,
     explain_search,
 )
+from rse_core.teaching.search_steps import _best_run
 
 COURSE = {"max_length": 20, "overall_max_length": 30, "minimum_value": 0.7}
 ONE_CLUSTER = [-0.2, -0.2, 0.4, 0.8, -0.1]
@@ -336,7 +337,7 @@ def test_explain_chunk_out_chunk_joins_below_threshold():
     assert in_segment(params.with_changes(irrelevant_chunk_penalty=explanation.threshold), [RAW], 7)
     assert not in_segment(params.with_changes(irrelevant_chunk_penalty=explanation.beyond), [RAW], 7)
     assert f"it would join a segment (S1) if the penalty were {explanation.threshold:g}" in explanation.message
-    assert explanation.message.startswith("value -0.12 (rank 9 of")
+    assert explanation.message.startswith("value -0.12 (rank 8 of")
 
 
 def test_explain_chunk_in_chunk_drops_out_above_threshold():
@@ -346,6 +347,31 @@ def test_explain_chunk_in_chunk_drops_out_above_threshold():
     assert explanation.threshold > 0.3
     assert not in_segment(params.with_changes(irrelevant_chunk_penalty=explanation.threshold), [RAW], 4)
     assert "it would drop out if the penalty were" in explanation.message
+
+
+def test_the_value_to_apply_is_the_one_the_message_names_and_it_flips_the_chunk():
+    params = RSEParams(chunk_size=50, irrelevant_chunk_penalty=0.3)
+    for chunk in (4, 7):
+        explanation = explain_chunk(CORPUS, ["q"], [RAW], params, Calibration(), chunk)
+        applied = explanation.applied
+        assert applied == pytest.approx(round(applied, 2))  # on the slider's 0.01 grid
+        flipped = in_segment(params.with_changes(irrelevant_chunk_penalty=applied), [RAW], chunk)
+        assert flipped != explanation.in_segment
+        # past the threshold, seen from the current penalty, by less than one slider step
+        assert 0 <= abs(applied - explanation.threshold) < 0.01
+        assert abs(applied - 0.3) >= abs(explanation.threshold - 0.3)
+        if applied != explanation.threshold:
+            assert f"the first value that does it is {explanation.applied_text}" in explanation.message
+
+
+def test_ranks_count_from_zero_in_the_messages():
+    # chunk 12 has raw score 0.03: rank 12 of the 13 distinct scores, so the decay keeps exp(-r/2)
+    low_rank = RSEParams(chunk_size=50, irrelevant_chunk_penalty=0.2, minimum_value=0.5, max_length=1, decay_rate=2)
+    stuck = explain_chunk(CORPUS, ["q"], [RAW], low_rank, Calibration(), 12)
+    rank = stuck.ranks[0]
+    assert rank == int(run_rse(CORPUS, ["q"], [RAW], low_rank, Calibration()).values[0].rank[12])
+    assert f"(rank {rank} of {N}, best = rank 0;" in stuck.message
+    assert f"exp(-{rank}/2) = {math.exp(-rank / 2):.3f}" in stuck.reason
 
 
 def test_explain_chunk_says_why_no_penalty_flips_it():
@@ -410,3 +436,66 @@ def test_all_pairs_of_tiny_inputs_agree_with_the_search():
         entries = explain_search(values, **COURSE)
         result = find_best_segments(values, **COURSE)
         assert [(s, e) for s, e, _ in picks(entries)] == [(p.start, p.end) for p in result]
+
+
+# --------------------------------------------------------------------------- the lesson's tables
+
+
+def test_table_1_lists_every_run_of_the_five_value_example():
+    from rse_core.teaching import all_runs
+
+    rows = all_runs(ONE_CLUSTER)
+    assert [(row.start, row.last) for row in rows] == [(s, e) for s in range(5) for e in range(s, 5)]
+    by_range = {(row.start, row.last): row for row in rows}
+    whole = by_range[(0, 4)]
+    assert whole.value == pytest.approx(0.7) and whole.note.startswith("the whole list")
+    assert by_range[(2, 3)].best and by_range[(2, 3)].value == pytest.approx(1.2)
+    assert by_range[(2, 4)].note == (
+        "not a candidate: ends on a negative chunk (-0.1); 0.1 less than the best (chunks 2-3)"
+    )
+    assert sum(row.best for row in rows) == 1
+
+
+def test_scores_to_values_table_matches_a_hand_computation():
+    from rse_core.teaching import beta_lookup, value_rows
+    from rse_core.teaching.classroom import SCORES_EXAMPLE
+
+    rows = value_rows([0.9, 0.05, 0.99])
+    assert [row.rank for row in rows] == [1, 2, 0]  # best = rank 0
+    for row, score in zip(rows, [0.9, 0.05, 0.99], strict=True):
+        transformed = float(beta_cdf(score))
+        assert row.transformed == pytest.approx(transformed)
+        assert row.decay == pytest.approx(math.exp(-row.rank / 30))
+        assert row.value == pytest.approx(transformed * math.exp(-row.rank / 30) - 0.2)
+    assert rows[2].working(30) == "0.99 -> 0.906 x exp(-0/30) = 0.906 x 1.000 = 0.906 - 0.2 = 0.706"
+    lookup = {round(row.score, 2): round(row.transformed, 3) for row in beta_lookup()}
+    assert (lookup[0.01], lookup[0.05], lookup[0.95], lookup[0.99], lookup[0.5]) == (0.094, 0.18, 0.82, 0.906, 0.5)
+    values = [row.value for row in SCORES_EXAMPLE.rows()]
+    (segment,) = find_best_segments(values, **COURSE)
+    assert (segment.start, segment.end, round(segment.score, 2)) == (2, 7, 1.88) and values[4] < 0
+
+
+def beta_cdf(score):
+    from scipy.stats import beta
+
+    return beta.cdf(score, 0.4, 0.4)
+
+
+def test_two_queries_take_turns_on_the_board():
+    from rse_core.teaching.classroom import ROUND_ROBIN_EXAMPLE
+
+    steps = ROUND_ROBIN_EXAMPLE.steps()
+    picks = [(step.query, step.segment.start, step.segment.end - 1) for step in steps if step.kind is StepKind.PICK]
+    assert picks == [(0, 0, 1), (1, 3, 4), (0, 6, 7)]
+    assert "if it could reuse chunks of S1, the best would be chunks 1-4 worth 1.4" in steps[1].message
+    assert [step.kind for step in steps[3:]] == [StepKind.RETIRE, StepKind.RETIRE, StepKind.STOP]
+
+
+def test_a_segment_worth_exactly_the_minimum_is_kept_as_the_rule_says():
+    from rse_core.teaching import MINIMUM_RULE
+
+    assert ">=" in MINIMUM_RULE
+    assert check_answer([0.3, 0.4], (0, 1), max_length=5, overall_max_length=5, minimum_value=0.7).correct
+    assert [
+        (s.start, s.end) for s in find_best_segments([0.3, 0.4], max_length=5, overall_max_length=5, minimum_value=0.7)
+    ] == [(0, 2)]

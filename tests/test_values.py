@@ -29,6 +29,12 @@ def test_beta_0_4_spreads_out_scores_bunched_at_the_ends():
     assert transformed[2] == pytest.approx(0.5) and transformed[1] + transformed[3] == pytest.approx(1.0)
 
 
+def test_beta_0_4_maps_the_four_documented_scores():
+    # The numbers the module docstring, the teaching chart and the issue quote.
+    transformed = chunk_values([0.01, 0.05, 0.95, 0.99], RSEParams()).transformed
+    assert transformed.round(3).tolist() == [0.094, 0.18, 0.82, 0.906]
+
+
 def test_ties_rank_in_document_order():
     values = chunk_values([0.5, 0.7, 0.5, 0.7], RSEParams())
     assert values.rank.tolist() == [2, 0, 3, 1]

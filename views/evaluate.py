@@ -9,7 +9,6 @@ golden set to download.
 
 from __future__ import annotations
 
-import re
 from numbers import Integral
 from pathlib import Path
 
@@ -19,11 +18,13 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app_ui import backend, navigation, state
+from app_ui.components import escape_md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document, RSEError
 from rse_core.charts import PALETTE
 from rse_core.evaluate import METHOD_LABELS, METHODS, Evaluation
 from rse_core.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+from views.evaluate_budget import render_budget
 
 SOURCE_KEY = "ev_source"
 SAMPLE_KEY = "ev_sample"
@@ -45,15 +46,17 @@ METHOD_COLORS = {
     "rse": PALETTE.segment,
     "top_k": PALETTE.top_k,
     "top_k_equal_budget": "#fdba74",  # a lighter orange: top-k again, at RSE's character budget
+    "window": PALETTE.window,
+    "window_equal_budget": "#86efac",  # a lighter green: the window again, at RSE's character budget
 }
-SHORT_LABELS = {"rse": "RSE", "top_k": "top-k", "top_k_equal_budget": "budget"}  # table headers
+SHORT_LABELS = {  # table headers
+    "rse": "RSE",
+    "top_k": "top-k",
+    "top_k_equal_budget": "budget",
+    "window": "window",
+    "window_equal_budget": "window budget",
+}
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:=])")
-
-
-def escape_md(text: object) -> str:
-    """``text`` with every Markdown-special character escaped (file names and queries are user data)."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text))
 
 
 def render() -> None:
@@ -78,6 +81,8 @@ def render() -> None:
             st.error(escape_md(error), icon=":material/error:")
         else:
             _render_results(evaluation, inputs, slug)
+            st.divider()
+            render_budget(golden, document, inputs)
     st.divider()
     _render_marking(inputs, documents, outcome)
 

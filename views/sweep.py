@@ -19,7 +19,7 @@ from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEError
 from rse_core.golden import GoldenQuery
 from rse_core.sweep import SweepParam, SweepResult, default_axis, sweep
-from rse_core.teaching_charts import METRIC_LABELS, sweep_heatmap
+from rse_core.teaching.charts import METRIC_LABELS, sweep_heatmap
 
 Y_KEY = "sw_y_param"
 METRIC_KEY = "sw_metric"

@@ -15,7 +15,7 @@ import streamlit as st
 
 from app_ui import components, state
 from rse_core import ExtractionResult
-from rse_core.teaching_charts import (
+from rse_core.teaching.charts import (
     Stage,
     beta_cdf_chart,
     calibration_warnings,

@@ -10,7 +10,6 @@ start with ``we_``; nothing here touches the sidebar's parameters.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
@@ -18,7 +17,8 @@ import streamlit as st
 from rse_core import ParameterError
 from rse_core.search import find_best_segments
 from rse_core.teaching import MAX_TEACHING_VALUES, StepKind, candidate_segments, check_answer, explain_search
-from rse_core.teaching_charts import Band, fmt, segment_bands, worked_example_chart
+from rse_core.teaching.charts import Band, fmt, segment_bands, worked_example_chart
+from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 
 VALUES_KEY = "we_values"
 EXAMPLE_KEY = "we_example"
@@ -30,52 +30,6 @@ ANSWER_KEY = "we_answer"
 TABLE_KEY = "we_candidates"
 OWN_VALUES = "Your own values"
 MAX_ABS_VALUE = 1e6
-
-
-@dataclass(frozen=True)
-class Example:
-    """A classroom example: values and the limits that make its point."""
-
-    values: tuple[float, ...]
-    max_length: int = 20
-    overall_max_length: int = 30
-    minimum_value: float = 0.7
-    point: str = ""
-
-    @property
-    def text(self) -> str:
-        return ", ".join(fmt(value) for value in self.values)
-
-
-EXAMPLES: dict[str, Example] = {
-    "Course example 1: one cluster": Example(
-        (-0.2, -0.2, 0.4, 0.8, -0.1),
-        point="The best segment starts and ends on a positive chunk: chunks 2-3, worth 1.2.",
-    ),
-    "Course example 2: a gap worth crossing": Example(
-        (-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2),
-        point="Chunk 4 is negative, but the chunks after it pay for it: chunks 2-6, worth 2.0.",
-    ),
-    "Two clusters: two segments": Example(
-        (0.5, 0.7, -0.3, -0.4, -0.5, -0.2, 0.6, 0.4, 0.3, -0.1),
-        point="The gap between the clusters costs more than it joins: S1 = chunks 6-8, then S2 = chunks 0-1.",
-    ),
-    "Max length binds": Example(
-        (0.4, 0.5, 0.6, 0.5, 0.4, -0.5, 0.2),
-        max_length=3,
-        point="With at most 3 chunks per segment the run 0-4 (2.4) is cut: S1 = chunks 1-3 (1.6).",
-    ),
-    "Overall budget binds": Example(
-        (0.6, 0.7, 0.5, -0.4, 0.3, 0.9, 0.8, -0.2),
-        overall_max_length=4,
-        point="4 chunks in all: S1 = chunks 4-6 uses 3, so S2 can only be one chunk.",
-    ),
-    "Nothing clears the minimum": Example(
-        (0.3, -0.2, 0.2, 0.1, -0.3, 0.4),
-        point="The best segment, chunks 0-5, is worth 0.5: below the minimum of 0.7, so nothing is returned.",
-    ),
-}
-DEFAULT_EXAMPLE = next(iter(EXAMPLES))
 
 
 # --------------------------------------------------------------------------- parsing

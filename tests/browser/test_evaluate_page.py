@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import ARTIFACTS as ARTIFACTS_DIR
 from .conftest import screenshot, wait_for_app
 
 pytestmark = pytest.mark.browser  # conftest's own pytestmark does not reach test modules
@@ -40,3 +41,27 @@ def test_bad_golden_set_upload_shows_an_error(app_url, page, tmp_path):
     assert "x_1" in text and "\\" not in text  # escaped for Markdown, shown as typed
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "evaluate_upload_error")
+
+
+def test_recall_vs_characters_and_auto_tune(app_url, page):
+    page.goto(app_url + "/evaluate?scorer=bm25")
+    wait_for_app(page)
+    heading = page.get_by_text("Recall vs characters sent")
+    heading.wait_for(timeout=180_000)
+    page.locator("[data-testid='stPlotlyChart']").nth(1).wait_for(timeout=60_000)
+    page.get_by_role("button", name="Auto-tune").click()
+    wait_for_app(page)
+    page.get_by_text("Best within 8,000 characters").wait_for(timeout=120_000)
+    page.get_by_role("button", name="Apply to the sidebar").click()
+    wait_for_app(page)
+    page.wait_for_timeout(1500)
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.set_viewport_size({"width": 1440, "height": 1500})
+    heading.evaluate("element => element.scrollIntoView({block: 'start'})")
+    page.mouse.move(700, 5)  # no tooltip from a button the mouse happens to be over
+    page.wait_for_timeout(1500)  # let Plotly finish drawing
+    path = ARTIFACTS_DIR / "evaluate_budget.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path))
+    assert page.get_by_text("Auto-tuned").count() >= 1  # the winner is in the chart's legend
+    assert page.dialogs == []

@@ -25,11 +25,11 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy.stats import beta as beta_distribution
 
-from .charts import FONT_FAMILY, PALETTE, band_label, band_shape
-from .params import RSEParams
-from .search import Segment
-from .sweep import SweepResult
-from .values import ChunkValues
+from ..charts import FONT_FAMILY, PALETTE, band_label, band_shape
+from ..params import RSEParams
+from ..search import Segment
+from ..sweep import SweepResult
+from ..values import ChunkValues
 
 BIG_FONT = 16  # worked example: few bars, read from the back of a room
 FONT = 14
@@ -115,8 +115,9 @@ def worked_example_chart(
 ) -> go.Figure:
     """Chunk values as bars with their numbers on them, and segments as labelled bands.
 
-    Negative chunks inside a (non-refused) band are gap chunks and get the amber of the other
-    charts: the search kept them because the chunks around them outweigh them.
+    Negative chunks inside a (non-refused) band are inner gaps (a segment starts and ends on a
+    non-negative chunk, so there is no edge padding here) and get the amber of the other charts:
+    the search kept them because the chunks around them outweigh them.
     """
     array = np.asarray(values, dtype=np.float64)
     n = len(array)
@@ -131,9 +132,9 @@ def worked_example_chart(
     for name, mask, fill, line in (
         ("value ≥ 0", ~negative, PALETTE.positive, PALETTE.positive),
         ("value < 0", negative & ~gap, PALETTE.negative, PALETTE.negative),
-        ("gap chunk (< 0, inside a segment)", gap, PALETTE.gap_fill, PALETTE.gap),
+        ("inner gap (< 0, inside a segment)", gap, PALETTE.gap_fill, PALETTE.gap),
     ):
-        if not mask.any() and name.startswith("gap"):
+        if not mask.any() and name.startswith("inner gap"):
             continue
         traces.append(
             go.Bar(
@@ -218,8 +219,9 @@ def beta_cdf_chart(
 ) -> go.Figure:
     """The beta CDF for shape (a, b) over [0, 1], each chunk on it, and a rug of its calibrated score.
 
-    ``transformed = beta.cdf(calibrated, a, b)``: a, b < 1 push scores towards 0 and 1, so a chunk
-    the scorer is sure about ends near 1 and a doubtful one near 0.
+    ``transformed = beta.cdf(calibrated, a, b)``: with a, b < 1 the curve is steep near 0 and 1
+    and flat in the middle, so it spreads out scores bunched near the ends (a = b = 0.4:
+    0.01 -> 0.094, 0.99 -> 0.906) and pulls middling ones towards 0.5.
     """
     grid = np.linspace(0.0, 1.0, 401)
     calibrated = np.asarray(calibrated, dtype=np.float64)

@@ -1,0 +1,46 @@
+"""Teaching aids: the explanations a teacher writes on the board, computed rather than guessed.
+
+Kept apart from the small core (documents, chunking, scoring, values, search, pipeline, topk),
+which never imports from here. One module per thing explained:
+
+- :mod:`.board`: every candidate segment of a small example (and every run: the lesson's
+  Table 1), and checking a student's answer.
+- :mod:`.score_steps`: from raw scores to values, column by column, and a beta lookup table.
+- :mod:`.classroom`: the classroom examples (value lists, a raw-scores list, two queries).
+- :mod:`.search_steps`: the greedy search turn by turn, with the constraint that bound each pick.
+- :mod:`.chunk_explain`: why one chunk of a real corpus is in or out, and the penalty that flips it.
+- :mod:`.charts`: the Plotly figures of the teaching pages (worked example, transform lab, sweep).
+- :mod:`.wording`: numbers and chunk ranges as a teacher writes them.
+
+The public names are re-exported here, so ``from rse_core.teaching import explain_search`` works.
+"""
+
+from .board import MAX_TEACHING_VALUES, AnswerCheck, CandidateSegment, all_runs, candidate_segments, check_answer
+from .chunk_explain import PENALTY_GRID_STEP, PENALTY_PRECISION, ChunkExplanation, explain_chunk, format_penalty
+from .score_steps import BetaRow, ValueRow, beta_lookup, value_rows
+from .search_steps import Constraint, Relaxation, StepExplanation, StepKind, explain_search
+from .wording import MINIMUM_RULE
+
+__all__ = [
+    "MAX_TEACHING_VALUES",
+    "MINIMUM_RULE",
+    "PENALTY_GRID_STEP",
+    "PENALTY_PRECISION",
+    "AnswerCheck",
+    "BetaRow",
+    "CandidateSegment",
+    "ChunkExplanation",
+    "Constraint",
+    "Relaxation",
+    "StepExplanation",
+    "StepKind",
+    "ValueRow",
+    "all_runs",
+    "beta_lookup",
+    "candidate_segments",
+    "check_answer",
+    "explain_chunk",
+    "explain_search",
+    "format_penalty",
+    "value_rows",
+]
