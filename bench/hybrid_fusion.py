@@ -2,7 +2,7 @@
 
 Run from the project root:
 
-    python bench/hybrid_fusion.py                       # samples and external, headers as in RSEParams()
+    python bench/hybrid_fusion.py                          # samples, external, financebench
     python bench/hybrid_fusion.py samples --headers both   # with and without headers
 
 Each query's minilm and bm25 raw scores are computed once (embeddings come from the cache); every
@@ -26,9 +26,9 @@ if str(ROOT) not in sys.path:
 
 import numpy as np  # noqa: E402
 
-from rse_core import build_corpus, load_document, preset  # noqa: E402
-from rse_core.eval_sets import golden_sets  # noqa: E402
-from rse_core.evaluate import evaluate, summarize  # noqa: E402
+from rse_core import preset  # noqa: E402
+from rse_core.eval_sets import load_eval_set  # noqa: E402
+from rse_core.scored import evaluate_scored, score_set  # noqa: E402
 from rse_core.scoring import Calibration  # noqa: E402
 from rse_core.scoring.bm25 import BM25_CALIBRATION  # noqa: E402
 from rse_core.scoring.hybrid import HybridScorer, fuse_per_document  # noqa: E402
@@ -72,72 +72,66 @@ def candidates() -> list[Candidate]:
     return rows
 
 
-@dataclass(frozen=True)
-class SetScores:
-    """One golden set with its corpus and each query's raw minilm and bm25 scores."""
+class Components:
+    """Each (corpus, query)'s raw minilm and bm25 scores, computed once for every candidate."""
 
-    name: str
-    golden: object
-    corpus: object
-    components: dict[str, tuple[np.ndarray, np.ndarray]]
+    def __init__(self, scorer: HybridScorer) -> None:
+        self.scorer = scorer
+        self.cache: dict[tuple[str, str], tuple[np.ndarray, np.ndarray]] = {}
 
-
-def load_set(golden, scorer: HybridScorer, params) -> SetScores:
-    document = load_document(golden.document_path)
-    corpus = build_corpus(document, params.chunk_size, headers=params.chunk_headers)
-    components = {q.query: scorer.components(q.query, corpus.chunks) for q in golden.queries}
-    return SetScores(golden.document_name, golden, corpus, components)
+    def __call__(self, corpus, query: str) -> tuple[np.ndarray, np.ndarray]:
+        key = (corpus.key, query)
+        if key not in self.cache:
+            self.cache[key] = self.scorer.components(query, corpus.chunks)
+        return self.cache[key]
 
 
-def measure(sets: Sequence[SetScores], candidate: Candidate, params) -> list:
-    queries = []
-    for entry in sets:
+def measure(eval_set, candidate: Candidate, params, components: Components):
+    def score_fn(corpus, query: str) -> np.ndarray:
+        return candidate.fuser(*components(corpus, query), corpus.chunks)
 
-        def score_fn(query: str, entry=entry) -> np.ndarray:
-            dense, lexical = entry.components[query]
-            return candidate.fuser(dense, lexical, entry.corpus.chunks)
-
-        evaluation = evaluate(entry.golden, params, candidate, corpus=entry.corpus, score_fn=score_fn)
-        queries.extend(evaluation.queries)
-    return queries
+    scored = score_set(eval_set, candidate, params.chunk_size, score_fn=score_fn, headers=params.chunk_headers)
+    return evaluate_scored(scored, params)
 
 
-def report(label: str, queries: Sequence) -> str:
-    rows = {(row["kind"], row["method"]): row for row in summarize(queries)}
+def report(label: str, evaluation) -> str:
+    rows = {(row["kind"], row["method"]): row for row in evaluation.summary()}
     rse, budget = rows[("all", "rse")], rows[("all", "top_k_equal_budget")]
-    margins = []
-    for kind in ("factoid", "broad", "gapped"):
-        if (kind, "rse") in rows:
-            margins.append(f"{rows[(kind, 'rse')]['recall'] - rows[(kind, 'top_k_equal_budget')]['recall']:+.2f}")
-        else:
-            margins.append("  -  ")
-    empty = sum(1 for q in queries if not q.segments)
+    kinds = [kind for kind, method in rows if method == "rse" and kind != "all"]
+    margins = " ".join(
+        f"{kind[:1]}{rows[(kind, 'rse')]['recall'] - rows[(kind, 'top_k_equal_budget')]['recall']:+.2f}"
+        for kind in kinds
+    )
+    empty = sum(1 for q in evaluation.queries if not q.segments)
+    hit = rse.get("first_hit")
     return (
         f"{label:<22}{rse['recall']:>7.2f}{budget['recall']:>8.2f}{rse['characters']:>8,.0f}"
-        f"{'':>3}{' '.join(margins):<20}{empty:>6}"
+        f"   {margins:<24}{empty:>6}{hit if hit is None else round(hit, 2)!s:>7}"
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sets", nargs="*", default=["samples", "external"], help="set names (samples, external)")
+    parser.add_argument(
+        "sets", nargs="*", default=["samples", "external", "financebench"], help="set names (default: all three)"
+    )
     parser.add_argument("--preset", default="default")
     parser.add_argument("--headers", choices=("default", "on", "off", "both"), default="default")
     parser.add_argument("--only", action="append", help="candidates whose label starts with this (repeat)")
     parser.add_argument("--penalty", type=float, action="append", help="irrelevant chunk penalty (repeat to compare)")
+    parser.add_argument("--limit", type=int, help="only the first N queries of each set (a quick run)")
     args = parser.parse_args(argv)
     base = preset(args.preset)
     settings = {"default": [base.chunk_headers], "on": [True], "off": [False], "both": [False, True]}[args.headers]
-    scorer = HybridScorer()
-    header = f"{'candidate':<22}{'RSE':>7}{'top-k$':>8}{'chars':>8}   {'margin f / b / g':<20}{'empty':>6}"
+    components = Components(HybridScorer())
+    eval_sets = {name: load_eval_set(name, args.limit) for name in args.sets}
+    header = f"{'candidate':<22}{'RSE':>7}{'top-k$':>8}{'chars':>8}   {'margin per kind':<24}{'empty':>6}{'hit':>7}"
     for headers in settings:
         params = base.with_changes(chunk_headers=headers)
-        groups = {name: [load_set(golden, scorer, params) for golden in golden_sets(name)] for name in args.sets}
-        if len(groups) > 1:
-            groups["all sets (each query once)"] = [entry for members in groups.values() for entry in members]
-        for group, members in groups.items():
-            queries = sum(len(entry.golden.queries) for entry in members)
-            print(f"\n{group}: {queries} queries (headers {'on' if headers else 'off'}, preset {args.preset})")
+        for name, eval_set in eval_sets.items():
+            print(
+                f"\n{name}: {len(eval_set.cases)} queries (headers {'on' if headers else 'off'}, preset {args.preset})"
+            )
             print(header)
             for penalty in args.penalty or [params.irrelevant_chunk_penalty]:
                 setting = params.with_changes(irrelevant_chunk_penalty=penalty)
@@ -145,8 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     if args.only and not any(candidate.label.startswith(prefix) for prefix in args.only):
                         continue
                     label = candidate.label if not args.penalty else f"{candidate.label} p={penalty:g}"
-                    print(report(label, measure(members, candidate, setting)), flush=True)
-    print("\nRSE/top-k$ = recall of RSE / of top-k at RSE's characters; margin = RSE - top-k$ per kind")
+                    print(report(label, measure(eval_set, candidate, setting, components)), flush=True)
+    print("\nRSE/top-k$ = recall of RSE / of top-k at RSE's characters; margin = RSE - top-k$ per kind (initial);")
+    print("empty = queries with no segment; hit = share of first segments in the gold document")
     return 0
 
 
