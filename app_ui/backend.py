@@ -36,7 +36,7 @@ from rse_core import (
     normalize_queries,
     run_rse,
 )
-from rse_core.eval_sets import EvalSet, golden_group
+from rse_core.eval_sets import EvalSet, SetName, golden_group, golden_sets
 from rse_core.evaluate import Evaluation, evaluate
 from rse_core.golden import GoldenSet
 from rse_core.scored import ScoredSet, score_set
@@ -50,6 +50,19 @@ SCORE_CACHE_ENTRIES = 512
 @st.cache_resource(show_spinner=False)
 def sample_document(slug: str) -> Document:
     return load_document(list_samples()[slug].path)
+
+
+@st.cache_resource(show_spinner=False)
+def external_golden_sets() -> dict[str, GoldenSet]:
+    """The external golden sets by document file name (bundled files only; raises RSEError if the
+    corpus folder is missing or a set is malformed)."""
+    return {golden.document_name: golden for golden in golden_sets(SetName.EXTERNAL)}
+
+
+@st.cache_resource(show_spinner=False)
+def external_document(name: str) -> Document:
+    """A third-party document of the external set, by file name (never a path from the user)."""
+    return load_document(external_golden_sets()[name].document_path)
 
 
 def parse_upload(upload) -> Document:

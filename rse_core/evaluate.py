@@ -303,7 +303,11 @@ def score_result(result: ExtractionResult, gold: tuple[int, int], doc_id: str | 
 
     def judge(ranges: list[tuple[str, int, int]], pieces: int) -> SpanScore:
         inside = [(start, end) for owner, start, end in ranges if owner == doc_id]
-        outside = sum(end - start for start, end in merge_ranges([(s, e) for o, s, e in ranges if o != doc_id]))
+        # Offsets are per document: overlaps are merged within each other document, never across.
+        others = {owner for owner, _, _ in ranges if owner != doc_id}
+        outside = sum(
+            end - start for other in others for start, end in merge_ranges([(s, e) for o, s, e in ranges if o == other])
+        )
         return span_score(inside, gold, pieces=pieces, other_characters=outside)
 
     def chunk_ranges(indices: Sequence[int]) -> list[tuple[str, int, int]]:

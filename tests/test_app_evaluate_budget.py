@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 from rse_core import RSEParams, get_scorer
 from rse_core.autotune import tune
 from rse_core.budget import budget_curves
-from rse_core.eval_sets import EvalSet, golden_group
+from rse_core.eval_sets import EvalSet, corpus_missing_message, golden_group, golden_sets
 from rse_core.evaluate import evaluate
 from rse_core.golden import load_golden_set
 from rse_core.scored import score_set
@@ -108,3 +108,18 @@ def test_a_tight_budget_still_finds_a_setting_within_it(at, scored):
     expected = tune(scored, 500, RSEParams())
     assert expected.best is not None and expected.best.characters <= 500
     assert f"recall {expected.best.recall:.2f}" in at.success[0].value.replace("\\", "")
+
+
+@pytest.mark.skipif(corpus_missing_message() is not None, reason=corpus_missing_message() or "")
+def test_the_external_set_is_evaluated_on_its_third_party_document(at):
+    at.radio(key="ev_source").set_value("external").run()
+    at.selectbox(key="ev_external").set_value("levels_of_agi.pdf").run()
+    assert not at.exception and not at.error
+    golden = next(g for g in golden_sets("external") if g.document_name == "levels_of_agi.pdf")
+    expected = evaluate(golden, RSEParams(), "bm25")
+    table = at.dataframe(key="ev_table").value
+    assert list(table["id"]) == [query.id for query in expected.queries]
+    assert list(table["RSE recall"]) == [query.scores["rse"].recall for query in expected.queries]
+    overall = next(row for row in expected.summary() if row["kind"] == "all" and row["method"] == "rse")
+    assert budget_table(at).iloc[-1]["RSE recall"] == pytest.approx(overall["recall"])
+    assert not [button for button in at.button if button.key == "ev_open_explore"]  # not a sidebar document

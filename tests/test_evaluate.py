@@ -283,3 +283,25 @@ def test_cli_reports_a_malformed_golden_set_without_a_traceback(tmp_path):
     assert "Traceback" not in completed.stderr
     assert "error: Golden set bad.golden.json has 2 problems" in completed.stderr
     assert "query q1 is missing 'query', 'start_char', 'end_char'" in completed.stderr
+
+
+def test_characters_from_two_other_documents_at_the_same_offsets_both_count():
+    # Three documents whose text starts at offset 0 each: what is sent from the two that do not
+    # hold the gold span must add up, not be merged as if the offsets were one coordinate space.
+    target = Document.from_text("Gold sentence here. " * 20, name="target.txt")
+    first = Document.from_text("Volcanoes erupt lava. " * 20, name="first.txt")
+    second = Document.from_text("Tomatoes need sun. " * 20, name="second.txt")
+    params = RSEParams(chunk_size=200, top_k=3)
+    corpus = build_corpus([target, first, second], params.chunk_size)
+    scores = np.zeros(len(corpus.chunks))
+    starts = {
+        doc.doc_id: next(i for i, c in enumerate(corpus.chunks) if c.doc_id == doc.doc_id) for doc in corpus.documents
+    }
+    scores[[starts[target.doc_id], starts[first.doc_id], starts[second.doc_id]]] = [3.0, 2.0, 1.0]
+    result = run_rse(corpus, ["q"], [scores], params, get_scorer("bm25").calibration)
+    chunk = corpus.chunks
+    gold = (chunk[starts[target.doc_id]].start, chunk[starts[target.doc_id]].end)
+    scores_by_method = score_result(result, gold, target.doc_id)
+    expected = sum(len(chunk[i]) for i in result.top_k)
+    assert scores_by_method["top_k"].characters == expected
+    assert scores_by_method["top_k"].precision == pytest.approx(len(chunk[starts[target.doc_id]]) / expected)

@@ -74,3 +74,15 @@ def test_cli_runs_as_a_module():
     )
     assert done.returncode == 0, done.stderr
     assert "| set | queries | docs | RSE recall" in done.stdout
+
+
+def test_without_the_corpus_every_set_means_the_samples_with_a_note(capsys, monkeypatch):
+    import rse_core.eval_sets as eval_sets
+
+    monkeypatch.setattr(eval_sets, "corpus_missing_message", lambda: "The third-party corpus is not at /nowhere.")
+    assert main(["--scorer", "bm25", "--limit", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "not at /nowhere" in captured.err and "Running the samples only" in captured.err
+    lines = captured.out.splitlines()
+    assert any(line.startswith("samples ") for line in lines)
+    assert not any(line.startswith(("external ", "financebench ")) for line in lines)

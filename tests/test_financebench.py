@@ -8,6 +8,7 @@ import io
 import pytest
 
 from rse_core import RSEParams, get_scorer
+from rse_core.budget import prepare, rse_outcome, top_k_outcome
 from rse_core.eval_sets import CORPUS_DIR, corpus_missing_message, financebench_set
 from rse_core.financebench import FILE_NAME, FinanceBenchError, page_collection, read_financebench
 from rse_core.scored import evaluate_scored, score_set
@@ -88,3 +89,20 @@ def test_the_real_sample_reads_150_questions_over_fewer_distinct_pages():
     small = financebench_set(limit=4)
     assert len(small.cases) == 4
     assert {case.kind for case in small.cases} <= {"metrics-generated", "domain-relevant", "novel-generated"}
+
+
+def test_fast_budget_outcomes_equal_evaluate_scored_across_many_documents(tmp_path):
+    # every page's offsets start at 0: characters must add up across documents, not merge
+    rows = [
+        {**ROWS[i % 2], "financebench_id": f"fb-{i}", "evidence_text": f"Page {i}. " + ROWS[i % 2]["evidence_text"] * 3}
+        for i in range(6)
+    ]
+    path = tmp_path / FILE_NAME
+    path.write_bytes(csv_bytes(rows))
+    params = RSEParams(chunk_size=100, minimum_value=0.0, irrelevant_chunk_penalty=0.05, top_k=4)
+    scored = score_set(financebench_set(path=path), get_scorer("bm25"), params.chunk_size)
+    evaluation = evaluate_scored(scored, params)
+    for query, case in zip(evaluation.queries, prepare(scored, params), strict=True):
+        for method, outcome in (("rse", rse_outcome(case, params)), ("top_k", top_k_outcome(case, params.top_k))):
+            assert outcome.characters == query.scores[method].characters, (query.id, method)
+            assert outcome.recall == pytest.approx(query.scores[method].recall), (query.id, method)

@@ -22,12 +22,14 @@ from app_ui.components import escape_md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document, RSEError
 from rse_core.charts import PALETTE
+from rse_core.eval_sets import corpus_missing_message
 from rse_core.evaluate import METHOD_LABELS, METHODS, Evaluation
 from rse_core.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
 from views.evaluate_budget import render_budget
 
 SOURCE_KEY = "ev_source"
 SAMPLE_KEY = "ev_sample"
+EXTERNAL_KEY = "ev_external"
 UPLOAD_KEY = "ev_upload"
 TABLE_KEY = "ev_table"
 OPEN_KEY = "ev_open_query"
@@ -41,7 +43,12 @@ MARK_MESSAGE_KEY = "_ev_mark_message"  # (level, text) left by a callback for th
 GOTO_EXPLORE_KEY = "_ev_goto_explore"
 EXPLORE_CHUNK_KEY = "explore_selected_chunk"  # corpus index of the chunk clicked on Explore
 
-SOURCES = {"sample": "Sample golden set", "upload": "Upload a golden set", "built": "My golden set"}
+SOURCES = {
+    "sample": "Sample golden set",
+    "external": "External set",
+    "upload": "Upload a golden set",
+    "built": "My golden set",
+}
 METHOD_COLORS = {
     "rse": PALETTE.segment,
     "top_k": PALETTE.top_k,
@@ -90,12 +97,24 @@ def render() -> None:
 # ------------------------------------------------------------------------------- golden set
 
 
-def _choose_golden_set(inputs: state.Inputs, documents: list[Document]) -> tuple[GoldenSet, Document, str] | None:
-    """The source picker; returns (golden set, its active document, sample slug or "") or None."""
+def _choose_golden_set(
+    inputs: state.Inputs, documents: list[Document]
+) -> tuple[GoldenSet, Document, str | None] | None:
+    """The source picker; returns (golden set, its document, sample slug, "" or None) or None.
+
+    The slug is None for the external set: its documents are not the sidebar's, so Explore
+    cannot show them.
+    """
     samples = list_samples()
     active_samples = [slug for slug in inputs.samples if slug in samples]
     built: GoldenSet | None = st.session_state.get(BUILT_KEY)
-    options = [*(["sample"] if active_samples else []), "upload", *(["built"] if built else [])]
+    external = corpus_missing_message() is None
+    options = [
+        *(["sample"] if active_samples else []),
+        *(["external"] if external else []),
+        "upload",
+        *(["built"] if built else []),
+    ]
     if st.session_state.get(SOURCE_KEY) not in options:
         st.session_state[SOURCE_KEY] = options[0]
     source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=SOURCE_KEY, horizontal=True)
@@ -111,6 +130,8 @@ def _choose_golden_set(inputs: state.Inputs, documents: list[Document]) -> tuple
             help="The golden sets of the sample documents active in the sidebar.",
         )
         golden = samples[slug].golden
+    elif source == "external":
+        return _choose_external()
     elif source == "upload":
         if not active_samples:
             st.caption("No sample document is active; pick one in the sidebar to use its golden set.")
@@ -143,6 +164,29 @@ def _choose_golden_set(inputs: state.Inputs, documents: list[Document]) -> tuple
         return None
     slug = next((s for s in active_samples if samples[s].path.name == golden.document_name), "")
     return golden, document, slug
+
+
+def _choose_external() -> tuple[GoldenSet, Document, None] | None:
+    """A golden set of the external set and its third-party document (loaded from ../shared/corpus)."""
+    try:
+        sets = backend.external_golden_sets()
+        names = list(sets)
+        if st.session_state.get(EXTERNAL_KEY) not in names:
+            st.session_state[EXTERNAL_KEY] = names[0]
+        name = st.selectbox(
+            "Third-party document",
+            names,
+            format_func=lambda n: f"{n} ({len(sets[n].queries)} queries)",
+            key=EXTERNAL_KEY,
+            help="Golden sets written for documents nobody here wrote (eval_sets/external/); the first "
+            "evaluation of a document embeds it.",
+        )
+        with st.spinner(f"Loading {name}..."):
+            document = backend.external_document(name)
+    except RSEError as error:
+        st.error(escape_md(error), icon=":material/error:")
+        return None
+    return sets[name], document, None
 
 
 def _render_format_help() -> None:
@@ -210,7 +254,7 @@ def summary_figure(evaluation: Evaluation) -> go.Figure:
     return figure
 
 
-def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str) -> None:
+def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | None) -> None:
     params = inputs.params
     st.caption(
         f"{len(evaluation.queries)} queries on {escape_md(evaluation.golden.document_name)} - scorer "
@@ -278,7 +322,7 @@ def _on_row_selected(ids: list[str]) -> None:
         st.session_state[OPEN_KEY] = ids[rows[0]]
 
 
-def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str) -> None:
+def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None) -> None:
     """Pick a query (or click its row): what each method sent, and a button to Explore it."""
     st.subheader("One query")
     by_id = {query.id: query for query in evaluation.queries}
@@ -315,6 +359,9 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str) -> Non
         f"{', '.join(map(str, evaluation.chunk_numbers(query.top_k_equal_budget))) or 'none'}",
     ]
     st.markdown("\n".join(lines))
+    if slug is None:
+        st.caption("This document is not one of the sidebar's, so it cannot be opened in Explore.")
+        return
     where = "this sample alone" if slug else f"{escape_md(evaluation.golden.document_name)} with no sample documents"
     st.button(
         "Open in Explore",

@@ -65,3 +65,27 @@ def test_recall_vs_characters_and_auto_tune(app_url, page):
     page.screenshot(path=str(path))
     assert page.get_by_text("Auto-tuned").count() >= 1  # the winner is in the chart's legend
     assert page.dialogs == []
+
+
+def test_external_set_on_a_third_party_document(app_url, page):
+    from rse_core.eval_sets import corpus_missing_message
+
+    if corpus_missing_message():
+        pytest.skip(corpus_missing_message())
+    page.goto(app_url + "/evaluate?scorer=bm25")
+    wait_for_app(page)
+    page.get_by_text("External set", exact=True).click()
+    wait_for_app(page)
+    heading = page.get_by_text("Recall vs characters sent")
+    heading.wait_for(timeout=180_000)
+    page.locator("[data-testid='stPlotlyChart']").nth(1).wait_for(timeout=60_000)
+    wait_for_app(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("6 queries on AI_Information.pdf").count() >= 1
+    page.set_viewport_size({"width": 1440, "height": 1500})
+    heading.evaluate("element => element.scrollIntoView({block: 'start'})")
+    page.mouse.move(700, 5)
+    page.wait_for_timeout(1500)
+    path = ARTIFACTS_DIR / "evaluate_external.png"
+    page.screenshot(path=str(path))
+    assert page.dialogs == []
