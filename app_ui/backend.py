@@ -95,12 +95,13 @@ def parse_upload(upload) -> Document:
 
 
 @st.cache_resource(show_spinner=False)
-def corpus_for(key: tuple[tuple[str, ...], int], _documents: tuple[Document, ...]) -> Corpus:
-    """A corpus of bundled samples, shared by every session (call :func:`corpus_of`)."""
-    return build_corpus(list(_documents), key[1])
+def corpus_for(key: tuple[tuple[str, ...], int, bool], _documents: tuple[Document, ...]) -> Corpus:
+    """A corpus of bundled samples, shared by every session (call :func:`corpus_of`);
+    ``key`` = (document ids, chunk size, chunk headers)."""
+    return build_corpus(list(_documents), key[1], headers=key[2])
 
 
-def corpus_of(documents: Sequence[Document], chunk_size: int) -> Corpus:
+def corpus_of(documents: Sequence[Document], chunk_size: int, headers: bool = False) -> Corpus:
     """The corpus of these documents: shared if they are all samples, else this session's own.
 
     A corpus carries its documents' names, so one built from an upload is never shared: another
@@ -108,10 +109,13 @@ def corpus_of(documents: Sequence[Document], chunk_size: int) -> Corpus:
     """
     documents = tuple(documents)
     if not is_private(documents):
-        return corpus_for((tuple(document.doc_id for document in documents), chunk_size), documents)
-    key = (tuple((document.doc_id, document.name) for document in documents), chunk_size)
+        return corpus_for((tuple(document.doc_id for document in documents), chunk_size, headers), documents)
+    key = (tuple((document.doc_id, document.name) for document in documents), chunk_size, headers)
     return _remember(
-        session_caches().corpora, key, lambda: build_corpus(list(documents), chunk_size), SESSION_CORPUS_ENTRIES
+        session_caches().corpora,
+        key,
+        lambda: build_corpus(list(documents), chunk_size, headers=headers),
+        SESSION_CORPUS_ENTRIES,
     )
 
 
@@ -121,7 +125,7 @@ def scorer_for(name: str, options: tuple[tuple[str, str], ...], key_digest: str 
     kwargs: dict[str, object] = dict(options)
     if name == "cohere":
         kwargs["api_key"] = _cohere_key()
-    elif name == "minilm":
+    elif name in ("minilm", "hybrid"):
         kwargs["bundled_embeddings"] = (SAMPLE_DIR / "embeddings",)  # the samples open without embedding
     elif name == "cross-encoder":
         return _offered_cross_encoder(str(kwargs.pop("model", "") or ""), kwargs)
@@ -315,7 +319,7 @@ def compute(inputs: state.Inputs) -> RunOutcome:
         queries, notes = normalize_queries(inputs.queries)
         private = is_private(documents)
         scorer = scorer_of(inputs, private)
-        corpus = corpus_of(documents, inputs.params.chunk_size)
+        corpus = corpus_of(documents, inputs.params.chunk_size, inputs.params.chunk_headers)
         raw_scores = [scores_for(corpus, query, scorer, inputs, private) for query in queries]
         outcome.result = run_rse(
             corpus,
@@ -408,7 +412,7 @@ def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) 
     """
     private = is_private((document,))
     scorer = scorer_of(inputs, private)
-    corpus = corpus_of((document,), inputs.params.chunk_size)
+    corpus = corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
     return evaluate(
         golden,
         inputs.params,
@@ -428,6 +432,7 @@ def scored_for(golden: GoldenSet, document: Document, inputs: state.Inputs) -> S
         scorer,
         inputs.params.chunk_size,
         score_fn=lambda corpus, query: scores_for(corpus, query, scorer, inputs, private),
+        headers=inputs.params.chunk_headers,
     )
 
 

@@ -103,6 +103,12 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         '<div class="xp-head" style="font-size:1.1em;font-weight:600;margin-bottom:0.2em">'
         f"Chunk {chunk.index} · {html.escape(chunk.pages)} · {html.escape(document.title)}</div>"
     )
+    if chunk.header:
+        st.html(
+            '<div class="xp-header" style="color:#555;margin-bottom:0.4em">'
+            f"Scored with the header: <b>{html.escape(chunk.header)}</b> (used only for scoring; "
+            "not part of the text sent)</div>"
+        )
     try:
         explanation = explanation_for(result, chunk_index)
     except RSEError as error:

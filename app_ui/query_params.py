@@ -36,6 +36,7 @@ PARAM_FIELDS: dict[str, tuple[str, type]] = {
     "adjust": ("chunk_length_adjustment", bool),
     "window": ("window", int),
     "order": ("context_order", str),
+    "headers": ("chunk_headers", bool),
 }
 KNOWN = frozenset({DOCS, QUERY, QUERY_2, SCORER, PRESET, MODEL, *PARAM_FIELDS})
 STREAMLIT_OWN = frozenset({"embed", "embed_options"})  # Streamlit reads these itself

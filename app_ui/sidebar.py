@@ -135,8 +135,9 @@ def render_sidebar(url_path: str = "") -> None:
             "Scorer",
             options=state.SCORERS,
             key=state.SCORER_KEY,
-            help="minilm: offline embeddings (default). bm25: word overlap. cohere: Cohere's reranker "
-            "(needs an API key). cross-encoder: a local sentence-transformers cross-encoder.",
+            help="minilm: offline embeddings (default). hybrid: minilm and bm25 fused, offline. "
+            "bm25: word overlap. cohere: Cohere's reranker (needs an API key). cross-encoder: a local "
+            "sentence-transformers cross-encoder.",
             disabled=scorer_off,
         )
         scorer = st.session_state[state.SCORER_KEY]
@@ -178,6 +179,12 @@ def render_sidebar(url_path: str = "") -> None:
             key=state.PARAM_KEYS["chunk_size"],
             help="Longer chunks -> fewer, coarser bars. Changing it rescores the documents.",
             disabled=Group.VALUES not in scope,
+        )
+        st.toggle(
+            "Contextual chunk headers",
+            key=state.PARAM_KEYS["chunk_headers"],
+            help="Score each chunk with its document title and section heading in front (segments keep the "
+            "exact text). Changing it rescores the documents.",
         )
         for spec in state.SLIDERS:
             st.slider(

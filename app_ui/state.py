@@ -35,7 +35,7 @@ INITIALIZED_KEY = "_state_initialized"
 # RSEParams field -> sidebar widget key
 PARAM_KEYS: dict[str, str] = {field.name: f"sb_{field.name}" for field in fields(RSEParams)}
 
-SCORERS = ("minilm", "bm25", "cohere", "cross-encoder")
+SCORERS = ("minilm", "hybrid", "bm25", "cohere", "cross-encoder")
 CUSTOM_PRESET = "custom"
 CHUNK_SIZES = (200, 300, 400, 500, 600, 800, 1000, 1200, 1600, 2000)
 
@@ -211,7 +211,7 @@ def _widget_value(value: object) -> object:
 
 
 def apply_preset(name: str) -> None:
-    """Fill the parameter widgets from a preset (keeps chunk size, top-k, window and context order)."""
+    """Fill the parameter widgets from a preset (keeps chunk size, headers, top-k, window and context order)."""
     if name == CUSTOM_PRESET:
         return
     values = preset(name)

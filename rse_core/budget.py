@@ -34,6 +34,7 @@ from .scored import ScoredSet
 from .search import find_best_segments
 from .sweep import SweepParam, ValueBasis, default_axis
 from .topk import ranked_chunks, window
+from .values import rank_by_score
 
 MAX_CHARACTERS = 12_000
 PENALTIES = default_axis(SweepParam.PENALTY)  # 0 to 0.5 in steps of 0.025
@@ -75,8 +76,8 @@ class PreparedCase:
         corpus = item.corpus
         self.kind = item.case.kind
         self.gold = item.case.span
-        self.basis = ValueBasis.from_raw(item.raw, params, calibration, corpus.lengths)
-        self.ranking = ranked_chunks([self.basis.base.rank])
+        self.basis = ValueBasis.from_raw(item.raw, params, calibration, corpus.lengths, corpus.document_splits)
+        self.ranking = ranked_chunks([rank_by_score(item.raw)])  # across documents, as run_rse's top-k
         self.starts = np.array([chunk.start for chunk in corpus.chunks], dtype=np.int64)
         self.ends = np.array([chunk.end for chunk in corpus.chunks], dtype=np.int64)
         self.lengths = corpus.lengths

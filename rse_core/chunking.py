@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .documents import Document
 from .errors import ParameterError
+from .headings import header_for
 
 DEFAULT_CHUNK_SIZE = 800
 MIN_CHUNK_SIZE = 50
@@ -33,6 +34,9 @@ class Chunk:
         text: the characters themselves.
         first_page: 1-based page of the first character.
         last_page: 1-based page of the last character.
+        header: a contextual header (document title and section heading) that scorers read in
+            front of the text; empty when headers are off. Never part of ``text``, so segments
+            still rebuild the exact document text.
     """
 
     doc_id: str
@@ -42,6 +46,7 @@ class Chunk:
     text: str
     first_page: int = 1
     last_page: int = 1
+    header: str = ""
 
     def __len__(self) -> int:
         return self.end - self.start
@@ -54,8 +59,16 @@ class Chunk:
         return f"pp. {self.first_page}-{self.last_page}"
 
 
-def chunk_document(document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE) -> list[Chunk]:
+def scoring_text(chunk: Chunk) -> str:
+    """What a scorer reads for ``chunk``: its header (if any) on a line of its own, then its text."""
+    return f"{chunk.header}\n\n{chunk.text}" if chunk.header else chunk.text
+
+
+def chunk_document(document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE, headers: bool = False) -> list[Chunk]:
     """Split ``document`` into chunks of at most ``chunk_size`` characters.
+
+    With ``headers``, each chunk carries its contextual header (document title and section
+    heading path, see :func:`rse_core.headings.header_for`) for scorers to read.
 
     Each cut is placed, in order of preference, after a paragraph break or a sentence end in the
     second half of the window, after the last whitespace in the window, or hard at ``chunk_size``
@@ -85,6 +98,7 @@ def chunk_document(document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE) -> 
                 text=text[start:end],
                 first_page=first_page,
                 last_page=last_page,
+                header=header_for(document.title, document.headings, start, end) if headers else "",
             )
         )
         start = end

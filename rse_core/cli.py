@@ -63,6 +63,15 @@ def build_parser() -> argparse.ArgumentParser:
     adjustment = parser.add_mutually_exclusive_group()
     adjustment.add_argument("--length-adjustment", dest="length_adjustment", action="store_true", default=None)
     adjustment.add_argument("--no-length-adjustment", dest="length_adjustment", action="store_false")
+    headers = parser.add_mutually_exclusive_group()
+    headers.add_argument(
+        "--headers",
+        dest="chunk_headers",
+        action="store_true",
+        default=None,
+        help="score each chunk with its document title and section heading (contextual chunk headers)",
+    )
+    headers.add_argument("--no-headers", dest="chunk_headers", action="store_false", help="score the chunk text alone")
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     return parser
 
@@ -81,6 +90,8 @@ def _main(argv: Sequence[str] | None) -> int:
         }
         if args.length_adjustment is not None:
             changes["chunk_length_adjustment"] = args.length_adjustment
+        if args.chunk_headers is not None:
+            changes["chunk_headers"] = args.chunk_headers
         params = params.with_changes(**changes)
         options = {"model": args.model} if args.model and args.scorer in ("cohere", "cross-encoder") else {}
         if args.scorer == "cross-encoder" and not args.model:

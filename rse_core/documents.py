@@ -28,6 +28,7 @@ from .errors import (
     UnreadableFileError,
     UnsupportedFormatError,
 )
+from .headings import Heading, markdown_headings, pdf_headings, text_headings
 from .page_layout import PageLayout, build_layout
 from .pdf_budget import ContentBudgetExceeded, ContentMeter
 from .text_cleaning import clean_text
@@ -129,6 +130,8 @@ class Document:
         encoding: how a text file's bytes were decoded (``"utf-8"``, ``"utf-16"``,
             ``"gb18030"``...); ``""`` for a PDF. See :attr:`encoding_note`.
         source: the PDF's bytes (``None`` for text files), kept so the page view can draw pages.
+        headings: section headings found in it (see :mod:`rse_core.headings`), in text order;
+            used for contextual chunk headers.
     """
 
     doc_id: str
@@ -139,6 +142,7 @@ class Document:
     kind: str = "text"
     empty_pages: tuple[int, ...] = ()
     encoding: str = ""
+    headings: tuple[Heading, ...] = ()
 
     @property
     def encoding_note(self) -> str | None:
@@ -262,8 +266,15 @@ def load_document(
             f"{name} has {len(text):,} characters; the limit is {limits.max_chars:,}. "
             "Raise it with RSE_MAX_CHARS (or LoadLimits(max_chars=...)), or split the file."
         )
+    headings = markdown_headings(text) if kind == "markdown" else text_headings(text)
     return Document(
-        doc_id=doc_id, name=name, title=_text_title(text, kind, name), text=text, kind=kind, encoding=encoding
+        doc_id=doc_id,
+        name=name,
+        title=_text_title(text, kind, name),
+        text=text,
+        kind=kind,
+        encoding=encoding,
+        headings=headings,
     )
 
 
@@ -349,6 +360,11 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
             metadata_title = (pdf.metadata or {}).get("title") or ""
         except Exception:  # damaged metadata is no reason to refuse the text
             metadata_title = ""
+        page_starts = _page_starts(page_texts)
+        try:
+            headings = pdf_headings(pdf, page_texts, page_starts)
+        except Exception:  # headings only help scoring: never refuse a document over them
+            headings = ()
     if failed == len(page_texts):
         raise CorruptDocumentError(f"{name}: no page could be read; the file may be damaged.")
     if not any(page_text.strip() for page_text in page_texts):
@@ -356,10 +372,6 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
             f"{name} has {len(page_texts)} page(s) but no text layer; it looks like a scan. "
             "Run OCR on it first (for example with ocrmypdf) and upload the result."
         )
-    page_starts, offset = [], 0
-    for page_text in page_texts:
-        page_starts.append(offset)
-        offset += len(page_text)
     empty_pages = tuple(number for number, page_text in enumerate(page_texts, 1) if not page_text.strip())
     title = clean_text(metadata_title).strip()[:120] or Path(name).stem
     return Document(
@@ -367,9 +379,10 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
         name=name,
         title=title,
         text="".join(page_texts),
-        page_starts=tuple(page_starts),
+        page_starts=page_starts,
         kind="pdf",
         empty_pages=empty_pages,
+        headings=headings,
         source=data,
     )
 
@@ -430,3 +443,11 @@ def _out_of_time(name: str, page: int, page_count: int, limits: LoadLimits) -> N
         f"{page_count}). Raise RSE_MAX_EXTRACT_SECONDS (or LoadLimits(max_seconds=...)) to wait longer, "
         "or split the file."
     )
+
+
+def _page_starts(page_texts: list[str]) -> tuple[int, ...]:
+    starts, offset = [], 0
+    for page_text in page_texts:
+        starts.append(offset)
+        offset += len(page_text)
+    return tuple(starts)

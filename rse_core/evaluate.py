@@ -376,7 +376,7 @@ def evaluate(
         document = load_document(golden.document_path)
     golden.validate_document(document.text)
     if corpus is None:
-        corpus = build_corpus(document, params.chunk_size)
+        corpus = build_corpus(document, params.chunk_size, headers=params.chunk_headers)
     if score_fn is None:
         chunks = corpus.chunks
 
@@ -457,6 +457,10 @@ def format_markdown(summary: Sequence[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
+_PARAM_OPTIONS = ("window", "top_k", "chunk_headers")
+"""Command-line options that override a field of the preset's parameters."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; every failure is one line on stderr and exit status 2."""
     return run(_main, argv)
@@ -476,6 +480,11 @@ def _main(argv: Sequence[str] | None) -> int:
         "--window", type=int, help="neighbouring chunks the window baseline adds on each side of a top-k hit"
     )
     parser.add_argument("--top-k", type=int, help="chunks in the top-k baseline (and hits of the window baseline)")
+    headers = parser.add_mutually_exclusive_group()
+    headers.add_argument(
+        "--headers", dest="chunk_headers", action="store_true", default=None, help="score with contextual chunk headers"
+    )
+    headers.add_argument("--no-headers", dest="chunk_headers", action="store_false", help="score the chunk text alone")
     parser.add_argument("--json", type=Path, help="write every evaluation (per-query rows and summary) as JSON")
     parser.add_argument("--csv", type=Path, help="write per-query rows of all golden sets as CSV")
     parser.add_argument(
@@ -497,7 +506,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return _main_sets(args, sets)
     try:
         params = preset(args.preset)
-        changes = {name: getattr(args, name) for name in ("window", "top_k") if getattr(args, name) is not None}
+        changes = {name: getattr(args, name) for name in _PARAM_OPTIONS if getattr(args, name) is not None}
         params = params.with_changes(**changes)
         scorer = get_scorer(args.scorer)
         evaluations = [evaluate(load_golden_set(path), params, scorer) for path in files]
@@ -529,6 +538,7 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
     from .autotune import tune
     from .eval_sets import SetName, corpus_missing_message
     from .report import format_areas, format_cross_set, format_kinds, format_sets, run_set
+    from .targets import format_targets
 
     explicit = bool(names)
     try:
@@ -540,7 +550,7 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
             print(f"note: {missing} Running the samples only.", file=sys.stderr)
             chosen = [SetName.SAMPLES]
         params = preset(args.preset)
-        changes = {name: getattr(args, name) for name in ("window", "top_k") if getattr(args, name) is not None}
+        changes = {name: getattr(args, name) for name in _PARAM_OPTIONS if getattr(args, name) is not None}
         params = params.with_changes(**changes)
         scorer = get_scorer(args.scorer)
         to_run = [*chosen, *(s for s in SetName if args.tune and s not in chosen and not missing)]
@@ -553,6 +563,8 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
         fail(str(error))
     print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}  window {params.window}\n")
     print(format_sets(reports, args.markdown))
+    print(f"\nTargets (scorer {scorer.name}, preset {args.preset}, headers {'on' if params.chunk_headers else 'off'}):")
+    print(format_targets(reports))
     print("\nPer kind: recall at equal characters, and the areas under recall vs characters up to 12,000")
     print(format_kinds(reports, args.markdown))
     if args.curves:

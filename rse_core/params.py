@@ -42,6 +42,9 @@ class RSEParams:
         chunk_length_adjustment: scale values by ``max(len, 700) / 700`` so long chunks count more.
         top_k: chunks in the top-k baseline shown next to RSE (and hits of the window baseline).
         chunk_size: most characters per chunk.
+        chunk_headers: score each chunk with its contextual header (document title and section
+            heading, see :mod:`rse_core.headings`) in front of its text; segments are unchanged
+            text either way. Like ``chunk_size``, changing it rescores.
         window: neighbouring chunks the fixed-window baseline adds on each side of a top-k hit.
         context_order: ``"document"`` (the lesson's: segments as they stand in the documents)
             or ``"score"`` (most relevant first); how every context is sent.
@@ -57,6 +60,7 @@ class RSEParams:
     chunk_length_adjustment: bool = False
     top_k: int = 5
     chunk_size: int = DEFAULT_CHUNK_SIZE
+    chunk_headers: bool = False
     window: int = DEFAULT_WINDOW
     context_order: ContextOrder = ContextOrder.DOCUMENT
 
@@ -123,15 +127,16 @@ def _problems(params: RSEParams):
         value = getattr(params, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             yield f"{name} must be a whole number of at least {low} (got {_shown(value)})"
-    if not isinstance(params.chunk_length_adjustment, bool):
-        yield f"chunk_length_adjustment must be True or False (got {params.chunk_length_adjustment!r})"
+    for name in ("chunk_length_adjustment", "chunk_headers"):
+        if not isinstance(getattr(params, name), bool):
+            yield f"{name} must be True or False (got {getattr(params, name)!r})"
     if not isinstance(params.context_order, str) or params.context_order not in {o.value for o in ContextOrder}:
         valid = ", ".join(order.value for order in ContextOrder)
         yield f"context_order must be one of {valid} (got {params.context_order!r})"
 
 
-PRESET_INDEPENDENT_FIELDS = ("chunk_size", "top_k", "window", "context_order")
-"""Fields no preset sets: how text is chunked and what RSE is compared with and how it is sent."""
+PRESET_INDEPENDENT_FIELDS = ("chunk_size", "chunk_headers", "top_k", "window", "context_order")
+"""Fields no preset sets: how text is chunked and scored, what RSE is compared with and how it is sent."""
 
 
 def _shown(value: object) -> str:

@@ -30,7 +30,7 @@ from .topk import (
     window_within_budget,
 )
 from .validation import finite_scores
-from .values import ChunkValues, chunk_values
+from .values import ChunkValues, chunk_values, rank_by_score
 
 
 @dataclass(frozen=True)
@@ -45,12 +45,14 @@ class Corpus:
         chunk_size: the chunk size used.
         aliases: ``(doc_id, name)`` of every document given again under another name (same
             bytes): it is kept once, under its first name, and :attr:`notices` says so.
+        headers: whether chunks carry contextual headers for scoring.
     """
 
     documents: tuple[Document, ...]
     chunks: tuple[Chunk, ...]
     document_splits: tuple[int, ...]
     chunk_size: int
+    headers: bool = False
     aliases: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -78,8 +80,12 @@ class Corpus:
 
     @property
     def key(self) -> str:
-        """Identifies the chunking: document contents and chunk size (a cache key)."""
-        return "+".join(document.doc_id for document in self.documents) + f"@{self.chunk_size}"
+        """Identifies the chunking: document contents, chunk size and headers (a cache key)."""
+        return (
+            "+".join(document.doc_id for document in self.documents)
+            + f"@{self.chunk_size}"
+            + ("+headers" if self.headers else "")
+        )
 
     def document_of(self, chunk_index: int) -> Document:
         return self.documents_by_id[self.chunks[chunk_index].doc_id]
@@ -96,8 +102,11 @@ class Corpus:
         return f"{self.document_of(start).title}, {pages}, {chunk_label}"
 
 
-def build_corpus(documents: Document | Sequence[Document], chunk_size: int) -> Corpus:
-    """Chunk every document and join them, remembering where each one starts."""
+def build_corpus(documents: Document | Sequence[Document], chunk_size: int, headers: bool = False) -> Corpus:
+    """Chunk every document and join them, remembering where each one starts.
+
+    With ``headers``, chunks carry contextual headers for scorers (``RSEParams.chunk_headers``).
+    """
     if isinstance(documents, Document):
         documents = [documents]
     if isinstance(documents, (str, bytes)) or not isinstance(documents, Sequence):
@@ -125,8 +134,8 @@ def build_corpus(documents: Document | Sequence[Document], chunk_size: int) -> C
     for document in unique:
         if chunks:
             splits.append(len(chunks))
-        chunks.extend(chunk_document(document, chunk_size))
-    return Corpus(tuple(unique), tuple(chunks), tuple(splits), chunk_size, tuple(aliases))
+        chunks.extend(chunk_document(document, chunk_size, headers=headers))
+    return Corpus(tuple(unique), tuple(chunks), tuple(splits), chunk_size, headers=headers, aliases=tuple(aliases))
 
 
 def normalize_queries(query_or_queries: str | Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -435,6 +444,9 @@ def run_rse(
         raise RSEError(
             f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
         )
+    if params.chunk_headers != corpus.headers:
+        state = "with" if corpus.headers else "without"
+        raise RSEError(f"The scores were computed {state} chunk headers, unlike the parameters; rescore first.")
     if len(raw_scores) != len(queries):
         raise InvalidScoresError(f"{len(raw_scores)} score arrays for {len(queries)} queries; score every query.")
     raw_scores = [
@@ -442,7 +454,13 @@ def run_rse(
         for number, raw in enumerate(raw_scores)
     ]
     lengths = corpus.lengths
-    values = tuple(chunk_values(calibration(raw), params, chunk_lengths=lengths, raw=raw) for raw in raw_scores)
+    splits = corpus.document_splits
+    values = tuple(
+        chunk_values(
+            calibration.per_document(raw, splits), params, chunk_lengths=lengths, raw=raw, document_splits=splits
+        )
+        for raw in raw_scores
+    )
     search = find_best_segments(
         [query_values.value for query_values in values],
         max_length=params.max_length,
@@ -451,7 +469,8 @@ def run_rse(
         document_splits=corpus.document_splits,
     )
     segments = tuple(_describe_segment(corpus, values, number, segment) for number, segment in enumerate(search, 1))
-    ranking = ranked_chunks([query_values.rank for query_values in values])
+    # Top-k ranks across documents by the scorer's own score (the values rank within a document).
+    ranking = ranked_chunks([rank_by_score(v.raw) if splits else v.rank for v in values])
     rse_characters = sum(segment.end_char - segment.start_char for segment in segments)
     splits = corpus.document_splits
     all_notes = list(notes) + [notice for notice in corpus.notices if notice not in notes]
@@ -527,7 +546,7 @@ def extract(
         )
     scorer = get_scorer(scorer or "minilm") if scorer is None or isinstance(scorer, str) else scorer
     queries, notes = normalize_queries(query_or_queries)
-    corpus = build_corpus(documents, params.chunk_size)
+    corpus = build_corpus(documents, params.chunk_size, headers=params.chunk_headers)
     raw_scores = score_corpus(corpus, queries, scorer, progress)
     return run_rse(
         corpus, queries, raw_scores, params, scorer.calibration, scorer=scorer.name, model=scorer.model, notes=notes

@@ -74,7 +74,7 @@ def run_set(
 ) -> SetReport:
     """Load, score (embeddings cached on disk), evaluate and draw the curves of one named set."""
     eval_set = load_eval_set(name, limit)
-    scored = score_set(eval_set, scorer, params.chunk_size, progress)
+    scored = score_set(eval_set, scorer, params.chunk_size, progress, headers=params.chunk_headers)
     return SetReport(
         eval_set.name, eval_set.document_count, scored, evaluate_scored(scored, params), budget_curves(scored, params)
     )

@@ -60,8 +60,12 @@ def score_set(
     chunk_size: int,
     progress: ProgressFn | None = None,
     score_fn: Callable[[Corpus, str], np.ndarray] | None = None,
+    headers: bool = False,
 ) -> ScoredSet:
     """Chunk every group at ``chunk_size`` and score each case's query against its group.
+
+    ``headers``: chunks carry contextual headers for scoring (``RSEParams.chunk_headers``); the
+    parameters the set is then evaluated at must say the same.
 
     ``score_fn(corpus, query)`` replaces ``scorer.score`` (the app passes its score cache);
     ``scorer`` still supplies the calibration and the name.
@@ -69,7 +73,7 @@ def score_set(
     cases = []
     total = max(len(eval_set.cases), 1)
     for group in eval_set.groups:
-        corpus = build_corpus(list(group.documents), chunk_size)
+        corpus = build_corpus(list(group.documents), chunk_size, headers=headers)
         for case in group.cases:
             if progress is not None:
                 progress(len(cases) / total, f"{eval_set.name}: query {case.id}")

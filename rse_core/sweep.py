@@ -72,8 +72,21 @@ class ValueBasis:
         self._decayed: dict[float, np.ndarray] = {}
 
     @classmethod
-    def from_raw(cls, raw: np.ndarray, params: RSEParams, calibration: Calibration, lengths: np.ndarray) -> ValueBasis:
-        base = chunk_values(calibration(raw), params, chunk_lengths=lengths, raw=raw)
+    def from_raw(
+        cls,
+        raw: np.ndarray,
+        params: RSEParams,
+        calibration: Calibration,
+        lengths: np.ndarray,
+        document_splits: Sequence[int] = (),
+    ) -> ValueBasis:
+        base = chunk_values(
+            calibration.per_document(raw, document_splits),
+            params,
+            chunk_lengths=lengths,
+            raw=raw,
+            document_splits=document_splits,
+        )
         return cls(base, params.chunk_length_adjustment)
 
     def values(self, penalty: float, decay_rate: float) -> np.ndarray:
@@ -195,7 +208,10 @@ def sweep(
     if len(raw_scores) != len(queries) or not raw_scores:
         raise RSEError(f"{len(raw_scores)} score arrays for {len(queries)} queries.")
     lengths = corpus.lengths
-    bases = [ValueBasis.from_raw(np.asarray(raw, dtype=np.float64), params, calibration, lengths) for raw in raw_scores]
+    bases = [
+        ValueBasis.from_raw(np.asarray(raw, dtype=np.float64), params, calibration, lengths, corpus.document_splits)
+        for raw in raw_scores
+    ]
     # Validate every axis value once, as a whole parameter set would be.
     for param, values in ((x_param, x_values), (y_param, y_values)):
         for value in values:

@@ -6,7 +6,9 @@ For chunk ``i`` of one query (the RSE authors' definition, dsRAG ``get_chunk_val
     value_i       = transformed_i * exp(-rank_i / decay_rate) - irrelevant_chunk_penalty
     value_i      *= max(len_i, 700) / 700            # only with chunk_length_adjustment
 
-``rank_i`` is 0 for the best-scored chunk (best = rank 0); ties keep document order. The beta
+``rank_i`` is 0 for the best-scored chunk of its document; ties keep document order. Ranks (like
+the calibration, see :meth:`~rse_core.scoring.base.Calibration.per_document`) are taken within each
+document, so a document's values never depend on which other documents are loaded beside it. The beta
 CDF with a = b = 0.4 (the authors' choice for Cohere's reranker) is steep near 0 and 1 and flat in
 the middle, so it *spreads out* scores that bunch near the ends: 0.01 -> 0.094, 0.05 -> 0.18,
 0.95 -> 0.82, 0.99 -> 0.906, while 0.5 stays 0.5. A reranker puts most chunks near 0 and the
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 from scipy.stats import beta
@@ -50,6 +53,7 @@ def chunk_values(
     *,
     chunk_lengths: Sequence[int] | np.ndarray | None = None,
     raw: Sequence[float] | np.ndarray | None = None,
+    document_splits: Sequence[int] = (),
 ) -> ChunkValues:
     """Turn calibrated scores in [0, 1] into chunk values (formula in the module docstring).
 
@@ -59,6 +63,8 @@ def chunk_values(
         chunk_lengths: characters per chunk; needed when ``params.chunk_length_adjustment``.
         raw: the scorer's raw scores, kept for display and used for ranking (so ties created by
             calibration clipping still rank by the model's own order). Defaults to ``calibrated``.
+        document_splits: index of the first chunk of every document but the first (as in a
+            corpus); chunks are ranked within their own document.
 
     Raises:
         InvalidScoresError: scores are NaN, infinite, outside [0, 1] or of the wrong length.
@@ -74,8 +80,8 @@ def chunk_values(
     if len(raw_array) != len(calibrated_array):
         raise InvalidScoresError(f"{len(raw_array)} raw scores for {len(calibrated_array)} chunks.")
     n = len(calibrated_array)
-    rank = np.empty(n, dtype=np.int64)
-    rank[np.lexsort((np.arange(n), -raw_array))] = np.arange(n)
+    bounds = [0, *document_splits, n]
+    rank = np.concatenate([rank_by_score(raw_array[start:end]) for start, end in pairwise(bounds)]).astype(np.int64)
     transformed = beta.cdf(calibrated_array, params.beta_a, params.beta_b)
     with np.errstate(over="ignore"):  # a tiny decay rate sends -rank/decay to -inf: exp gives 0
         decay = np.exp(-rank / params.decay_rate)
@@ -98,3 +104,11 @@ def chunk_values(
         length_factor=length_factor,
         value=value,
     )
+
+
+def rank_by_score(scores: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Rank of every score, 0 for the highest; ties keep their order."""
+    scores = np.asarray(scores, dtype=np.float64)
+    rank = np.empty(len(scores), dtype=np.int64)
+    rank[np.lexsort((np.arange(len(scores)), -scores))] = np.arange(len(scores))
+    return rank

@@ -2,7 +2,8 @@
 
 The app looks there (read-only) before embedding a document, so it opens on a sample with a
 real result without first spending seconds embedding it. Only the app's default chunk size is
-shipped; other sizes are embedded on demand and cached as usual. Rerun after changing a sample
+shipped, with and without contextual chunk headers (the sidebar toggle, so turning it on is
+instant too); other sizes are embedded on demand and cached as usual. Rerun after changing a sample
 document or the chunker: ``python sample_docs/embed.py`` (``--check`` exits 1 if any is missing).
 """
 
@@ -18,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from rse_core import chunk_document, load_document  # noqa: E402
-from rse_core.chunking import DEFAULT_CHUNK_SIZE  # noqa: E402
+from rse_core.chunking import DEFAULT_CHUNK_SIZE, scoring_text  # noqa: E402
 from rse_core.scoring.embedding_cache import embedding_key  # noqa: E402
 from rse_core.scoring.minilm import MODEL_NAME  # noqa: E402
 
@@ -26,11 +27,13 @@ EMBEDDINGS = HERE / "embeddings"
 
 
 def expected_files(chunk_size: int = DEFAULT_CHUNK_SIZE) -> dict[Path, list]:
-    """Bundled file -> the chunks it embeds, for every sample PDF at ``chunk_size``."""
+    """Bundled file -> the chunks it embeds, for every sample PDF at ``chunk_size``, headers off and on."""
     files = {}
     for pdf in sorted(HERE.glob("*.pdf")):
-        chunks = chunk_document(load_document(pdf), chunk_size)
-        files[EMBEDDINGS / f"{embedding_key(MODEL_NAME, [chunk.text for chunk in chunks])}.npy"] = chunks
+        document = load_document(pdf)
+        for headers in (False, True):
+            chunks = chunk_document(document, chunk_size, headers=headers)
+            files[EMBEDDINGS / f"{embedding_key(MODEL_NAME, [scoring_text(c) for c in chunks])}.npy"] = chunks
     return files
 
 

@@ -419,7 +419,7 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ba
         st.session_state[MARK_DOC_KEY] = built.document if built and built.document in names else names[0]
     name = st.selectbox("Document", names, key=MARK_DOC_KEY)
     document = documents[names.index(name)]
-    corpus = backend.corpus_of((document,), inputs.params.chunk_size)
+    corpus = backend.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
     chunks = corpus.chunks
     picked = [n for n in st.session_state.get(MARK_CHUNKS_KEY, []) if isinstance(n, int) and n < len(chunks)]
     st.session_state[MARK_CHUNKS_KEY] = picked

@@ -17,6 +17,7 @@ class ScorerName(StrEnum):
     BM25 = "bm25"
     COHERE = "cohere"
     CROSS_ENCODER = "cross-encoder"
+    HYBRID = "hybrid"
 
     @classmethod
     def parse(cls, name: str | ScorerName) -> ScorerName:
@@ -30,12 +31,15 @@ def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) ->
     - ``bm25``: :class:`~rse_core.scoring.bm25.BM25Scorer`
     - ``cohere``: :class:`~rse_core.scoring.cohere_rerank.CohereScorer`
     - ``cross-encoder``: :class:`~rse_core.scoring.cross_encoder.CrossEncoderScorer`
+    - ``hybrid``: :class:`~rse_core.scoring.hybrid.HybridScorer` (minilm + bm25, offline)
     """
     scorer_name = ScorerName.parse(name)
     if scorer_name is ScorerName.MINILM:
         from .minilm import MiniLMScorer as factory
     elif scorer_name is ScorerName.BM25:
         from .bm25 import BM25Scorer as factory
+    elif scorer_name is ScorerName.HYBRID:
+        from .hybrid import HybridScorer as factory
     elif scorer_name is ScorerName.COHERE:
         from .cohere_rerank import CohereScorer as factory
     else:

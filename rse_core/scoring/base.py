@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -36,8 +37,10 @@ class Calibration:
         - ``logistic``: ``1 / (1 + exp(-(raw - low) / high))`` (``low`` = midpoint, ``high`` = scale);
         - ``max_ratio``: ``raw / max(raw over the document set)``, for unbounded scores such as BM25.
         - ``quantile``: ``clip((raw - q) / (max(top, high) - q), 0, 1)`` where ``q`` is the ``low``
-          quantile of this query's scores over the loaded chunks and ``top`` the best score; for
-          similarities whose absolute level drifts from query to query (a bi-encoder's cosine).
+          quantile of this query's scores over the document's chunks and ``top`` the best score;
+          for similarities whose absolute level drifts from query to query (a bi-encoder's cosine).
+
+    The pipeline applies it to each document separately (:meth:`per_document`).
     """
 
     kind: str = "identity"
@@ -64,15 +67,26 @@ class Calibration:
             return np.clip((raw - floor) / (ceiling - floor), 0.0, 1.0) if ceiling > floor else np.zeros_like(raw)
         raise ValueError(f"unknown calibration kind {self.kind!r}")
 
+    def per_document(self, raw: np.ndarray, document_splits: Sequence[int] = ()) -> np.ndarray:
+        """Calibrate each document's scores on their own (``document_splits`` as in a corpus).
+
+        A quantile or a maximum taken over every loaded chunk would make one document's
+        calibrated scores, and so its segments, change when another document is loaded beside it.
+        """
+        raw = np.asarray(raw, dtype=np.float64)
+        bounds = [0, *document_splits, len(raw)]
+        parts = [self(raw[start:end]) for start, end in pairwise(bounds) if end > start]
+        return np.concatenate(parts) if parts else self(raw)
+
     def describe(self) -> str:
         formula = {
             "identity": "raw score used as is (already in [0, 1])",
             "linear": f"clip((raw - {self.low:g}) / ({self.high:g} - {self.low:g}), 0, 1)",
             "logistic": f"1 / (1 + exp(-(raw - {self.low:g}) / {self.high:g}))",
-            "max_ratio": "raw / highest raw score for this query",
+            "max_ratio": "raw / highest raw score in the document for this query",
             "quantile": (
                 f"clip((raw - q{self.low * 100:g}) / (max(best, {self.high:g}) - q{self.low * 100:g}), 0, 1), "
-                f"q{self.low * 100:g} = the {self.low * 100:g}th percentile of this query's scores"
+                f"q{self.low * 100:g} = the {self.low * 100:g}th percentile of this query's scores in the document"
             ),
         }[self.kind]
         return f"{formula}. {self.note}".strip()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from itertools import groupby
 
 import numpy as np
 
-from ..chunking import Chunk
+from ..chunking import Chunk, scoring_text
 from .base import Calibration, ProgressCallback, check_scores, clean_query
 from .embedding_cache import embedding_key
 
@@ -29,15 +30,16 @@ TOKEN_PATTERN = r"(?u)[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]|\b\
 class BM25Scorer:
     """BM25 (Lucene variant, k1 = 1.5, b = 0.75) over the chunks, with English stop words.
 
-    The index of a chunk set is built once and kept (a few per scorer), so a new query costs
-    one sparse lookup.
+    Each document gets its own index (word statistics from that document only), so a
+    document's scores do not change when another document is loaded beside it. An index is
+    built once and kept (a few dozen per scorer), so a new query costs one sparse lookup.
     """
 
     name = "bm25"
     model = "bm25s"
     calibration = BM25_CALIBRATION
 
-    def __init__(self, k1: float = 1.5, b: float = 0.75, stopwords: str | None = "en", max_indexes: int = 8) -> None:
+    def __init__(self, k1: float = 1.5, b: float = 0.75, stopwords: str | None = "en", max_indexes: int = 32) -> None:
         self.k1, self.b, self.stopwords = k1, b, stopwords
         self.max_indexes = max_indexes
         self._indexes: OrderedDict[str, object | None] = OrderedDict()
@@ -48,14 +50,18 @@ class BM25Scorer:
         query, _ = clean_query(query)
         if not chunks:
             return np.zeros(0)
-        retriever = self._index([chunk.text for chunk in chunks])
         query_tokens = bm25s.tokenize(
             [query], stopwords=self.stopwords, token_pattern=TOKEN_PATTERN, return_ids=False, show_progress=False
         )[0]
-        if retriever is None or not query_tokens:  # no indexable word in the documents or the query
-            scores = np.zeros(len(chunks))
-        else:
-            scores = retriever.get_scores(query_tokens)
+        parts = []
+        for _, group in groupby(chunks, key=lambda chunk: chunk.doc_id):
+            texts = [scoring_text(chunk) for chunk in group]
+            retriever = self._index(texts)
+            if retriever is None or not query_tokens:  # no indexable word in the document or the query
+                parts.append(np.zeros(len(texts)))
+            else:
+                parts.append(np.asarray(retriever.get_scores(query_tokens), dtype=np.float64))
+        scores = np.concatenate(parts)
         if progress is not None:
             progress(1.0, "BM25 scores ready")
         return check_scores(scores, len(chunks), self.name)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..chunking import Chunk
+from ..chunking import Chunk, scoring_text
 from ..errors import (
     AuthenticationError,
     InvalidScoresError,
@@ -140,7 +140,7 @@ class CohereScorer:
             InvalidScoresError: a score is not a finite number.
         """
         query, _ = clean_query(query)
-        texts = [chunk.text for chunk in chunks]
+        texts = [scoring_text(chunk) for chunk in chunks]
         scores = np.empty(len(texts), dtype=np.float64)
         starts = range(0, len(texts), self.batch_size)
         for number, start in enumerate(starts, 1):

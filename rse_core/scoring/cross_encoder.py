@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..chunking import Chunk
+from ..chunking import Chunk, scoring_text
 from ..errors import ParameterError, ScorerError, ScorerUnavailableError
 from .base import Calibration, ProgressCallback, check_scores, clean_query
 
@@ -79,7 +79,7 @@ class CrossEncoderScorer:
         import torch
 
         query, _ = clean_query(query)
-        pairs = [(query, chunk.text) for chunk in chunks]
+        pairs = [(query, scoring_text(chunk)) for chunk in chunks]
         scores = np.empty(len(pairs), dtype=np.float64)
         starts = range(0, len(pairs), self.batch_size)
         for number, start in enumerate(starts, 1):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..chunking import Chunk
+from ..chunking import Chunk, scoring_text
 from ..errors import ParameterError, ScorerUnavailableError, TooManyChunksError
 from .base import Calibration, ProgressCallback, check_scores, clean_query
 from .embedding_cache import EmbeddingCache, default_cache_dir, embedding_key
@@ -119,7 +119,7 @@ class MiniLMScorer:
         groups = [list(group) for _, group in groupby(chunks, key=lambda chunk: chunk.doc_id)]
         looked_up = []
         for group in groups:
-            texts = [chunk.text for chunk in group]
+            texts = [scoring_text(chunk) for chunk in group]
             key = embedding_key(self.model, texts)
             looked_up.append((texts, key, self.cache.get(key, len(texts))))
         to_embed = sum(len(texts) for texts, _, cached in looked_up if cached is None)
