@@ -108,8 +108,8 @@ def test_answers_stream_in_side_by_side(page, demo_url, fake_llm):
     page.wait_for_timeout(300)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "answers_panel.png"))
-    assert fake_llm.request_count - before == 3
-    assert len(re.findall(r"tokens in, \d+ out", page.locator(MAIN).inner_text())) == 3
+    assert fake_llm.request_count - before == 4  # RSE, top-k, top-k at RSE's characters, window
+    assert len(re.findall(r"tokens in, \d+ out", page.locator(MAIN).inner_text())) == 4
     assert_clean(page)
 
     # The report of this view, answers included, opened with every non-file request aborted.
