@@ -37,6 +37,7 @@ PARAM_FIELDS: dict[str, tuple[str, type]] = {
     "window": ("window", int),
     "order": ("context_order", str),
     "headers": ("chunk_headers", bool),
+    "perdoc": ("per_document_calibration", bool),
 }
 KNOWN = frozenset({DOCS, QUERY, QUERY_2, SCORER, PRESET, MODEL, *PARAM_FIELDS})
 STREAMLIT_OWN = frozenset({"embed", "embed_options"})  # Streamlit reads these itself

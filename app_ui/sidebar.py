@@ -186,6 +186,14 @@ def render_sidebar(url_path: str = "") -> None:
             help="Score each chunk with its document title and section heading in front (segments keep the "
             "exact text). Changing it rescores the documents.",
         )
+        st.toggle(
+            "Calibrate each document alone",
+            key=state.PARAM_KEYS["per_document_calibration"],
+            help="On: scores are calibrated and ranked within each document, so a document's values never change "
+            "when you load another beside it. Off: over every loaded chunk, which tells relevant from irrelevant "
+            "documents apart better in a collection of many small ones.",
+            disabled=Group.VALUES not in scope,
+        )
         for spec in state.SLIDERS:
             st.slider(
                 spec.label,

@@ -72,6 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="score each chunk with its document title and section heading (contextual chunk headers)",
     )
     headers.add_argument("--no-headers", dest="chunk_headers", action="store_false", help="score the chunk text alone")
+    parser.add_argument(
+        "--calibrate-over-collection",
+        dest="per_document_calibration",
+        action="store_false",
+        default=None,
+        help="calibrate and rank over every loaded chunk instead of within each document (see the README)",
+    )
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     return parser
 
@@ -90,8 +97,9 @@ def _main(argv: Sequence[str] | None) -> int:
         }
         if args.length_adjustment is not None:
             changes["chunk_length_adjustment"] = args.length_adjustment
-        if args.chunk_headers is not None:
-            changes["chunk_headers"] = args.chunk_headers
+        for flag in ("chunk_headers", "per_document_calibration"):
+            if getattr(args, flag) is not None:
+                changes[flag] = getattr(args, flag)
         params = params.with_changes(**changes)
         options = {"model": args.model} if args.model and args.scorer in ("cohere", "cross-encoder") else {}
         if args.scorer == "cross-encoder" and not args.model:

@@ -457,7 +457,7 @@ def format_markdown(summary: Sequence[dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-_PARAM_OPTIONS = ("window", "top_k", "chunk_headers")
+_PARAM_OPTIONS = ("window", "top_k", "chunk_headers", "per_document_calibration")
 """Command-line options that override a field of the preset's parameters."""
 
 
@@ -485,6 +485,13 @@ def _main(argv: Sequence[str] | None) -> int:
         "--headers", dest="chunk_headers", action="store_true", default=None, help="score with contextual chunk headers"
     )
     headers.add_argument("--no-headers", dest="chunk_headers", action="store_false", help="score the chunk text alone")
+    parser.add_argument(
+        "--calibrate-over-collection",
+        dest="per_document_calibration",
+        action="store_false",
+        default=None,
+        help="calibrate and rank over every loaded chunk instead of within each document (see the README)",
+    )
     parser.add_argument("--json", type=Path, help="write every evaluation (per-query rows and summary) as JSON")
     parser.add_argument("--csv", type=Path, help="write per-query rows of all golden sets as CSV")
     parser.add_argument(

@@ -45,6 +45,11 @@ class RSEParams:
         chunk_headers: score each chunk with its contextual header (document title and section
             heading, see :mod:`rse_core.headings`) in front of its text; segments are unchanged
             text either way. Like ``chunk_size``, changing it rescores.
+        per_document_calibration: calibrate scores and rank chunks within each document (the
+            default), so a document's values never change when another document is loaded beside
+            it; ``False`` calibrates and ranks over every loaded chunk, which separates relevant
+            from irrelevant documents better in a collection of many small ones (FinanceBench's
+            pages) but lets one document's values move with the others. See the README.
         window: neighbouring chunks the fixed-window baseline adds on each side of a top-k hit.
         context_order: ``"document"`` (the lesson's: segments as they stand in the documents)
             or ``"score"`` (most relevant first); how every context is sent.
@@ -61,6 +66,7 @@ class RSEParams:
     top_k: int = 5
     chunk_size: int = DEFAULT_CHUNK_SIZE
     chunk_headers: bool = False
+    per_document_calibration: bool = True
     window: int = DEFAULT_WINDOW
     context_order: ContextOrder = ContextOrder.DOCUMENT
 
@@ -127,7 +133,7 @@ def _problems(params: RSEParams):
         value = getattr(params, name)
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             yield f"{name} must be a whole number of at least {low} (got {_shown(value)})"
-    for name in ("chunk_length_adjustment", "chunk_headers"):
+    for name in ("chunk_length_adjustment", "chunk_headers", "per_document_calibration"):
         if not isinstance(getattr(params, name), bool):
             yield f"{name} must be True or False (got {getattr(params, name)!r})"
     if not isinstance(params.context_order, str) or params.context_order not in {o.value for o in ContextOrder}:
@@ -135,7 +141,14 @@ def _problems(params: RSEParams):
         yield f"context_order must be one of {valid} (got {params.context_order!r})"
 
 
-PRESET_INDEPENDENT_FIELDS = ("chunk_size", "chunk_headers", "top_k", "window", "context_order")
+PRESET_INDEPENDENT_FIELDS = (
+    "chunk_size",
+    "chunk_headers",
+    "per_document_calibration",
+    "top_k",
+    "window",
+    "context_order",
+)
 """Fields no preset sets: how text is chunked and scored, what RSE is compared with and how it is sent."""
 
 

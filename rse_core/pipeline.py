@@ -455,9 +455,10 @@ def run_rse(
     ]
     lengths = corpus.lengths
     splits = corpus.document_splits
+    scope = splits if params.per_document_calibration else ()  # calibrate and rank per document, or over all
     values = tuple(
         chunk_values(
-            calibration.per_document(raw, splits), params, chunk_lengths=lengths, raw=raw, document_splits=splits
+            calibration.per_document(raw, scope), params, chunk_lengths=lengths, raw=raw, document_splits=scope
         )
         for raw in raw_scores
     )

@@ -80,12 +80,13 @@ class ValueBasis:
         lengths: np.ndarray,
         document_splits: Sequence[int] = (),
     ) -> ValueBasis:
+        scope = document_splits if params.per_document_calibration else ()  # as run_rse does
         base = chunk_values(
-            calibration.per_document(raw, document_splits),
+            calibration.per_document(raw, scope),
             params,
             chunk_lengths=lengths,
             raw=raw,
-            document_splits=document_splits,
+            document_splits=scope,
         )
         return cls(base, params.chunk_length_adjustment)
 

@@ -83,3 +83,27 @@ def test_per_document_calibration_and_ranks_ignore_the_other_document(first, sec
     alone = chunk_values(calibration(np.array(second)), RSEParams(), raw=np.array(second))
     np.testing.assert_array_equal(together.value[len(first) :], alone.value)
     np.testing.assert_array_equal(together.rank[len(first) :], alone.rank)
+
+
+def test_calibrating_over_the_collection_is_a_choice_and_matches_one_pooled_calibration(documents):
+    """``per_document_calibration=False`` calibrates and ranks over every loaded chunk, as one document would be."""
+    scorer = get_scorer("bm25")
+    annual, tech = documents
+    query = "How is the cooling system designed and what coolant does it use?"
+    pooled = RSEParams(overall_max_length=300, per_document_calibration=False)
+    corpus = build_corpus([annual, tech], pooled.chunk_size)
+    raw = scorer.score(query, corpus.chunks)
+    result = run_rse(corpus, [query], [raw], pooled, scorer.calibration, scorer=scorer.name)
+    expected = chunk_values(scorer.calibration(raw), pooled, chunk_lengths=corpus.lengths, raw=raw)
+    np.testing.assert_array_equal(result.values[0].value, expected.value)
+    assert sorted(result.values[0].rank.tolist()) == list(range(len(corpus.chunks)))  # one ranking over both
+    # and the tech report's values then move when the annual report is loaded beside it
+    alone = run_rse(
+        build_corpus([tech], pooled.chunk_size),
+        [query],
+        [scorer.score(query, build_corpus([tech], pooled.chunk_size).chunks)],
+        pooled,
+        scorer.calibration,
+    )
+    tech_part = _part(result, tech.doc_id)
+    assert not np.array_equal(_part(alone, tech.doc_id)[1], tech_part[1])
