@@ -18,7 +18,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import beta
 
 from .errors import InvalidScoresError
 from .params import REFERENCE_CHUNK_LENGTH, RSEParams
@@ -73,7 +72,11 @@ def chunk_values(
     n = len(calibrated_array)
     rank = np.empty(n, dtype=np.int64)
     rank[np.lexsort((np.arange(n), -raw_array))] = np.arange(n)
-    transformed = beta.cdf(calibrated_array, params.beta_a, params.beta_b)
+    # The regularised incomplete beta function is the beta CDF (scipy.stats' beta.cdf calls it);
+    # scipy.special imports in a fraction of scipy.stats' time, and only when values are computed.
+    from scipy.special import betainc
+
+    transformed = betainc(params.beta_a, params.beta_b, calibrated_array)
     with np.errstate(over="ignore"):  # a tiny decay rate sends -rank/decay to -inf: exp gives 0
         decay = np.exp(-rank / params.decay_rate)
     value = transformed * decay - params.irrelevant_chunk_penalty
