@@ -40,14 +40,14 @@ from rse_core.evaluate import Evaluation, evaluate
 from rse_core.golden import GoldenSet
 
 from . import state
-from .samples import SAMPLE_DIR, list_samples
+from .samples import SAMPLE_DIR, list_samples, load_sample_document
 
 SCORE_CACHE_ENTRIES = 512
 
 
 @st.cache_resource(show_spinner=False)
 def sample_document(slug: str) -> Document:
-    return load_document(list_samples()[slug].path)
+    return load_sample_document(list_samples()[slug].path)
 
 
 def parse_upload(upload) -> Document:
@@ -79,6 +79,36 @@ def scorer_for(name: str, options: tuple[tuple[str, str], ...], key_digest: str 
     elif name == "minilm":
         kwargs["bundled_embeddings"] = (SAMPLE_DIR / "embeddings",)  # the samples open without embedding
     return get_scorer(name, **kwargs)
+
+
+PRELOAD_ENV = "RSE_PRELOAD_MODEL"
+
+
+def start_model_preload(inputs: state.Inputs) -> None:
+    """Load the MiniLM model in a background thread, once per process, while the user looks at
+    the first screen (which needs no model: the samples ship their chunk and query vectors).
+
+    Started at the end of the first run that uses minilm, not before it, so the import of torch
+    does not compete with drawing the first chart. A new query that needs the model meanwhile
+    waits for this load (its progress bar says so). ``RSE_PRELOAD_MODEL=0`` switches it off.
+    """
+    if inputs.scorer == "minilm" and os.environ.get(PRELOAD_ENV, "1") != "0":
+        _preload_thread()
+
+
+@st.cache_resource(show_spinner=False)
+def _preload_thread() -> threading.Thread:
+    scorer = scorer_for("minilm", (), "")
+    thread = threading.Thread(target=_preload, args=(scorer,), name="rse-model-preload", daemon=True)
+    thread.start()
+    return thread
+
+
+def _preload(scorer: Scorer) -> None:
+    try:
+        scorer.preload()
+    except RSEError:
+        pass  # reported where a query needs the model, with what to do
 
 
 def _cohere_key() -> str | None:

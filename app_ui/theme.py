@@ -6,7 +6,11 @@ document text inside these classes only after ``html.escape``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rse_core.charts import PALETTE
+
+ICON = Path(__file__).resolve().parent / "icon.png"  # the page icon, served by the app itself
 
 SEGMENT = PALETTE.segment
 TOP_K = PALETTE.top_k

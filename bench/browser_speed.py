@@ -190,9 +190,11 @@ def upload_pdf(target_chunks: int = 100) -> tuple[bytes, int]:
     """A text PDF that chunks into about ``target_chunks`` chunks at the default chunk size."""
     import random
 
-    import pymupdf
+    from rse_core.documents import import_pymupdf
 
     from rse_core import chunk_document, load_document
+
+    pymupdf = import_pymupdf()
 
     rng = random.Random(12)
     sentences = [" ".join(rng.choice(UPLOAD_WORDS) for _ in range(18)).capitalize() + "." for _ in range(690)]
