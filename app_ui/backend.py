@@ -11,6 +11,7 @@ Every slider except chunk size, query, scorer and documents only reruns :func:`r
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -105,10 +106,8 @@ def _preload_thread() -> threading.Thread:
 
 
 def _preload(scorer: Scorer) -> None:
-    try:
+    with contextlib.suppress(RSEError):  # reported where a query needs the model, with what to do
         scorer.preload()
-    except RSEError:
-        pass  # reported where a query needs the model, with what to do
 
 
 def _cohere_key() -> str | None:

@@ -71,14 +71,14 @@ def render_sizes(result: ExtractionResult) -> None:
     rows = (
         ("segment", "RSE", result.rse_chunks),
         ("topk", f"Top-k (k={result.params.top_k})", list(result.top_k)),
-        ("topk", "Top-k, same characters as RSE", list(result.top_k_equal_budget)),
+        ("topk", "Top-k, up to the same characters as RSE", list(result.top_k_equal_budget)),
     )
     for column, (chip, title, indices) in zip(columns, rows, strict=True):
         with column:
             st.html(f'<span class="rse-chip {chip}">{html.escape(title)}</span>')
             st.metric("Characters of document text", f"{result.characters(indices):,}")
             pieces = components.passages(result, indices)
-            st.caption(f"{components.plural(len(indices), 'chunk')} in {components.plural(pieces, 'separate passage')}")
+            st.caption(f"{components.plural(len(indices), 'chunk')} in {components.passages_phrase(pieces)}")
 
 
 def render_overlap(result: ExtractionResult, top_k: tuple[int, ...], label: str) -> None:

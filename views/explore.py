@@ -68,10 +68,11 @@ def render_headline(result: ExtractionResult) -> None:
         help="What the top-k baseline would send, for contrast (see the RSE vs top-k page).",
     )
     columns[4].metric("Gap chunks kept", sum(len(segment.gap_chunks) for segment in result.segments))
-    st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
     empty = result.empty_reason()
-    if empty:
-        st.warning(f"No segment. {empty}", icon=":material/search_off:")
+    if empty:  # said once, with what to change; the stop sentence would only repeat it
+        st.warning(empty, icon=":material/search_off:")
+    else:
+        st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
 
 
 @st.fragment
@@ -186,15 +187,18 @@ def render_selected_chunk(result: ExtractionResult, query: int, selected: int | 
 def render_segment_texts(result: ExtractionResult) -> None:
     """Every segment's exact text in document order, chunk starts marked, gap chunks explained."""
     st.markdown("**Segments, in document order**")
+    if not result.segments:  # the headline already says why; no legend for chips that aren't there
+        st.caption(
+            f"RSE sends no text for this query. Top-k would send {result.characters(result.top_k):,} characters "
+            "(see the RSE vs top-k page)."
+        )
+        return
     st.html(
         '<div class="rse-legend"><span class="rse-chip segment">S1</span> segment, numbered in pick order · '
         '<span class="rse-chip gap">gap</span> chunk below zero, kept · '
         '<span class="rse-chip muted">12</span> where a chunk starts</div>'
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
-        if not result.segments:
-            st.info(result.empty_reason() or "No segment.", icon=":material/search_off:")
-            return
         selected = _valid_selection(result)
         for segment in components.segments_in_document_order(result):
             st.html(components.segment_html(result, segment, selected_chunk=selected))
