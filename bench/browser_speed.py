@@ -298,6 +298,7 @@ def report(new: Figures, base: Figures | None, ref: str) -> None:
 def export_ref(ref: str, folder: Path) -> Path:
     """``git archive REF`` unpacked into ``folder`` (no worktree or branch is created)."""
     archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True).stdout
+    folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
     return folder
 
