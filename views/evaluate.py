@@ -30,7 +30,7 @@ SAMPLE_KEY = "ev_sample"
 UPLOAD_KEY = "ev_upload"
 TABLE_KEY = "ev_table"
 # Column widths (px) of the per-query table: it fits beside the sidebar in a 1,440 px window.
-ID_WIDTH, KIND_WIDTH, NUMBER_WIDTH, QUERY_WIDTH = 52, 62, 56, 250
+ID_WIDTH, KIND_WIDTH, NUMBER_WIDTH, QUERY_WIDTH = 50, 60, 52, 240
 OPEN_KEY = "ev_open_query"
 BUILT_KEY = "ev_built_set"  # GoldenSet | None: the set built on this page
 MARK_DOC_KEY = "ev_mark_doc"
