@@ -82,3 +82,25 @@ def test_bundled_query_vectors_equal_a_fresh_computation():
     for sample in list_samples().values():
         expected = fresh._embed_query(sample.showcase_query)
         assert np.abs(bundled._embed_query(sample.showcase_query) - expected).max() < 1e-6
+
+
+def test_pdf_text_is_the_same_without_pymupdfs_onnxruntime_add_ons():
+    # rse_core imports PyMuPDF without pymupdf.layout / pymupdf4llm (they load onnxruntime and its
+    # telemetry); text extraction must not change because of it.
+    import subprocess
+
+    code = (
+        "import hashlib, sys\n"
+        "{prefix}"
+        "from rse_core import load_document\n"
+        "text = load_document('sample_docs/tech_report.pdf').text\n"
+        "print('onnxruntime' in sys.modules, hashlib.sha256(text.encode()).hexdigest())\n"
+    )
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code.format(prefix=prefix)], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.split()
+        for prefix in ("", "import pymupdf\n")  # ours, then with the add-ons loaded first
+    ]
+    assert runs[0][0] == "False"
+    assert runs[0][1] == runs[1][1]
