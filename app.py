@@ -12,14 +12,15 @@ import streamlit as st
 
 from app_ui import backend, models, navigation, state
 from app_ui.sidebar import render_sidebar
-from app_ui.theme import CSS
+from app_ui.theme import CSS, ICON
 from views import compare, demo, evaluate, explore, lesson, sweep, transform_lab, worked_example
 
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
 # runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
 models.apply_hub_policy()
 
-st.set_page_config(page_title="RSE Explorer", page_icon=":material/segment:", layout="wide")
+# A local icon: a ":material/...:" page icon makes the browser fetch it from a font CDN.
+st.set_page_config(page_title="RSE Explorer", page_icon=str(ICON), layout="wide")
 st.html(CSS)
 
 state.init_state()
@@ -54,3 +55,4 @@ inputs = state.read_inputs()
 st.session_state["_outcome"] = backend.compute(inputs)
 state.sync_url(inputs)
 pages.run()
+backend.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it

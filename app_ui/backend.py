@@ -15,6 +15,7 @@ Every slider except chunk size, query, scorer and documents only reruns :func:`r
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -50,7 +51,7 @@ from rse_core.scored import ScoredSet, score_set
 
 from . import models, state
 from .safe_text import clean, md
-from .samples import SAMPLE_DIR, list_samples
+from .samples import SAMPLE_DIR, list_samples, load_sample_document
 
 LOGGER = logging.getLogger(__name__)
 SCORE_CACHE_ENTRIES = 512
@@ -63,7 +64,7 @@ T = TypeVar("T")
 
 @st.cache_resource(show_spinner=False)
 def sample_document(slug: str) -> Document:
-    return load_document(list_samples()[slug].path)
+    return load_sample_document(list_samples()[slug].path)
 
 
 @st.cache_resource(show_spinner=False)
@@ -150,6 +151,34 @@ def _offered_cross_encoder(model: str, kwargs: dict[str, object]) -> Scorer:
         ) from None
     scorer.model = model  # results, exports and messages name the offered model, never its server path
     return scorer
+
+
+PRELOAD_ENV = "RSE_PRELOAD_MODEL"
+
+
+def start_model_preload(inputs: state.Inputs) -> None:
+    """Load the MiniLM model in a background thread, once per process, while the user looks at
+    the first screen (which needs no model: the samples ship their chunk and query vectors).
+
+    Started at the end of the first run that uses minilm, not before it, so the import of torch
+    does not compete with drawing the first chart. A new query that needs the model meanwhile
+    waits for this load (its progress bar says so). ``RSE_PRELOAD_MODEL=0`` switches it off.
+    """
+    if inputs.scorer == "minilm" and os.environ.get(PRELOAD_ENV, "1") != "0":
+        _preload_thread()
+
+
+@st.cache_resource(show_spinner=False)
+def _preload_thread() -> threading.Thread:
+    scorer = scorer_for("minilm", (), "")
+    thread = threading.Thread(target=_preload, args=(scorer,), name="rse-model-preload", daemon=True)
+    thread.start()
+    return thread
+
+
+def _preload(scorer: Scorer) -> None:
+    with contextlib.suppress(RSEError):  # reported where a query needs the model, with what to do
+        scorer.preload()
 
 
 def _cohere_key() -> str | None:

@@ -12,6 +12,7 @@ import functools
 import html
 import json
 import logging
+import re
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -103,6 +104,11 @@ def plural(count: int, noun: str) -> str:
     return f"{count:,} {noun}{'s' * (count != 1)}"
 
 
+def passages_phrase(count: int) -> str:
+    """``1 passage`` / ``3 separate passages`` ("separate" only when there is more than one)."""
+    return "1 passage" if count == 1 else f"{count:,} separate passages"
+
+
 def number(value: float, digits: int = 2) -> str:
     return f"{value:.{digits}f}".replace("-", MINUS)
 
@@ -179,6 +185,20 @@ def segment_meta(result: ExtractionResult, segment: ExtractedSegment) -> str:
     )
 
 
+# A line break inside a paragraph: after a long line that does not end a sentence, or before a
+# lowercase word. PDFs break every line; shown as is, the text reads like a poem.
+_SOFT_BREAK = re.compile(r"(?<=[^\n.:!?;])(?<=.{65})\n(?=[^\n\s])|(?<=[^\n])\n(?=[a-z])")
+_HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
+
+
+def reflow(text: str) -> str:
+    """``text`` for reading on screen: a PDF's hard line breaks inside paragraphs become spaces
+    (a word hyphenated across lines is joined). Blank lines, short lines (headings) and lines
+    that end a sentence keep their break. Display only: exports and contexts keep the exact text.
+    """
+    return _SOFT_BREAK.sub(" ", _HYPHEN_BREAK.sub("-", text))
+
+
 def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_chunk: int | None = None) -> str:
     """A segment's header, its exact text with a marker where each chunk starts, and its gaps.
 
@@ -190,7 +210,7 @@ def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_c
     parts = []
     for index in range(segment.start, segment.end):
         chunk = result.corpus.chunks[index]
-        text = html.escape(chunk.text)
+        text = html.escape(reflow(chunk.text))
         marker = f'<span class="boundary" title="chunk {chunk.index} starts here">{chunk.index}</span>'
         classes = " ".join(
             name

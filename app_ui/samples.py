@@ -1,13 +1,19 @@
-"""The bundled sample documents and their golden sets."""
+"""The bundled sample documents, their golden sets and their shipped text."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+import json
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from rse_core import Document, load_document
 from rse_core.golden import GoldenSet, load_golden_set
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_docs"
+# Each sample's extracted text (``sample_docs/embed.py`` writes it): the first screen then opens
+# without importing PyMuPDF. Used only while the PDF's hash still matches.
+TEXT_DIR = SAMPLE_DIR / "text"
 DEFAULT_SAMPLE = "annual_report"
 # The query each sample opens with: the one that shows its RSE story best.
 SHOWCASE_KIND_ORDER = ("gapped", "broad", "factoid")
@@ -41,3 +47,28 @@ def list_samples() -> dict[str, Sample]:
             slug = golden_path.name.removesuffix(".golden.json")
             samples[slug] = Sample(slug, golden.document_path, golden)
     return samples
+
+
+def text_path(pdf: Path) -> Path:
+    return TEXT_DIR / f"{pdf.stem}.json"
+
+
+def write_document_text(document: Document, pdf: Path) -> Path:
+    """Store ``document`` (loaded from ``pdf``) as JSON next to the samples."""
+    TEXT_DIR.mkdir(exist_ok=True)
+    path = text_path(pdf)
+    path.write_text(json.dumps(asdict(document), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    return path
+
+
+def load_sample_document(pdf: Path) -> Document:
+    """The sample's shipped text if it was extracted from these exact bytes, else PyMuPDF's."""
+    data = pdf.read_bytes()
+    path = text_path(pdf)
+    if path.exists():
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        if stored.get("doc_id") == hashlib.sha256(data).hexdigest()[:16] and stored.get("name") == pdf.name:
+            stored["page_starts"] = tuple(stored["page_starts"])
+            stored["empty_pages"] = tuple(stored["empty_pages"])
+            return Document(**stored)
+    return load_document(data, name=pdf.name)

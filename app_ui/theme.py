@@ -6,7 +6,11 @@ document text inside these classes only after ``html.escape``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rse_core.charts import PALETTE
+
+ICON = Path(__file__).resolve().parent / "icon.png"  # the page icon, served by the app itself
 
 SEGMENT = PALETTE.segment
 TOP_K = PALETTE.top_k
@@ -17,6 +21,9 @@ CSS = f"""
 <style>
 /* Wide pages: the chart and the text beside it need the room more than the margins do. */
 [data-testid="stMainBlockContainer"] {{ padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 3.5rem; }}
+/* Plotly measures its text (getBoundingClientRect) many times per redraw; containment keeps each
+   measurement from laying out the whole page again. */
+[data-testid="stPlotlyChart"] {{ contain: layout paint style; }}
 .rse-chip {{ display: inline-block; padding: 0 0.45em; border-radius: 0.35em; font-size: 0.85em;
              font-weight: 600; color: white; margin-right: 0.3em; line-height: 1.5; white-space: nowrap; }}
 .rse-chip.segment {{ background: {SEGMENT}; }}
@@ -27,7 +34,7 @@ CSS = f"""
 .rse-chip.padding {{ background: {PALETTE.padding_fill}; color: #713f12; outline: 1.5px dashed {GAP}; }}
 .rse-chip.gold {{ background: {PALETTE.gold}; }}
 .rse-chip.muted {{ background: #e2e8f0; color: #334155; }}
-.rse-text {{ white-space: pre-wrap; font-family: ui-serif, Georgia, serif; font-size: 0.95em;
+.rse-text {{ white-space: pre-wrap; font-family: inherit; font-size: 0.95em;
             line-height: 1.5; border-left: 4px solid {SEGMENT}; padding: 0.4em 0.8em;
             background: #f8fafc; margin: 0.25em 0 0.5em 0; overflow-wrap: anywhere; }}
 .rse-text .boundary {{ display: inline-block; color: #64748b; background: #e2e8f0; border-radius: 0.3em;

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import textwrap
 from collections.abc import Sequence
 
@@ -80,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="calibrate and rank over every loaded chunk instead of within each document (see the README)",
     )
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    parser.add_argument(
+        "--verbose", "-v", action="store_true", help="show model loading and embedding progress on stderr"
+    )
     return parser
 
 
@@ -106,7 +110,11 @@ def _main(argv: Sequence[str] | None) -> int:
             raise RSEError("The cross-encoder scorer needs --model (a model name or local path).")
         scorer = get_scorer(args.scorer, **options)
         documents = [load_document(path) for path in args.files]
-        result = extract(documents, args.query, params, scorer)
+        progress = None
+        if args.verbose:
+            _show_library_progress()
+            progress = lambda fraction, label: print(f"[{fraction:4.0%}] {label}", file=sys.stderr)  # noqa: E731
+        result = extract(documents, args.query, params, scorer, progress=progress)
     except RSEError as error:
         fail(str(error))
     if args.json:
@@ -116,12 +124,26 @@ def _main(argv: Sequence[str] | None) -> int:
     return 0
 
 
+def _show_library_progress() -> None:
+    """With ``--verbose``, let transformers print its model-loading bars (hidden otherwise)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # only the bm25 and cohere scorers are installed
+        return
+    hf_logging.set_verbosity_info()
+    hf_logging.enable_progress_bar()
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
 def render_text(result: ExtractionResult) -> str:
     """A short human-readable report of the segments and the top-k baseline."""
     lines = [f"Queries: {' | '.join(result.queries)}", f"Scorer: {result.scorer} ({result.model})"]
     lines += [f"Note: {note}" for note in result.notes]
     lines.append(
-        f"{len(result.segments)} segment(s), {len(result.rse_chunks)} chunk(s), "
+        f"{_plural(len(result.segments), 'segment')}, {_plural(len(result.rse_chunks), 'chunk')}, "
         f"{result.rse_characters} characters; stopped because {result.stop_reason.explanation}."
     )
     if not result.segments:

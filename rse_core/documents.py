@@ -12,6 +12,7 @@ import hashlib
 import math
 import os
 import re
+import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -317,8 +318,33 @@ def _text_title(text: str, kind: str, name: str) -> str:
     return Path(name).stem
 
 
-def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Document:
+# Optional add-ons that ``import pymupdf`` pulls in when installed. Plain text extraction never uses
+# them, they cost ~1.5 s of import, and pymupdf.layout loads onnxruntime, whose telemetry looks up
+# and contacts a Microsoft host: this library must run offline.
+_PYMUPDF_ADDONS = ("pymupdf.layout", "pymupdf4llm")
+
+
+def import_pymupdf():
+    """``pymupdf`` without its layout and LLM add-ons (and so without onnxruntime).
+
+    If pymupdf is not imported yet, the add-ons are marked as unavailable in ``sys.modules``
+    (pymupdf itself treats a failed import of them as "not installed"); ``get_text("text")``
+    gives the same text either way (tested). If onnxruntime is loaded anyway, its telemetry is
+    switched off.
+    """
+    if "pymupdf" not in sys.modules:
+        for name in _PYMUPDF_ADDONS:
+            sys.modules.setdefault(name, None)  # type: ignore[arg-type]
     import pymupdf
+
+    onnxruntime = sys.modules.get("onnxruntime")
+    if onnxruntime is not None and hasattr(onnxruntime, "disable_telemetry_events"):
+        onnxruntime.disable_telemetry_events()
+    return pymupdf
+
+
+def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Document:
+    pymupdf = import_pymupdf()
 
     try:
         pdf = pymupdf.open(stream=data, filetype="pdf")

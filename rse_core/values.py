@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
-from scipy.stats import beta
 
 from .errors import InvalidScoresError
 from .params import REFERENCE_CHUNK_LENGTH, RSEParams
@@ -82,7 +81,11 @@ def chunk_values(
     n = len(calibrated_array)
     bounds = [0, *document_splits, n]
     rank = np.concatenate([rank_by_score(raw_array[start:end]) for start, end in pairwise(bounds)]).astype(np.int64)
-    transformed = beta.cdf(calibrated_array, params.beta_a, params.beta_b)
+    # The regularised incomplete beta function is the beta CDF (scipy.stats' beta.cdf calls it);
+    # scipy.special imports in a fraction of scipy.stats' time, and only when values are computed.
+    from scipy.special import betainc
+
+    transformed = betainc(params.beta_a, params.beta_b, calibrated_array)
     with np.errstate(over="ignore"):  # a tiny decay rate sends -rank/decay to -inf: exp gives 0
         decay = np.exp(-rank / params.decay_rate)
     value = transformed * decay - params.irrelevant_chunk_penalty

@@ -514,3 +514,63 @@ def test_explain_panel_on_explore_applies_the_flipping_penalty():
     buttons[0].click().run()
     no_problems(at)
     assert any(s.start <= chunk < s.end for s in result_of(at).segments)
+
+
+# --- first impression: what a demo audience reads ---
+
+
+def test_no_segment_is_said_once_and_shows_no_segment_legend():
+    at = new_app(penalty="1", minval="3").run()
+    no_problems_but_warnings = not at.exception and not at.error
+    assert no_problems_but_warnings
+    shown = "\n".join([w.value for w in at.warning] + [i.value for i in at.info] + [html_text(at)])
+    assert shown.count("No segment") + shown.count("no segment") == 1, shown
+    assert '<span class="rse-chip segment">S1</span>' not in html_text(at)
+    assert any("RSE sends no text" in caption.value for caption in at.caption)
+
+
+def test_counts_are_written_in_words_that_agree():
+    assert components.plural(1, "segment") == "1 segment" and components.plural(2, "segment") == "2 segments"
+    assert components.passages_phrase(1) == "1 passage"
+    assert components.passages_phrase(3) == "3 separate passages"
+    at = new_app().run()
+    open_page(at, "compare")
+    no_problems(at)
+    captions = [caption.value for caption in at.caption]
+    assert not any("(s)" in caption or re.search(r"\b1 separate", caption) for caption in captions), captions
+    assert "Top-k, up to the same characters as RSE" in html_text(at)
+
+
+def test_segment_text_is_reflowed_for_reading_but_exported_exactly():
+    at = new_app().run()
+    no_problems(at)
+    result = result_of(at)
+    page_html = html_text(at)
+    segment = result.segments[0]
+    chunks = result.corpus.chunks[segment.start : segment.end]
+    broken = [chunk for chunk in chunks if components.reflow(chunk.text) != chunk.text]
+    assert broken, "the sample's PDF text has hard line breaks inside paragraphs"
+    for chunk in broken:
+        assert html.escape(components.reflow(chunk.text)) in page_html
+        assert html.escape(chunk.text) not in page_html
+        assert chunk.text.strip() in result.rse_context()  # what an LLM gets keeps the exact text
+    assert components.reflow("a long line that goes on and on and on and on and on and ends mid\nsentence") == (
+        "a long line that goes on and on and on and on and on and ends mid sentence"
+    )
+    assert components.reflow("Heading\nText.\n\nNext paragraph") == "Heading\nText.\n\nNext paragraph"
+    from app_ui.theme import CSS
+
+    assert "serif" not in CSS.split(".rse-text {")[1].split("}")[0].replace("sans-serif", "")
+
+
+def test_evaluate_table_fits_beside_the_sidebar_without_scrolling():
+    at = new_app().run()
+    open_page(at, "evaluate")
+    no_problems(at)
+    table = at.dataframe[0]
+    config = json.loads(table.proto.columns)
+    widths = {name: column.get("width") for name, column in config.items() if name != "_index"}  # hidden
+    assert all(isinstance(width, int) for width in widths.values()), widths
+    assert widths["query"] >= 240
+    # A 1,440 px window minus the sidebar, the page margins and the row-selection checkboxes.
+    assert sum(widths.values()) <= 980

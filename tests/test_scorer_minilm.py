@@ -83,3 +83,18 @@ def test_a_scorer_with_its_own_disk_cache_writes_where_the_operator_says(tmp_pat
     own = get_scorer("minilm", disk_cache=False).with_own_cache(disk_cache=True)
     own.score("engine cooling", chunks)
     assert list((tmp_path / "embeddings").glob("*.npy"))
+
+
+def test_progress_counts_only_the_chunks_it_embeds_and_says_what_happens(tmp_path, chunks):
+    get_scorer("minilm", cache_dir=tmp_path).embed_chunks(chunks)  # this document is cached now
+    other = chunk_document(Document.from_text("Pumps move water through pipes. " * 12, name="other.txt"), 60)
+    scorer = get_scorer("minilm", cache_dir=tmp_path)  # a fresh process: model not loaded yet
+    updates = []
+    scorer.score("pumps", [*chunks, *other], progress=lambda fraction, label: updates.append((fraction, label)))
+    labels = [label for _, label in updates]
+    assert labels[0] == "Loading the embedding model (first time only)..."
+    assert labels[1] == f"Embedding chunks 1-{len(other)} of {len(other)}"  # not of len(chunks) + len(other)
+    assert labels[-1] == f"Scoring {len(chunks) + len(other)} chunks"
+    assert not any("ready" in label.lower() for label in labels)
+    fractions = [fraction for fraction, _ in updates]
+    assert fractions == sorted(fractions) and fractions.count(1.0) == 1

@@ -84,7 +84,7 @@ def render_sizes(result: ExtractionResult, top_k, windows, variant: str) -> None
     window_chunks = [index for segment in windows for index in range(segment.start, segment.end)]
     hits = sum(len(segment.hits) for segment in windows)
     padding = sum(len(segment.padding) for segment in windows)
-    suffix = "" if variant == AT_K else ", RSE's characters"
+    suffix = "" if variant == AT_K else ", up to RSE's characters"
     with columns[0]:
         st.html('<span class="rse-chip segment">RSE</span>')
         st.metric("Characters of document text", f"{result.characters(result.rse_chunks):,}")
@@ -94,11 +94,11 @@ def render_sizes(result: ExtractionResult, top_k, windows, variant: str) -> None
             f"{components.plural(len(result.segments), 'segment')}; {components.plural(inner, 'inner gap')}"
         )
     with columns[1]:
-        title = f"Top-k (k={k})" if variant == AT_K else "Top-k, same characters as RSE"
+        title = f"Top-k (k={k})" if variant == AT_K else "Top-k, up to the same characters as RSE"
         st.html(f'<span class="rse-chip topk">{html.escape(title)}</span>')
         st.metric("Characters of document text", f"{result.characters(list(top_k)):,}")
         pieces = components.passages(result, list(top_k))
-        st.caption(f"{components.plural(len(top_k), 'chunk')} in {components.plural(pieces, 'separate passage')}")
+        st.caption(f"{components.plural(len(top_k), 'chunk')} in {components.passages_phrase(pieces)}")
     with columns[2]:
         st.html(f'<span class="rse-chip window">{html.escape(f"Window (±{w}){suffix}")}</span>')
         st.metric("Characters of document text", f"{result.window_characters(windows):,}")

@@ -35,6 +35,8 @@ SAMPLE_KEY = "ev_sample"
 EXTERNAL_KEY = "ev_external"
 UPLOAD_KEY = "ev_upload"
 TABLE_KEY = "ev_table"
+# Column widths (px) of the per-query table: it fits beside the sidebar in a 1,440 px window.
+ID_WIDTH, KIND_WIDTH, NUMBER_WIDTH, QUERY_WIDTH = 50, 60, 52, 240
 OPEN_KEY = "ev_open_query"
 BUILT_KEY = "ev_built_set"  # GoldenSet | None: the set built on this page
 MARK_DOC_KEY = "ev_mark_doc"
@@ -283,24 +285,26 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
     st.subheader("Per query")
     table = query_table(evaluation)
     ids = [query.id for query in evaluation.queries]
+    # Fixed narrow number columns leave the query the rest of the row: the whole table fits a
+    # 1,440 px window beside the sidebar, with no horizontal scrolling.
     columns: dict[str, object] = {
-        "id": st.column_config.TextColumn("id", width="small"),
-        "kind": st.column_config.TextColumn("kind", width="small"),
-        "query": st.column_config.TextColumn("query", width="medium"),
+        "id": st.column_config.TextColumn("id", width=ID_WIDTH, pinned=True),
+        "kind": st.column_config.TextColumn("kind", width=KIND_WIDTH),
+        "query": st.column_config.TextColumn("query", width=QUERY_WIDTH),
     }
     for method in METHODS:
         label, short = METHOD_LABELS[method], SHORT_LABELS[method]
         columns[f"{label} recall"] = st.column_config.NumberColumn(
-            f"{short} rec", format="%.2f", width="small", help=f"{label}: share of the gold span sent"
+            f"{short} rec", format="%.2f", width=NUMBER_WIDTH, help=f"{label}: share of the gold span sent"
         )
         columns[f"{label} precision"] = st.column_config.NumberColumn(
-            f"{short} prec", format="%.2f", width="small", help=f"{label}: share of what is sent that is gold"
+            f"{short} prec", format="%.2f", width=NUMBER_WIDTH, help=f"{label}: share of what is sent that is gold"
         )
         columns[f"{label} covered"] = st.column_config.CheckboxColumn(
-            f"{short} full", width="small", help=f"{label}: the whole gold span was sent"
+            f"{short} full", width=NUMBER_WIDTH, help=f"{label}: the whole gold span was sent"
         )
         columns[f"{label} chars"] = st.column_config.NumberColumn(
-            f"{short} chars", format="%d", width="small", help=f"{label}: characters sent"
+            f"{short} chars", format="%d", width=NUMBER_WIDTH, help=f"{label}: characters sent"
         )
     st.dataframe(
         table,

@@ -84,10 +84,11 @@ def render_headline(result: ExtractionResult) -> None:
         help="Chunks below zero between two kept chunks of a segment: the low-scored middle of a gapped cluster. "
         "Negative chunks at a segment's end (edge padding) are counted apart.",
     )
-    st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
     empty = result.empty_reason()
-    if empty:
-        st.warning(f"No segment. {md(empty)}", icon=":material/search_off:")
+    if empty:  # said once, with what to change; the stop sentence would only repeat it
+        st.warning(md(empty), icon=":material/search_off:")
+    else:
+        st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
 
 
 @st.fragment
@@ -265,6 +266,12 @@ def render_selected_chunk(result: ExtractionResult, query: int, selected: int | 
 def render_segment_texts(result: ExtractionResult) -> None:
     """Every segment's exact text in document order, chunk starts marked, negative chunks explained."""
     st.markdown("**Segments, in document order**")
+    if not result.segments:  # the headline already says why; no legend for chips that aren't there
+        st.caption(
+            f"RSE sends no text for this query. Top-k would send {result.characters(result.top_k):,} characters "
+            "(see the RSE vs top-k page)."
+        )
+        return
     st.html(
         '<div class="rse-legend"><span class="rse-chip segment">S1</span> segment, numbered in pick order · '
         '<span class="rse-chip gap">inner gap</span> below zero, between kept chunks · '
@@ -272,9 +279,6 @@ def render_segment_texts(result: ExtractionResult) -> None:
         '<span class="rse-chip muted">12</span> where a chunk starts</div>'
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
-        if not result.segments:
-            st.info(md(result.empty_reason() or "No segment."), icon=":material/search_off:")
-            return
         selected = _valid_selection(result)
         for segment in components.segments_in_document_order(result):
             st.html(components.segment_html(result, segment, selected_chunk=selected))

@@ -217,7 +217,8 @@ def render() -> None:
     recall = f", recall {here.recall:.0%}" if here.recall is not None else ""
     st.caption(
         f"**Click a cell to set the sidebar sliders to it.** Current setting (red square): "
-        f"{here.segment_count} segment(s), {here.chunks} chunks, {here.characters:,} characters{recall}. "
+        f"{components.plural(here.segment_count, 'segment')}, {components.plural(here.chunks, 'chunk')}, "
+        f"{here.characters:,} characters{recall}. "
         f"{len(swept.x_values) * len(swept.y_values)} settings swept in {elapsed:,.0f} ms from cached scores"
         + (f"; recall against golden query {md(matching.id)}." if matching and gold_span else ".")
     )

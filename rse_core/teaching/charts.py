@@ -23,7 +23,7 @@ from enum import StrEnum
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
-from scipy.stats import beta as beta_distribution
+from scipy.special import betainc
 
 from ..charts import FONT_FAMILY, PALETTE, band_label, band_shape
 from ..params import RSEParams
@@ -226,7 +226,7 @@ def beta_cdf_chart(
     grid = np.linspace(0.0, 1.0, 401)
     calibrated = np.asarray(calibrated, dtype=np.float64)
     in_segment = np.asarray(in_segment, dtype=bool)
-    transformed = beta_distribution.cdf(calibrated, a, b)
+    transformed = betainc(a, b, calibrated)
     index = np.arange(len(calibrated))
     traces = [
         go.Scatter(
@@ -242,7 +242,7 @@ def beta_cdf_chart(
         traces.append(
             go.Scatter(
                 x=grid,
-                y=beta_distribution.cdf(grid, *REFERENCE_BETA),
+                y=betainc(*REFERENCE_BETA, grid),
                 mode="lines",
                 name="a = b = 0.4 (the RSE authors')",
                 line={"color": PALETTE.stage_transformed, "width": 1.5, "dash": "dash"},
@@ -253,7 +253,7 @@ def beta_cdf_chart(
     traces.append(
         go.Scatter(
             x=grid,
-            y=beta_distribution.cdf(grid, a, b),
+            y=betainc(a, b, grid),
             mode="lines",
             name=f"beta CDF, a = {a:g}, b = {b:g}",
             line={"color": PALETTE.stage_transformed, "width": 3},
