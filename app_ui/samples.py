@@ -9,6 +9,7 @@ from pathlib import Path
 
 from rse_core import Document, load_document
 from rse_core.golden import GoldenSet, load_golden_set
+from rse_core.headings import Heading
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_docs"
 # Each sample's extracted text (``sample_docs/embed.py`` writes it): the first screen then opens
@@ -54,10 +55,13 @@ def text_path(pdf: Path) -> Path:
 
 
 def write_document_text(document: Document, pdf: Path) -> Path:
-    """Store ``document`` (loaded from ``pdf``) as JSON next to the samples."""
+    """Store ``document`` (loaded from ``pdf``) as JSON next to the samples: every field but the
+    PDF's bytes (the page view reads those from the PDF itself); headings as [start, level, title]."""
     TEXT_DIR.mkdir(exist_ok=True)
     path = text_path(pdf)
-    path.write_text(json.dumps(asdict(document), ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    fields = {name: value for name, value in asdict(document).items() if name != "source"}
+    fields["headings"] = [[heading.start, heading.level, heading.title] for heading in document.headings]
+    path.write_text(json.dumps(fields, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     return path
 
 
@@ -70,5 +74,6 @@ def load_sample_document(pdf: Path) -> Document:
         if stored.get("doc_id") == hashlib.sha256(data).hexdigest()[:16] and stored.get("name") == pdf.name:
             stored["page_starts"] = tuple(stored["page_starts"])
             stored["empty_pages"] = tuple(stored["empty_pages"])
-            return Document(**stored)
+            stored["headings"] = tuple(Heading(*heading) for heading in stored.get("headings", ()))
+            return Document(**stored, source=data)
     return load_document(data, name=pdf.name)
