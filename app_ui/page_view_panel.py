@@ -86,7 +86,9 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
     if selected_chunk is not None:
         options.append(CLICKED)
     if not options:
-        st.info(result.empty_reason() or "No segment to show.", icon=":material/search_off:")
+        st.caption(
+            "Nothing to draw: RSE kept no text (the message above says why). Click a bar to see that chunk here."
+        )
         return
     if st.session_state.get(TARGET_KEY) not in options:
         st.session_state[TARGET_KEY] = options[0]

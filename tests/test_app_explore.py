@@ -31,6 +31,7 @@ from tests.apptest_support import (
     result_of,
 )
 from tests.pdf_factory import make_pdf
+from views import compare
 
 SENTINEL_KEY = "sk-test-SENTINEL-never-export-0123456789"
 
@@ -538,6 +539,7 @@ def test_counts_are_written_in_words_that_agree():
     no_problems(at)
     captions = [caption.value for caption in at.caption]
     assert not any("(s)" in caption or re.search(r"\b1 separate", caption) for caption in captions), captions
+    at.radio(key=compare.VARIANT_KEY).set_value(compare.AT_BUDGET).run()
     assert "Top-k, up to the same characters as RSE" in html_text(at)
 
 

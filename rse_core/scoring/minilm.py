@@ -173,15 +173,18 @@ class MiniLMScorer:
         return np.concatenate(rows).astype(np.float32)
 
     def _embed_query(self, query: str, progress: ProgressCallback | None = None) -> np.ndarray:
-        """The query's unit vector: from memory, from the embedding cache (the samples' default
-        queries ship there, keyed like a one-chunk text), or from the model."""
+        """The query's unit vector: from memory, from the embedding cache (the samples' golden
+        queries ship there, keyed like a one-chunk text), or from the model.
+
+        A computed query vector stays in this scorer's memory only: what people type is never
+        written to the disk cache.
+        """
         if query not in self._query_cache:
-            key = embedding_key(self.model, [query])
-            cached = self.cache.get(key, 1)
+            cached = self.cache.get(embedding_key(self.model, [query]), 1)
             if cached is None:
-                self._load(progress)
-                cached = self._load().encode([query], normalize_embeddings=True, convert_to_numpy=True)[None, 0]
-                self.cache.put(key, cached.astype(np.float32))
+                encoder = self._load(progress)
+                cached = encoder.encode([query], normalize_embeddings=True, convert_to_numpy=True)[None, 0]
+                cached = cached.astype(np.float32)
             self._query_cache = {**dict(list(self._query_cache.items())[-63:]), query: cached[0]}
         return self._query_cache[query]
 
