@@ -57,7 +57,9 @@ def read_page(page) -> PageText:
     """
     # One text page for both reads: the same flags as get_text("text") (no images), so the two
     # agree, and PyMuPDF parses the page once.
-    import pymupdf
+    from .documents import import_pymupdf  # without the add-ons that load onnxruntime
+
+    pymupdf = import_pymupdf()
 
     textpage = page.get_textpage(flags=pymupdf.TEXTFLAGS_TEXT)
     raw_text = page.get_text("text", textpage=textpage)
@@ -143,7 +145,9 @@ def build_layout(source: bytes, text: str, page_starts: Sequence[int]) -> PageLa
     the document's (it should always), keeps its characters without boxes, so the rest of the
     document still gets highlights.
     """
-    import pymupdf
+    from .documents import import_pymupdf  # without the add-ons that load onnxruntime
+
+    pymupdf = import_pymupdf()
 
     ends = [*page_starts[1:], len(text)]
     pages: list[PageText] = []

@@ -162,7 +162,9 @@ def render_page(document: Document, page: int, marks: Sequence[Mark], zoom: floa
 
 def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark], zoom: float = 1.5) -> list[bytes]:
     """PNGs of several pages (the PDF is opened once)."""
-    import pymupdf
+    from .documents import import_pymupdf  # without the add-ons that load onnxruntime
+
+    pymupdf = import_pymupdf()
 
     layout = _layout(document)
     if not MIN_ZOOM <= zoom <= MAX_ZOOM:
