@@ -43,8 +43,8 @@ _PDF_STYLE: dict[str, tuple[str | None, str | None, float]] = {
     TOP_K: (None, PALETTE.top_k, 1.0),
 }
 STYLE_LABELS = {
-    SEGMENT: "segment (chunks worth more than zero)",
-    GAP: "gap: a chunk below zero between kept ones (top-k drops it)",
+    SEGMENT: "segment (its chunks worth zero or more)",
+    GAP: "inner gap: a chunk below zero between kept ones",
     PADDING: "edge padding: a chunk below zero at a segment's end",
     TOP_K: "top-k chunk (underlined, with its rank)",
 }
