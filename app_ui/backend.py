@@ -345,21 +345,7 @@ def compute(inputs: state.Inputs) -> RunOutcome:
         documents = active_documents(inputs, outcome)
         if not documents:
             raise RSEError("No document selected: pick a sample document or upload a file.")
-        queries, notes = normalize_queries(inputs.queries)
-        private = is_private(documents)
-        scorer = scorer_of(inputs, private)
-        corpus = corpus_of(documents, inputs.params.chunk_size, inputs.params.chunk_headers)
-        raw_scores = [scores_for(corpus, query, scorer, inputs, private) for query in queries]
-        outcome.result = run_rse(
-            corpus,
-            queries,
-            raw_scores,
-            inputs.params,
-            scorer.calibration,
-            scorer=scorer.name,
-            model=scorer.model,
-            notes=notes,
-        )
+        outcome.result = result_for(documents, inputs.queries, inputs)
         st.session_state["_last_good_result"] = outcome.result
     except Exception as error:  # RSEError and anything a backend raises: one line, never a traceback
         outcome.errors.append(failure_message(error, inputs.scorer))
@@ -412,12 +398,13 @@ def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs,
 def result_for(documents: Sequence[Document], queries: Sequence[str], inputs: state.Inputs) -> ExtractionResult:
     """RSE on these documents and queries at the sidebar's scorer and parameters (scores cached).
 
-    For pages that run a fixed case (the Lesson page's golden query on the annual report) rather
-    than the sidebar's documents and query. Raises RSEError for the page to show.
+    :func:`compute` runs it on the sidebar's documents and queries; pages that run a fixed case
+    (the Lesson page's golden query on the annual report) call it directly. Raises RSEError for
+    the page to show.
     """
     private = is_private(documents)
     scorer = scorer_of(inputs, private)
-    corpus = corpus_of(documents, inputs.params.chunk_size)
+    corpus = corpus_of(documents, inputs.params.chunk_size, inputs.params.chunk_headers)
     cleaned, notes = normalize_queries(list(queries))
     raw_scores = [scores_for(corpus, query, scorer, inputs, private) for query in cleaned]
     return run_rse(

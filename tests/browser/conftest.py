@@ -5,6 +5,7 @@ Screenshots go to ``tests/artifacts/`` so a person can look at what the tests sa
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -43,55 +44,49 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def app_url(tmp_path_factory) -> Iterator[str]:
-    """Start ``streamlit run app.py`` on a free loopback port; stop it after the session."""
+@contextlib.contextmanager
+def streamlit_server(log_dir: Path, env: dict[str, str]) -> Iterator[str]:
+    """``streamlit run app.py`` on a free loopback port with ``env``; yields its URL, stops it after."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     port = _free_port()
-    env = {**os.environ, "RSE_CACHE_DIR": str(tmp_path_factory.mktemp("rse-cache")), "HF_HUB_OFFLINE": "1"}
-    log = (tmp_path_factory.mktemp("streamlit") / "server.log").open("w")
+    log = (log_dir / "server.log").open("w")
     process = subprocess.Popen(
         [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            str(ROOT / "app.py"),
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--server.headless",
-            "true",
-            "--browser.gatherUsageStats",
-            "false",
-            "--server.fileWatcherType",
-            "none",
+            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+            "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
+            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
         ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        process.terminate()
-        pytest.fail(f"streamlit did not start; see {log.name}")
-    yield url
-    process.terminate()
     try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            pytest.fail(f"streamlit did not start; see {log.name}")
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url(tmp_path_factory) -> Iterator[str]:
+    """The app on a free loopback port for the whole test session."""
+    env = {**os.environ, "RSE_CACHE_DIR": str(tmp_path_factory.mktemp("rse-cache")), "HF_HUB_OFFLINE": "1"}
+    with streamlit_server(tmp_path_factory.mktemp("streamlit"), env) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -10,18 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from tests.fake_llm import FakeLLM
 
-from .conftest import ARTIFACTS, CHROMIUM, ROOT, _free_port, screenshot, wait_for_app
+from .conftest import ARTIFACTS, screenshot, streamlit_server, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -39,9 +34,6 @@ def fake_llm() -> Iterator[FakeLLM]:
 @pytest.fixture(scope="module")
 def demo_url(fake_llm, tmp_path_factory) -> Iterator[str]:
     """The app with the fake LLM configured through the environment, as a presenter would."""
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    port = _free_port()
     env = {
         **os.environ,
         "RSE_CACHE_DIR": str(tmp_path_factory.mktemp("rse-cache")),
@@ -51,33 +43,8 @@ def demo_url(fake_llm, tmp_path_factory) -> Iterator[str]:
     }
     for name in ("OPENAI_API_KEY", "CO_API_KEY", "RSE_LLM_PROVIDER"):
         env.pop(name, None)
-    log = (tmp_path_factory.mktemp("streamlit-demo") / "server.log").open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-            "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
-            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-        ],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        process.terminate()
-        pytest.fail(f"streamlit did not start; see {log.name}")
-    yield url
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    with streamlit_server(tmp_path_factory.mktemp("streamlit-demo"), env) as url:
+        yield url
 
 
 def assert_clean(page) -> None:
