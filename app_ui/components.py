@@ -379,3 +379,31 @@ def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downlo
             on_click="ignore",
             width="stretch",
         )
+
+
+def _advance(state_key: str, total: int) -> None:
+    st.session_state[state_key] = min(int(st.session_state.get(state_key, 1)) + 1, total)
+
+
+def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str | None = None) -> int:
+    """A "Next <noun>" button beside a slider over steps 1..``total``; returns the current step.
+
+    One control for every step-through (the greedy search's turns, round-robin turns), so they
+    clamp, advance and look the same.
+    """
+    current = min(max(int(st.session_state.get(state_key, 1)), 1), total)
+    st.session_state[state_key] = current
+    controls = st.columns([1, 5], vertical_alignment="bottom")
+    controls[0].button(
+        f"Next {noun}",
+        key=button_key,
+        icon=":material/skip_next:",
+        on_click=_advance,
+        args=(state_key, total),
+        disabled=current >= total,
+        width="stretch",
+    )
+    if total > 1:
+        controls[1].slider(noun.capitalize(), 1, total, key=state_key, help=help)
+        current = int(st.session_state[state_key])
+    return current

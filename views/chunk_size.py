@@ -14,6 +14,7 @@ import streamlit as st
 from plotly.subplots import make_subplots
 
 from app_ui import backend, components, state
+from app_ui.safe_text import md
 from rse_core import RSEError
 from rse_core.chunk_study import DEFAULT_CHUNK_SIZES, ChunkSizeRow, chunk_size_study
 from rse_core.evaluate import METHOD_LABELS, METHODS
@@ -78,7 +79,7 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
             with st.spinner("Evaluating the golden set at every chunk size..."):
                 memo[key] = _run(golden, inputs)
         except RSEError as error:
-            st.error(str(error), icon=":material/error:")
+            st.error(md(error), icon=":material/error:")
             return
         while len(memo) > MEMO_ENTRIES:
             del memo[next(iter(memo))]

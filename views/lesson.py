@@ -24,6 +24,7 @@ import streamlit as st
 
 from app_ui import backend, components, state
 from app_ui.gold import chunk_range
+from app_ui.safe_text import md
 from app_ui.samples import DEFAULT_SAMPLE, list_samples
 from rse_core import ExtractionResult, RSEError
 from rse_core.charts import value_chart
@@ -67,7 +68,7 @@ def render() -> None:
         document = backend.sample_document(sample.slug)
         result = backend.result_for([document], [query.query], inputs)
     except RSEError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
     render_cluster(result, query)
     st.divider()
@@ -262,7 +263,7 @@ def measured_table(inputs: state.Inputs) -> pd.DataFrame | None:
                 document = backend.sample_document(sample.slug)
                 evaluations.append(backend.evaluation_for(sample.golden, document, inputs))
     except RSEError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return None
     rows = summarize([q for evaluation in evaluations for q in evaluation.queries])
     return pd.DataFrame(

@@ -15,6 +15,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from app_ui import components
+from app_ui.safe_text import md
 from rse_core import ParameterError, RSEError
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
@@ -106,7 +108,7 @@ def render_board(parse_values) -> None:
         )
         lookup = beta_lookup(float(st.session_state[BETA_A_KEY]), float(st.session_state[BETA_B_KEY]))
     except (ValueError, RSEError) as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
     table_column, lookup_column = st.columns([3, 1], gap="large")
     with table_column:
@@ -154,10 +156,6 @@ def _on_rr_change() -> None:
     st.session_state[RR_STEP_KEY] = 1
 
 
-def _on_rr_next(total: int) -> None:
-    st.session_state[RR_STEP_KEY] = min(int(st.session_state.get(RR_STEP_KEY, 1)) + 1, total)
-
-
 def render_round_robin(parse_values) -> None:
     """Two queries' values over the same chunks, taking turns: one turn per step."""
     _init()
@@ -200,24 +198,9 @@ def render_round_robin(parse_values) -> None:
             minimum_value=float(st.session_state[RR_MINIMUM_KEY]),
         )
     except (ValueError, ParameterError) as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
-    total = len(steps)
-    current = min(max(int(st.session_state.get(RR_STEP_KEY, 1)), 1), total)
-    st.session_state[RR_STEP_KEY] = current
-    controls = st.columns([1, 5], vertical_alignment="bottom")
-    controls[0].button(
-        "Next turn",
-        key="we_rr_next",
-        icon=":material/skip_next:",
-        on_click=_on_rr_next,
-        args=(total,),
-        disabled=current >= total,
-        width="stretch",
-    )
-    if total > 1:
-        controls[1].slider("Turn", 1, total, key=RR_STEP_KEY)
-        current = int(st.session_state[RR_STEP_KEY])
+    current = components.stepper(len(steps), RR_STEP_KEY, noun="turn", button_key="we_rr_next")
     entry = steps[current - 1]
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     if entry.kind is StepKind.STOP:

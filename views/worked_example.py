@@ -153,10 +153,6 @@ def _on_values_change() -> None:
     st.session_state[STEP_KEY] = 1
 
 
-def _on_next_step(total: int) -> None:
-    st.session_state[STEP_KEY] = min(int(st.session_state.get(STEP_KEY, 1)) + 1, total)
-
-
 def _on_limits_change() -> None:
     st.session_state[STEP_KEY] = 1
 
@@ -300,7 +296,7 @@ def _all_runs_table(values: list[float], limits) -> None:
     try:
         runs = all_runs(values, max_length=limits["max_length"])
     except ParameterError as error:
-        st.error(str(error), icon=":material/error:")
+        st.error(md(error), icon=":material/error:")
         return
     st.dataframe(
         pd.DataFrame(
@@ -375,22 +371,13 @@ def _chunks(start: int, end: int) -> str:
 
 
 def _step_through(values: list[float], steps, limits) -> None:
-    total = len(steps)
-    current = min(max(int(st.session_state.get(STEP_KEY, 1)), 1), total)
-    st.session_state[STEP_KEY] = current
-    controls = st.columns([1, 5], vertical_alignment="bottom")
-    controls[0].button(
-        "Next step",
-        key="we_next",
-        icon=":material/skip_next:",
-        on_click=_on_next_step,
-        args=(total,),
-        disabled=current >= total,
-        width="stretch",
+    current = components.stepper(
+        len(steps),
+        STEP_KEY,
+        noun="step",
+        button_key="we_next",
+        help="Turn of the greedy search; the last one is the stop.",
     )
-    if total > 1:
-        controls[1].slider("Step", 1, total, key=STEP_KEY, help="Turn of the greedy search; the last one is the stop.")
-        current = int(st.session_state[STEP_KEY])
     entry = steps[current - 1]
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     bands = segment_bands(
