@@ -102,7 +102,7 @@ def corpus_for(key: tuple[tuple[str, ...], int, bool], _documents: tuple[Documen
     return build_corpus(list(_documents), key[1], headers=key[2])
 
 
-def corpus_of(documents: Sequence[Document], chunk_size: int, headers: bool = False) -> Corpus:
+def corpus_of(documents: Sequence[Document], chunk_size: int, headers: bool) -> Corpus:
     """The corpus of these documents: shared if they are all samples, else this session's own.
 
     A corpus carries its documents' names, so one built from an upload is never shared: another

@@ -14,6 +14,8 @@ from .errors import ParameterError
 from .headings import header_for
 
 DEFAULT_CHUNK_SIZE = 800
+DEFAULT_CHUNK_HEADERS = True
+"""Score chunks with their contextual header unless told otherwise (see ``RSEParams.chunk_headers``)."""
 MIN_CHUNK_SIZE = 50
 # A cut is placed after one of these; earlier patterns are preferred when they fall in the
 # second half of the window, so chunks end on paragraph or sentence boundaries when they can.
@@ -64,7 +66,9 @@ def scoring_text(chunk: Chunk) -> str:
     return f"{chunk.header}\n\n{chunk.text}" if chunk.header else chunk.text
 
 
-def chunk_document(document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE, headers: bool = False) -> list[Chunk]:
+def chunk_document(
+    document: Document, chunk_size: int = DEFAULT_CHUNK_SIZE, headers: bool = DEFAULT_CHUNK_HEADERS
+) -> list[Chunk]:
     """Split ``document`` into chunks of at most ``chunk_size`` characters.
 
     With ``headers``, each chunk carries its contextual header (document title and section

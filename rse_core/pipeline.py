@@ -13,7 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .chunking import Chunk, chunk_document
+from .chunking import DEFAULT_CHUNK_HEADERS, Chunk, chunk_document
 from .context import ContextOrder, ContextPiece, format_context
 from .documents import Document
 from .errors import InvalidScoresError, ParameterError, QueryError, RSEError
@@ -52,7 +52,7 @@ class Corpus:
     chunks: tuple[Chunk, ...]
     document_splits: tuple[int, ...]
     chunk_size: int
-    headers: bool = False
+    headers: bool = DEFAULT_CHUNK_HEADERS
     aliases: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -102,7 +102,9 @@ class Corpus:
         return f"{self.document_of(start).title}, {pages}, {chunk_label}"
 
 
-def build_corpus(documents: Document | Sequence[Document], chunk_size: int, headers: bool = False) -> Corpus:
+def build_corpus(
+    documents: Document | Sequence[Document], chunk_size: int, headers: bool = DEFAULT_CHUNK_HEADERS
+) -> Corpus:
     """Chunk every document and join them, remembering where each one starts.
 
     With ``headers``, chunks carry contextual headers for scorers (``RSEParams.chunk_headers``).

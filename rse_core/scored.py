@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .chunking import DEFAULT_CHUNK_HEADERS
 from .eval_sets import Case, EvalSet
 from .evaluate import QueryEvaluation, score_result, summarize
 from .params import RSEParams
@@ -60,7 +61,7 @@ def score_set(
     chunk_size: int,
     progress: ProgressFn | None = None,
     score_fn: Callable[[Corpus, str], np.ndarray] | None = None,
-    headers: bool = False,
+    headers: bool = DEFAULT_CHUNK_HEADERS,
 ) -> ScoredSet:
     """Chunk every group at ``chunk_size`` and score each case's query against its group.
 

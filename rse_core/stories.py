@@ -50,10 +50,10 @@ STORIES = (
     ),
     Story(
         "gapped",
-        "The financial statements: what top-k drops",
-        "annual_report",
-        "ar-10",
-        "Tables in the middle of a section score low on their own; RSE keeps them, top-k drops them.",
+        "A coolant leak: what top-k drops",
+        "tech_report",
+        "tr-10",
+        "Some chunks in the middle of the answer score low on their own; RSE keeps them, top-k drops them.",
     ),
 )
 STORY_BY_KEY = {story.key: story for story in STORIES}

@@ -131,7 +131,7 @@ def test_compare_page_shows_both_contexts_and_who_keeps_what():
 def test_higher_penalty_gives_fewer_and_shorter_segments():
     at = new_app().run()
     kept, longest = [], []
-    for penalty in (0.05, 0.2, 0.5):
+    for penalty in (0.2, 0.3, 0.5):
         at.sidebar.slider(key="sb_irrelevant_chunk_penalty").set_value(penalty).run()
         no_problems(at)
         result = result_of(at)
@@ -498,10 +498,13 @@ def test_gap_reason_gives_the_sums_on_both_sides():
 
 
 def test_explain_panel_on_explore_applies_the_flipping_penalty():
-    """Select a chunk just outside S1: the panel offers the penalty that pulls it in, and it does."""
+    """Select a chunk just outside a segment: the panel offers the penalty that pulls it in, and it does.
+
+    (A segment already at the most chunks per segment cannot grow, so its neighbours offer none.)"""
     at = new_app().run()
     result = result_of(at)
-    for chunk in (result.segments[0].start - 1, result.segments[0].end):
+    edges = [chunk for segment in result.segments for chunk in (segment.start - 1, segment.end)]
+    for chunk in edges:
         at.session_state["explore_selected_chunk"] = chunk
         at.session_state["_explore_selected_corpus"] = result.corpus.key
         at.run()

@@ -86,7 +86,7 @@ def test_uploads_are_never_written_under_the_app_folder():
 
 @pytest.mark.parametrize(
     ("penalty", "minimum", "expected"),
-    [("1", "0.5", "penalty"), ("0.2", "3", "minimum segment value")],
+    [("1", "0.5", "penalty"), ("0.4", "3", "minimum segment value")],
 )
 def test_extreme_but_valid_settings_explain_the_empty_result(penalty, minimum, expected):
     at = new_app(penalty=penalty, minval=minimum).run()

@@ -121,9 +121,9 @@ def test_equals_brute_force_and_is_never_worse_than_greedy(case):
     optimal = find_optimal_segments(rows, **limits, document_splits=splits)
     check_feasible(optimal, rows, max_length, overall, minimum, splits)
     expected, _ = brute_force(rows, max_length, overall, minimum, splits)
-    assert total_value(optimal) == pytest.approx(expected, abs=1e-9)
+    assert total_value(optimal) == pytest.approx(expected, abs=1e-8)  # sums of up to 16 floats, added in other orders
     greedy = find_best_segments(rows, **limits, document_splits=splits)
-    assert total_value(optimal) >= total_value(greedy) - 1e-9
+    assert total_value(optimal) >= total_value(greedy) - 1e-8
 
 
 @settings(max_examples=300, deadline=None)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from fake_cohere import FakeCohere, overlap_score
 
-from rse_core.chunking import Chunk, chunk_document
+from rse_core.chunking import Chunk, chunk_document, scoring_text
 from rse_core.documents import Document
 from rse_core.errors import (
     AuthenticationError,
@@ -72,7 +72,7 @@ def make_scorer(server: FakeCohere, **options: object) -> CohereScorer:
 
 
 def expected_scores(chunks: list[Chunk]) -> np.ndarray:
-    return np.array([overlap_score(QUERY, chunk.text) for chunk in chunks])
+    return np.array([overlap_score(QUERY, scoring_text(chunk)) for chunk in chunks])
 
 
 def closed_port() -> int:
@@ -95,7 +95,7 @@ def test_scores_come_back_in_document_order(server: FakeCohere, chunks: list[Chu
     assert server.request_count == 1
     sent = server.requests[0]
     assert sent.path == "/v2/rerank"
-    assert sent.documents == [chunk.text for chunk in chunks]
+    assert sent.documents == [scoring_text(chunk) for chunk in chunks]  # header and text, as chunked
     assert sent.body is not None and sent.body["model"] == "rerank-v3.5"
     assert sent.body["query"] == QUERY
     assert sent.authorization == f"Bearer {KEY}"
@@ -107,7 +107,7 @@ def test_long_documents_are_batched_and_reassembled(server: FakeCohere, chunks: 
 
     np.testing.assert_allclose(scores, expected_scores(chunks))
     assert [len(request.documents) for request in server.requests] == [3, 3, 3, 1]
-    assert [doc for request in server.requests for doc in request.documents] == [c.text for c in chunks]
+    assert [doc for request in server.requests for doc in request.documents] == [scoring_text(c) for c in chunks]
     assert [fraction for fraction, _ in calls] == [0.25, 0.5, 0.75, 1.0]
     assert calls[0][1] == "Cohere rerank: batch 1 of 4"
 

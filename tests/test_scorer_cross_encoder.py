@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from rse_core.chunking import Chunk, chunk_document
+from rse_core.chunking import Chunk, chunk_document, scoring_text
 from rse_core.documents import Document
 from rse_core.errors import ParameterError, QueryError, ScorerUnavailableError
 from rse_core.scoring import Scorer, get_scorer
@@ -85,7 +85,7 @@ def reference_logits(model_dir: Path, chunks: list[Chunk]) -> np.ndarray:
     logits = []
     with torch.no_grad():
         for chunk in chunks:
-            encoded = tokenizer(QUERY, chunk.text, truncation=True, return_tensors="pt")
+            encoded = tokenizer(QUERY, scoring_text(chunk), truncation=True, return_tensors="pt")
             logits.append(model(**encoded).logits[0, 0].item())
     return np.array(logits)
 

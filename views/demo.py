@@ -50,7 +50,7 @@ def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
     params = RSEParams()
     inputs = state.Inputs((story.sample,), (golden.query,), "minilm", (), params)
     scorer = backend.scorer_for("minilm", (), "")
-    corpus = backend.corpus_of((document,), params.chunk_size)
+    corpus = backend.corpus_of((document,), params.chunk_size, params.chunk_headers)
     scores = backend.scores_for(corpus, golden.query, scorer, inputs, private=False)
     result = run_rse(
         corpus, (golden.query,), [scores], params, scorer.calibration, scorer=scorer.name, model=scorer.model

@@ -36,9 +36,13 @@ class Calibration:
         - ``linear``: ``clip((raw - low) / (high - low), 0, 1)``;
         - ``logistic``: ``1 / (1 + exp(-(raw - low) / high))`` (``low`` = midpoint, ``high`` = scale);
         - ``max_ratio``: ``raw / max(raw over the document set)``, for unbounded scores such as BM25.
-        - ``quantile``: ``clip((raw - q) / (max(top, high) - q), 0, 1)`` where ``q`` is the ``low``
-          quantile of this query's scores over the document's chunks and ``top`` the best score;
-          for similarities whose absolute level drifts from query to query (a bi-encoder's cosine).
+        - ``quantile``: ``clip((raw - floor) / (ceiling - floor), 0, 1)`` with ``floor`` = the ``low``
+          quantile of this query's scores over the document's ``n`` chunks and ``ceiling`` =
+          ``max(best, high)``; for similarities whose absolute level drifts from query to query (a
+          bi-encoder's cosine). With ``prior_chunks`` = ``m`` > 0 both are shrunk towards fixed values
+          as if the document held ``m`` more chunks: ``floor = (n * q + m * prior_floor) / (n + m)``,
+          ``ceiling = (n * max(best, high) + m * high) / (n + m)``. A long document sets its own
+          scale; a one-chunk page, whose quantile *is* its best chunk, is judged on the fixed one.
 
     The pipeline applies it to each document separately (:meth:`per_document`).
     """
@@ -47,6 +51,8 @@ class Calibration:
     low: float = 0.0
     high: float = 1.0
     note: str = ""
+    prior_floor: float = 0.0
+    prior_chunks: float = 0.0
 
     def __call__(self, raw: np.ndarray) -> np.ndarray:
         raw = np.asarray(raw, dtype=np.float64)
@@ -62,8 +68,9 @@ class Calibration:
         if self.kind == "quantile":
             if not len(raw):
                 return raw
-            floor = float(np.quantile(raw, self.low))
-            ceiling = max(float(raw.max()), self.high)
+            n, m = len(raw), self.prior_chunks
+            floor = (n * float(np.quantile(raw, self.low)) + m * self.prior_floor) / (n + m)
+            ceiling = (n * max(float(raw.max()), self.high) + m * self.high) / (n + m)
             return np.clip((raw - floor) / (ceiling - floor), 0.0, 1.0) if ceiling > floor else np.zeros_like(raw)
         raise ValueError(f"unknown calibration kind {self.kind!r}")
 
@@ -78,16 +85,25 @@ class Calibration:
         parts = [self(raw[start:end]) for start, end in pairwise(bounds) if end > start]
         return np.concatenate(parts) if parts else self(raw)
 
+    def _describe_quantile(self) -> str:
+        q = f"q{self.low * 100:g}"
+        where = f"{q} = the {self.low * 100:g}th percentile of this query's scores in the document"
+        if not self.prior_chunks:
+            return f"clip((raw - {q}) / (max(best, {self.high:g}) - {q}), 0, 1), {where}"
+        m = f"{self.prior_chunks:g}"
+        return (
+            f"clip((raw - floor) / (ceiling - floor), 0, 1) for a document of n chunks, "
+            f"floor = (n * {q} + {m} * {self.prior_floor:g}) / (n + {m}), "
+            f"ceiling = (n * max(best, {self.high:g}) + {m} * {self.high:g}) / (n + {m}), {where}"
+        )
+
     def describe(self) -> str:
         formula = {
             "identity": "raw score used as is (already in [0, 1])",
             "linear": f"clip((raw - {self.low:g}) / ({self.high:g} - {self.low:g}), 0, 1)",
             "logistic": f"1 / (1 + exp(-(raw - {self.low:g}) / {self.high:g}))",
             "max_ratio": "raw / highest raw score in the document for this query",
-            "quantile": (
-                f"clip((raw - q{self.low * 100:g}) / (max(best, {self.high:g}) - q{self.low * 100:g}), 0, 1), "
-                f"q{self.low * 100:g} = the {self.low * 100:g}th percentile of this query's scores in the document"
-            ),
+            "quantile": self._describe_quantile(),
         }[self.kind]
         return f"{formula}. {self.note}".strip()
 
