@@ -107,3 +107,25 @@ def test_calibrating_over_the_collection_is_a_choice_and_matches_one_pooled_cali
     )
     tech_part = _part(result, tech.doc_id)
     assert not np.array_equal(_part(alone, tech.doc_id)[1], tech_part[1])
+
+
+def test_many_small_documents_get_a_note_that_names_the_switch():
+    """Where per-document calibration is weakest (FinanceBench's pages), the result says so once."""
+    from rse_core import Document
+
+    pages = [Document.from_text(f"Page {n}: revenue grew in region {n}. " * 3, name=f"p{n}.txt") for n in range(12)]
+    corpus = build_corpus(pages, PARAMS.chunk_size)
+    raw = get_scorer("bm25").score("revenue growth", corpus.chunks)
+    calibration = get_scorer("bm25").calibration
+    stable = run_rse(corpus, ["revenue growth"], [raw], PARAMS, calibration)
+    pooled = run_rse(
+        corpus, ["revenue growth"], [raw], PARAMS.with_changes(per_document_calibration=False), calibration
+    )
+    note = [n for n in stable.notes if "most have 3 chunks or fewer" in n]
+    assert len(note) == 1 and note[0].startswith("12 documents") and "--calibrate-over-collection" in note[0]
+    assert not any("most have 3 chunks or fewer" in n for n in pooled.notes)
+    # Few documents, or long ones: no note.
+    assert not any(
+        "3 chunks or fewer" in n
+        for n in run_rse(build_corpus(pages[:9], PARAMS.chunk_size), ["revenue"], [raw[:9]], PARAMS, calibration).notes
+    )
