@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 
 def test_header_toggle_and_explain_panel(app_url, page):
     page.set_viewport_size({"width": 1440, "height": 1700})
-    page.goto(f"{app_url}/?docs=tech_report&scorer=bm25&q=coolant+pump+flow+rate")
+    page.goto(f"{app_url}/?docs=tech_report&scorer=bm25&q=coolant+pump+flow+rate&headers=0")  # on by default
     wait_for_app(page, TIMEOUT)
     settle(page)
     assert_clean(page)

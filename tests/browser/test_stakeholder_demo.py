@@ -165,7 +165,7 @@ def test_demo_walks_three_stories(page, demo_url, fake_llm):
     assert_clean(page)
     screenshot(page, "demo_broad_page")
 
-    open_story("The financial statements: what top-k drops")
+    open_story("A coolant leak: what top-k drops")
     for expected in (2, 3, 4):
         next_step(expected)
     assert "leaves out" in page.locator(".rse-narration").inner_text()
