@@ -95,13 +95,8 @@ def measure(eval_set, candidate: Candidate, params, components: Components):
 
 
 def report(label: str, evaluation) -> str:
-    rows = {(row["kind"], row["method"]): row for row in evaluation.summary()}
-    rse, budget = rows[("all", "rse")], rows[("all", "top_k_equal_budget")]
-    kinds = [kind for kind, method in rows if method == "rse" and kind != "all"]
-    margins = " ".join(
-        f"{kind[:1]}{rows[(kind, 'rse')]['recall'] - rows[(kind, 'top_k_equal_budget')]['recall']:+.2f}"
-        for kind in kinds
-    )
+    rse, budget = evaluation.overall("rse"), evaluation.overall("top_k_equal_budget")
+    margins = " ".join(f"{kind[:1]}{margin:+.2f}" for kind, margin in evaluation.margins().items())
     empty = sum(1 for q in evaluation.queries if not q.segments)
     hit = rse.get("first_hit")
     return (

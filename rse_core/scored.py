@@ -109,6 +109,12 @@ class SetEvaluation:
             row["first_hit"] = sum(chosen) / len(chosen) if chosen and row["method"] == "rse" else None
         return rows
 
+    def margins(self) -> dict[str, float]:
+        """RSE's recall minus top-k's at RSE's characters, per query kind (the issue's target)."""
+        rows = {(row["kind"], row["method"]): row for row in self.summary()}
+        kinds = [kind for kind, method in rows if method == "rse" and kind != "all"]
+        return {kind: rows[(kind, "rse")]["recall"] - rows[(kind, "top_k_equal_budget")]["recall"] for kind in kinds}
+
     def overall(self, method: str = "rse") -> dict[str, object]:
         """The "all" summary row of one method."""
         return next(row for row in self.summary() if row["kind"] == "all" and row["method"] == method)

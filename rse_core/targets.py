@@ -33,8 +33,7 @@ class TargetCheck:
 
 def check_targets(report) -> list[TargetCheck]:
     """Every target for one :class:`~rse_core.report.SetReport`."""
-    rows = {(row["kind"], row["method"]): row for row in report.evaluation.summary()}
-    rse = rows[("all", "rse")]
+    rse = report.evaluation.overall("rse")
     checks = [
         TargetCheck(
             report.name, f"RSE recall >= {MIN_RECALL:.2f}", f"{rse['recall']:.2f}", rse["recall"] >= MIN_RECALL
@@ -46,9 +45,7 @@ def check_targets(report) -> list[TargetCheck]:
             rse["characters"] <= MAX_CHARACTERS,
         ),
     ]
-    kinds = [kind for kind, method in rows if method == "rse" and kind != "all"]
-    for kind in kinds:
-        margin = rows[(kind, "rse")]["recall"] - rows[(kind, "top_k_equal_budget")]["recall"]
+    for kind, margin in report.evaluation.margins().items():
         need = MARGIN_KINDS.get(kind, 0.0)
         target = f"{kind}: RSE - top-k at RSE's chars >= {need:+.2f}"
         checks.append(TargetCheck(report.name, target, f"{margin:+.2f}", margin >= need - 1e-9))
