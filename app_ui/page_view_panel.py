@@ -149,9 +149,14 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         + (f" (the first {len(shown_pages)} shown)" if more > 0 else "")
         + ". Highlights are the exact characters, found by their offsets, not by searching the text."
     )
-    width = int(document.layout.page_sizes[shown_pages[0] - 1][0] * zoom)
     for page, image in zip(shown_pages, images, strict=True):
-        st.image(image, caption=f"Page {page}", width=width)
+        # At the image's own width: a narrower width makes Streamlit decode, resize and re-encode it.
+        st.image(image, caption=f"Page {page}", width=png_width(image))
+
+
+def png_width(image: bytes) -> int:
+    """Pixel width of a PNG, from its header (IHDR)."""
+    return int.from_bytes(image[16:20], "big")
 
 
 def thumbnail_strip_html(thumbs: list[tuple[int, bytes]], marked: set[int], shown: set[int]) -> str:
