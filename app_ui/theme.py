@@ -10,6 +10,8 @@ from pathlib import Path
 
 from rse_core.charts import PALETTE
 
+from .chart_warmup import CSS as CHART_WARMUP_CSS
+
 ICON = Path(__file__).resolve().parent / "icon.png"  # the page icon, served by the app itself
 
 SEGMENT = PALETTE.segment
@@ -24,6 +26,7 @@ CSS = f"""
 /* Plotly measures its text (getBoundingClientRect) many times per redraw; containment keeps each
    measurement from laying out the whole page again. */
 [data-testid="stPlotlyChart"] {{ contain: layout paint style; }}
+{CHART_WARMUP_CSS}
 .rse-chip {{ display: inline-block; padding: 0 0.45em; border-radius: 0.35em; font-size: 0.85em;
              font-weight: 600; color: white; margin-right: 0.3em; line-height: 1.5; white-space: nowrap; }}
 .rse-chip.segment {{ background: {SEGMENT}; }}
