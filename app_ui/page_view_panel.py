@@ -150,8 +150,9 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         + ". Highlights are the exact characters, found by their offsets, not by searching the text."
     )
     for page, image in zip(shown_pages, images, strict=True):
-        # At the image's own width: a narrower width makes Streamlit decode, resize and re-encode it.
-        st.image(image, caption=f"Page {page}", width=png_width(image))
+        # At its own width and format: otherwise Streamlit decodes, resizes and re-encodes it (as a
+        # JPEG) on every run.
+        st.image(image, caption=f"Page {page}", width=png_width(image), output_format="PNG")
 
 
 def png_width(image: bytes) -> int:
