@@ -214,6 +214,21 @@ def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark]
     return images
 
 
+def marks_by_page(document: Document, marks: Iterable[Mark]) -> dict[int, tuple[Mark, ...]]:
+    """1-based page -> the marks of ``document`` drawn on it, in the given order.
+
+    A page's image depends on these marks alone, so an app can keep each page's image and redraw
+    only the pages whose marks changed."""
+    layout = _layout(document)
+    found: dict[int, list[Mark]] = {}
+    for mark in marks:
+        if mark.doc_id == document.doc_id and mark.end > mark.start:
+            first, last = _page_range(layout, mark)
+            for page in range(first, last + 1):
+                found.setdefault(page, []).append(mark)
+    return {page: tuple(listed) for page, listed in found.items()}
+
+
 def _page_range(layout, mark: Mark) -> tuple[int, int]:
     """First and last 1-based page a mark's characters lie on ((0, -1): none)."""
     pages = layout.page[mark.start : mark.end]
