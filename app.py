@@ -8,12 +8,27 @@ is on.
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Callable
+
 import streamlit as st
 
-from app_ui import backend, models, navigation, state
+from app_ui import backend, chart_warmup, models, navigation, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS, ICON
-from views import compare, demo, evaluate, explore, lesson, sweep, transform_lab, worked_example
+from views import explore
+
+
+def lazy(module: str) -> Callable[[], None]:
+    """The ``render`` of ``views.<module>``, imported on the first visit to that page: the first
+    screen (Explore) does not wait for the other pages' imports (pandas, for one)."""
+
+    def render() -> None:
+        importlib.import_module(f"views.{module}").render()
+
+    render.__name__ = render.__qualname__ = f"render_{module}"
+    return render
+
 
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
 # runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
@@ -22,6 +37,7 @@ models.apply_hub_policy()
 # A local icon: a ":material/...:" page icon makes the browser fetch it from a font CDN.
 st.set_page_config(page_title="RSE Explorer", page_icon=str(ICON), layout="wide")
 st.html(CSS)
+warmup = chart_warmup.start()  # before anything slow: the browser loads plotly.js meanwhile
 
 state.init_state()
 pages = st.navigation(
@@ -29,23 +45,23 @@ pages = st.navigation(
         {
             "Explore": [
                 st.Page(explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True),
-                st.Page(compare.render, title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
-                st.Page(demo.render, title="Demo", icon=":material/slideshow:", url_path="demo"),
+                st.Page(lazy("compare"), title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
+                st.Page(lazy("demo"), title="Demo", icon=":material/slideshow:", url_path="demo"),
             ],
             "Measure": [
-                st.Page(evaluate.render, title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
+                st.Page(lazy("evaluate"), title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
             ],
             "Learn": [
                 st.Page(
-                    worked_example.render, title="Worked example", icon=":material/school:", url_path="worked-example"
+                    lazy("worked_example"), title="Worked example", icon=":material/school:", url_path="worked-example"
                 ),
-                st.Page(lesson.render, title="Lesson", icon=":material/menu_book:", url_path="lesson"),
+                st.Page(lazy("lesson"), title="Lesson", icon=":material/menu_book:", url_path="lesson"),
                 st.Page(
-                    transform_lab.render, title="Transform lab", icon=":material/functions:", url_path="transform-lab"
+                    lazy("transform_lab"), title="Transform lab", icon=":material/functions:", url_path="transform-lab"
                 ),
             ],
             "Tune": [
-                st.Page(sweep.render, title="Parameter sweep", icon=":material/grid_on:", url_path="sweep"),
+                st.Page(lazy("sweep"), title="Parameter sweep", icon=":material/grid_on:", url_path="sweep"),
             ],
         }
     )
@@ -55,4 +71,5 @@ inputs = state.read_inputs()
 st.session_state["_outcome"] = backend.compute(inputs)
 state.sync_url(inputs)
 pages.run()
+chart_warmup.finish(warmup)
 backend.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it

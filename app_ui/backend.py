@@ -20,6 +20,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -154,15 +155,18 @@ def _offered_cross_encoder(model: str, kwargs: dict[str, object]) -> Scorer:
 
 
 PRELOAD_ENV = "RSE_PRELOAD_MODEL"
+PRELOAD_DELAY = 3.0  # seconds after the first screen is sent: about what a browser takes to draw it
 
 
 def start_model_preload(inputs: state.Inputs) -> None:
     """Load the MiniLM model in a background thread, once per process, while the user looks at
     the first screen (which needs no model: the samples ship their chunk and query vectors).
 
-    Started at the end of the first run that uses minilm, not before it, so the import of torch
-    does not compete with drawing the first chart. A new query that needs the model meanwhile
-    waits for this load (its progress bar says so). ``RSE_PRELOAD_MODEL=0`` switches it off.
+    Started at the end of the first run that uses minilm, and only :data:`PRELOAD_DELAY` seconds
+    later, so the import of torch (seconds of CPU) does not compete with the browser drawing the
+    first chart (on two cores it cost 0.6 s of first-chart time). A new query that needs the model
+    meanwhile loads it at once or waits for this load (its progress bar says so).
+    ``RSE_PRELOAD_MODEL=0`` switches it off.
     """
     if inputs.scorer == "minilm" and os.environ.get(PRELOAD_ENV, "1") != "0":
         _preload_thread()
@@ -177,8 +181,9 @@ def _preload_thread() -> threading.Thread:
 
 
 def _preload(scorer: Scorer) -> None:
+    time.sleep(PRELOAD_DELAY)
     with contextlib.suppress(RSEError):  # reported where a query needs the model, with what to do
-        scorer.preload()
+        scorer.preload()  # at once if a query has loaded it meanwhile
 
 
 def _cohere_key() -> str | None:

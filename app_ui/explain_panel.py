@@ -12,8 +12,8 @@ rank 0), as in the value formula. Widget keys start with ``xp_``.
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import streamlit as st
 
 from rse_core import ExtractionResult, RSEError, run_rse
@@ -22,6 +22,9 @@ from rse_core.teaching.chunk_explain import format_penalty
 
 from . import components, state
 from .safe_text import md
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CACHE_ENTRIES = 16
 SLIDER_STEP = 0.01
@@ -70,6 +73,8 @@ def _apply_penalty(penalty: float) -> None:
 
 def stage_table(result: ExtractionResult, chunk_index: int) -> pd.DataFrame:
     """One row per query: every stage of the chunk's value."""
+    import pandas as pd  # here, not at the top: the first screen never needs it (~0.25 s)
+
     params = result.params
     rows = []
     for number, values in enumerate(result.values, 1):

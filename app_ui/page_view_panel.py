@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+from collections import OrderedDict
 
 import streamlit as st
 
@@ -19,14 +20,16 @@ from rse_core.page_view import (
     PADDING,
     SEGMENT,
     STYLE_LABELS,
+    THUMBNAIL_ZOOM,
     TOP_K,
     Mark,
+    marks_by_page,
     pages_of,
     reflow,
     render_pages,
-    render_thumbnails,
     segment_marks,
     text_html,
+    thumbnail_pages,
     top_k_marks,
 )
 
@@ -40,7 +43,8 @@ PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text
 CLICKED = "clicked"
 MAX_PAGES_SHOWN = 3  # more on request: every page drawn costs a rerun time
 ALL_PAGES_KEY = "pv_all_pages"
-_MEMO_ENTRIES = 6
+_THUMBS_KEPT = 240  # page images kept per session (thumbnails ~10 KB, pages ~200 KB)
+_PAGES_KEPT = 24
 
 CSS = f"""
 <style>
@@ -128,20 +132,13 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         return
 
     focus_pages = pages_of(document, focus)
-    memo_key = (document.doc_id, tuple(marks))  # the drawing depends on the marks alone
-    thumbs = components.session_memo(
-        "pv_thumbs", memo_key, lambda: render_thumbnails(document, marks), entries=_MEMO_ENTRIES
-    )
+    strip = thumbnail_pages(len(document.layout.page_sizes), pages_of(document, marks))
+    thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, _THUMBS_KEPT), strict=True))
     marked_pages = set(pages_of(document, [m for m in marks if m.style != TOP_K]))
     st.html(thumbnail_strip_html(thumbs, marked_pages, set(focus_pages)))
     show_all = len(focus_pages) > MAX_PAGES_SHOWN and st.toggle(f"Show all {len(focus_pages)} pages", key=ALL_PAGES_KEY)
     shown_pages = focus_pages if show_all else focus_pages[:MAX_PAGES_SHOWN]
-    images = components.session_memo(
-        "pv_pages",
-        (memo_key, tuple(shown_pages), zoom),
-        lambda: render_pages(document, shown_pages, marks, zoom),
-        entries=_MEMO_ENTRIES,
-    )
+    images = page_images(document, shown_pages, marks, zoom, _PAGES_KEPT)
     more = len(focus_pages) - len(shown_pages)
     st.caption(
         f"{html.escape(components.doc_title(result, document.doc_id, 60))}: "
@@ -149,9 +146,37 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         + (f" (the first {len(shown_pages)} shown)" if more > 0 else "")
         + ". Highlights are the exact characters, found by their offsets, not by searching the text."
     )
-    width = int(document.layout.page_sizes[shown_pages[0] - 1][0] * zoom)
     for page, image in zip(shown_pages, images, strict=True):
-        st.image(image, caption=f"Page {page}", width=width)
+        # At its own width and format: otherwise Streamlit decodes, resizes and re-encodes it (as a
+        # JPEG) on every run.
+        st.image(image, caption=f"Page {page}", width=png_width(image), output_format="PNG")
+
+
+def png_width(image: bytes) -> int:
+    """Pixel width of a PNG, from its header (IHDR)."""
+    return int.from_bytes(image[16:20], "big")
+
+
+def page_images(document, pages: list[int], marks: list[Mark], zoom: float, kept: int) -> list[bytes]:
+    """PNGs of ``pages`` with their marks, each remembered in this session by what is drawn on it
+    (the last ``kept`` of one size class: thumbnails and pages are kept apart).
+
+    A slider move that changes one segment redraws only the pages that segment touches; every
+    other page (and thumbnail) is reused, as bytes, so Streamlit re-sends the same image."""
+    store: OrderedDict = st.session_state.setdefault(f"_pv_images_{kept}", OrderedDict())
+    on_page = marks_by_page(document, marks)
+    keys = {page: (document.doc_id, page, zoom, on_page.get(page, ())) for page in pages}
+    missing = [page for page in pages if keys[page] not in store]
+    if missing:
+        for page, image in zip(missing, render_pages(document, missing, marks, zoom), strict=True):
+            store[keys[page]] = image
+    images = []
+    for page in pages:
+        store.move_to_end(keys[page])
+        images.append(store[keys[page]])
+    while len(store) > max(kept, len(pages)):
+        store.popitem(last=False)
+    return images
 
 
 def thumbnail_strip_html(thumbs: list[tuple[int, bytes]], marked: set[int], shown: set[int]) -> str:

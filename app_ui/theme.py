@@ -10,6 +10,8 @@ from pathlib import Path
 
 from rse_core.charts import PALETTE
 
+from .chart_warmup import CSS as CHART_WARMUP_CSS
+
 ICON = Path(__file__).resolve().parent / "icon.png"  # the page icon, served by the app itself
 
 SEGMENT = PALETTE.segment
@@ -24,6 +26,11 @@ CSS = f"""
 /* Plotly measures its text (getBoundingClientRect) many times per redraw; containment keeps each
    measurement from laying out the whole page again. */
 [data-testid="stPlotlyChart"] {{ contain: layout paint style; }}
+{CHART_WARMUP_CSS}
+/* During a long run (an upload being embedded) Streamlit fades every stale element to 1/3 over a
+   second: 60 repaints a second of the whole page, which a browser without GPU pays in CPU, taken
+   from the embedding on a small machine. Three steps instead of a smooth fade look much the same. */
+[data-stale="true"], [data-stale="true"] * {{ transition-timing-function: steps(3, end) !important; }}
 .rse-chip {{ display: inline-block; padding: 0 0.45em; border-radius: 0.35em; font-size: 0.85em;
              font-weight: 600; color: white; margin-right: 0.3em; line-height: 1.5; white-space: nowrap; }}
 .rse-chip.segment {{ background: {SEGMENT}; }}

@@ -189,6 +189,7 @@ def value_chart(
     height: int | None = None,
     gold_spans: Sequence[tuple[int, int, str]] = (),
     optimal: Sequence[tuple[int, int]] = (),
+    range_slider: bool | None = None,
 ) -> go.Figure:
     """Chunk values of one query in document order, with segments, gap chunks and top-k.
 
@@ -205,6 +206,10 @@ def value_chart(
             are the answer and which are padding, which low chunks are real gaps in it.
         optimal: ``(start, end)`` chunk ranges of the exact search's answer, outlined dashed and
             labelled O1, O2 ... (best first) at the top inside the plot, to compare with the greedy bands.
+        range_slider: a zoom strip under the x axis; ``None``: above :data:`RANGE_SLIDER_ABOVE`
+            chunks. The strip draws every bar a second time, which costs a third to a half of the
+            browser's drawing time, so a chart redrawn on every slider move can leave it out
+            (dragging over the plot zooms too; a double click resets).
 
     Every bar's ``x`` is its corpus index and its ``customdata[0]`` too, so a click event tells
     which chunk was picked.
@@ -380,7 +385,7 @@ def value_chart(
         shapes=shapes,
         annotations=annotations,
     )
-    if n > RANGE_SLIDER_ABOVE:
+    if range_slider or (range_slider is None and n > RANGE_SLIDER_ABOVE):
         layout["xaxis"]["rangeslider"] = {
             "visible": True,
             "thickness": 0.07,

@@ -172,16 +172,20 @@ def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark]
     for page in pages:
         if not 1 <= page <= len(layout.page_sizes):
             raise PageViewError(f"{document.name} has no page {page}; it has {len(layout.page_sizes)}.")
-    own = [mark for mark in marks if mark.doc_id == document.doc_id]
+    own = [mark for mark in marks if mark.doc_id == document.doc_id and mark.end > mark.start]
+    # The pages each mark touches, once: a page is searched only for the marks on it (a strip of
+    # thumbnails would otherwise scan every mark's characters once per page).
+    spans = [_page_range(layout, mark) for mark in own]
     images = []
     with pymupdf.open(stream=layout.source, filetype="pdf") as pdf:
         for page in pages:
             pdf_page = pdf.load_page(page - 1)
             shape = pdf_page.new_shape()
+            on_page = [mark for mark, (first, last) in zip(own, spans, strict=True) if first <= page <= last]
             # Fills first, outlines last, so a top-k outline is never hidden under a fill.
             for style in (PADDING, SEGMENT, GAP, TOP_K):
                 fill, stroke, opacity = _PDF_STYLE[style]
-                for mark in own:
+                for mark in on_page:
                     if mark.style != style:
                         continue
                     rects = line_rects(document, mark.start, mark.end, page)
@@ -208,6 +212,27 @@ def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark]
             pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
             images.append(pixmap.tobytes("png"))
     return images
+
+
+def marks_by_page(document: Document, marks: Iterable[Mark]) -> dict[int, tuple[Mark, ...]]:
+    """1-based page -> the marks of ``document`` drawn on it, in the given order.
+
+    A page's image depends on these marks alone, so an app can keep each page's image and redraw
+    only the pages whose marks changed."""
+    layout = _layout(document)
+    found: dict[int, list[Mark]] = {}
+    for mark in marks:
+        if mark.doc_id == document.doc_id and mark.end > mark.start:
+            first, last = _page_range(layout, mark)
+            for page in range(first, last + 1):
+                found.setdefault(page, []).append(mark)
+    return {page: tuple(listed) for page, listed in found.items()}
+
+
+def _page_range(layout, mark: Mark) -> tuple[int, int]:
+    """First and last 1-based page a mark's characters lie on ((0, -1): none)."""
+    pages = layout.page[mark.start : mark.end]
+    return (int(pages.min()) + 1, int(pages.max()) + 1) if len(pages) else (0, -1)
 
 
 def thumbnail_pages(page_count: int, marked: Iterable[int], limit: int = MAX_THUMBNAILS) -> list[int]:

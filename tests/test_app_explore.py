@@ -86,8 +86,10 @@ def test_explore_shows_headline_chart_text_and_exports():
     gaps = [index for segment in result.segments for index in segment.gap_chunks]
     assert gaps
     assert page_html.count("kept because the chunks on both sides outweigh it") >= len(gaps)
-    spec = chart_specs(at)[0]
-    assert spec["layout"]["xaxis"]["rangeslider"]["visible"]  # the annual report has > 120 chunks
+    # The annual report has > 120 chunks: the zoom strip is offered, off (it doubles each redraw's cost).
+    assert "rangeslider" not in chart_specs(at)[0]["layout"]["xaxis"]
+    at.toggle(key="explore_zoom_strip").set_value(True).run()
+    assert chart_specs(at)[0]["layout"]["xaxis"]["rangeslider"]["visible"]
     labels = [button.proto.label for button in at.get("download_button")]
     assert labels == [
         "Download the result (JSON)",
@@ -451,6 +453,7 @@ def test_value_chart_stages_selection_and_long_documents():
     figure = value_chart(result, show_stages=True, selected_chunk=61)
     go.Figure(figure.to_dict())
     assert figure.layout.xaxis.rangeslider.visible
+    assert "rangeslider" not in value_chart(result, range_slider=False).to_dict()["layout"]["xaxis"]
     stage_names = [trace.name for trace in figure.data if trace.name and trace.name[0] in "①②③④"]
     assert len(stage_names) == 4
     (calibrated,) = _traces(figure, "①")

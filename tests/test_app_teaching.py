@@ -583,5 +583,5 @@ def test_new_pages_are_registered_in_learn_and_tune():
     by_path = {info.get("url_pathname"): info for info in at._registered_pages.values()}
     assert {"worked-example", "transform-lab", "sweep"} <= set(by_path)
     source = Path(APP).read_text()
-    assert source.index('"Learn"') < source.index("worked_example.render") < source.index('"Tune"')
-    assert source.index('"Tune"') < source.index("sweep.render")
+    assert source.index('"Learn"') < source.index('lazy("worked_example")') < source.index('"Tune"')
+    assert source.index('"Tune"') < source.index('lazy("sweep")')

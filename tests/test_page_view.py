@@ -22,6 +22,7 @@ from rse_core.page_view import (
     PageViewError,
     all_marks,
     highlighted_glyphs,
+    marks_by_page,
     pages_of,
     reflow,
     render_page,
@@ -148,6 +149,23 @@ def test_render_pages_and_thumbnails_are_pngs():
         render_page(document, document.page_count + 1, marks)
     with pytest.raises(PageViewError, match="Zoom"):
         render_page(document, 1, marks, zoom=50)
+
+
+def test_a_page_image_depends_only_on_the_marks_on_that_page():
+    """What the app's per-page image cache relies on: a page drawn with only its own marks is the
+    same image as drawn with every mark, and marks_by_page finds every page a mark touches."""
+    document = _document("annual_report")
+    result = extract(document, "revenue by region", scorer=_scorer())
+    marks = all_marks(result)
+    by_page = marks_by_page(document, marks)
+    assert sorted(by_page) == pages_of(document, marks)
+    for mark in marks:
+        first, last = document.pages_of_span(mark.start, mark.end)
+        assert all(mark in by_page[page] for page in range(first, last + 1))
+    for page in sorted(by_page)[:3]:
+        assert render_page(document, page, by_page[page], zoom=0.5) == render_page(document, page, marks, zoom=0.5)
+    unmarked = next(page for page in range(1, document.page_count + 1) if page not in by_page)
+    assert render_page(document, unmarked, [], zoom=0.5) == render_page(document, unmarked, marks, zoom=0.5)
 
 
 def test_text_documents_get_escaped_marks():

@@ -20,13 +20,14 @@ from app_ui.page_view_panel import render_page_view_panel
 from app_ui.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
-from rse_core.charts import value_chart
+from rse_core.charts import RANGE_SLIDER_ABOVE, value_chart
 from rse_core.optimal import GreedyVsOptimal, compare_with_greedy
 
 SELECTED_CHUNK_KEY = "explore_selected_chunk"
 CHART_KEY = "explore_chart"
 STAGES_KEY = "explore_stages"
 OPTIMAL_KEY = "explore_optimal"
+ZOOM_STRIP_KEY = "explore_zoom_strip"
 QUERY_CHOICE_KEY = "explore_query"
 _LAST_CLICK_KEY = "_explore_last_click"
 _SELECTED_CORPUS_KEY = "_explore_selected_corpus"  # the corpus the selected index belongs to
@@ -109,6 +110,12 @@ def render_chart_block(result: ExtractionResult) -> None:
         help="Outline (dashed, O1, O2 ...) the segments of the exact search under the same limits, and give both "
         "totals. The app's segments come from the greedy search, as in dsRAG.",
     )
+    zoom_strip = len(result.corpus.chunks) > RANGE_SLIDER_ABOVE and st.toggle(
+        "Zoom strip under the chart",
+        key=ZOOM_STRIP_KEY,
+        help="A range slider under the chunks for zooming into a long document. Off by default: it draws every "
+        "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
+    )
     selected = _valid_selection(result)
     gold = [span for span in gold_spans(result.corpus, result.queries) if span.query_number == query]
     comparison = greedy_vs_optimal(result) if st.session_state.get(OPTIMAL_KEY) else None
@@ -119,6 +126,7 @@ def render_chart_block(result: ExtractionResult) -> None:
         selected_chunk=selected,
         gold_spans=[(span.start, span.end, span.label) for span in gold],
         optimal=[(s.start, s.end) for s in comparison.optimal] if comparison else (),
+        range_slider=bool(zoom_strip),
     )
     if comparison is not None:
         render_optimal_line(comparison)

@@ -1,0 +1,37 @@
+"""Start the browser's chart library loading while the server computes the first screen.
+
+Streamlit's frontend fetches and compiles plotly.js (a 4.7 MB module) only when the first chart
+element reaches the browser. On a first visit that happens after the server has computed the
+chart, so the two waits add up (seconds on a small machine). A tiny chart sent as the first
+element of a session's first run, in a container the theme hides (``display: none``), makes the
+browser load the library while the server is still computing; the real chart then draws as soon
+as it arrives. The hidden chart is removed at the end of that run.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+KEY = "rse_chart_warmup"
+CSS = f".st-key-{KEY} {{ display: none; }}"  # in app_ui.theme.CSS, which is drawn before it
+_SENT_KEY = "_chart_warmup_sent"
+_FIGURE = {
+    "data": [{"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}],
+    "layout": {"height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}, "xaxis": {"visible": False},
+               "yaxis": {"visible": False}},
+}  # fmt: skip
+
+
+def start() -> DeltaGenerator:
+    """Send the hidden chart on the session's first run; return its placeholder (for :func:`finish`)."""
+    placeholder = st.container(key=KEY).empty()
+    if not st.session_state.get(_SENT_KEY):
+        st.session_state[_SENT_KEY] = True
+        placeholder.plotly_chart(_FIGURE, config={"staticPlot": True, "displayModeBar": False}, theme=None)
+    return placeholder
+
+
+def finish(placeholder: DeltaGenerator) -> None:
+    """Remove the hidden chart (the page's own charts are drawn by now)."""
+    placeholder.empty()
