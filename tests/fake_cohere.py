@@ -12,12 +12,12 @@ import contextlib
 import json
 import re
 import socket
-import threading
 import uuid
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any
+from http.server import BaseHTTPRequestHandler
+from typing import Any, ClassVar
+
+from tests.fake_server import FakeServer
 
 _WORD = re.compile(r"\w+")
 
@@ -58,85 +58,16 @@ class RecordedRequest:
 
 
 @dataclass
-class FakeCohere:
-    """Threaded HTTP server on 127.0.0.1 speaking Cohere's rerank API.
+class FakeCohere(FakeServer):
+    """Threaded HTTP server on 127.0.0.1 speaking Cohere's rerank API (see :class:`FakeServer`)."""
 
-    Use as a context manager. ``api_key``, when set, is the only key accepted (others get 401).
-    ``echo_authorization`` copies the Authorization header into error messages, to test that a
-    client never repeats a key a server sent back.
-    ``fail(mode, times)`` makes the next ``times`` requests fail in ``mode`` (``None``: all).
-    """
+    FAILURE_MODES: ClassVar[tuple[str, ...]] = FAILURE_MODES
+    NAME: ClassVar[str] = "fake-cohere"
 
-    api_key: str | None = None
-    slow_seconds: float = 2.0
-    echo_authorization: bool = False  # put the Authorization header in error bodies, like a bad proxy
     requests: list[RecordedRequest] = field(default_factory=list)
-    _mode: str | None = None
-    _remaining: int | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _release: threading.Event = field(default_factory=threading.Event)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
 
-    # -- control -------------------------------------------------------------------------------
-
-    def fail(self, mode: str, times: int | None = None) -> None:
-        if mode not in FAILURE_MODES:
-            raise ValueError(f"unknown failure mode {mode!r}; choose from {FAILURE_MODES}")
-        with self._lock:
-            self._mode, self._remaining = mode, times
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "server not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    @property
-    def request_count(self) -> int:
-        with self._lock:
-            return len(self.requests)
-
-    def start(self) -> FakeCohere:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
-        server.daemon_threads = True
-        server.block_on_close = False
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-cohere", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._release.set()  # let slow handlers finish at once
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeCohere:
-        return self.start()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.stop()
-
-    # -- request handling ----------------------------------------------------------------------
-
-    def _next_failure(self) -> str | None:
-        """The failure mode for the request being handled, counting down ``times``."""
-        with self._lock:
-            if self._mode is None:
-                return None
-            mode = self._mode
-            if self._remaining is not None:
-                self._remaining -= 1
-                if self._remaining <= 0:
-                    self._mode, self._remaining = None, None
-            return mode
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _make_handler(self)
 
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:

@@ -18,12 +18,12 @@ import contextlib
 import json
 import re
 import socket
-import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any
+from http.server import BaseHTTPRequestHandler
+from typing import Any, ClassVar
+
+from tests.fake_server import FakeServer
 
 FAILURE_MODES = ("unauthorized", "rate_limited", "server_error", "drop", "slow", "malformed_json", "cut_stream")
 _WORD = re.compile(r"\w+")
@@ -85,81 +85,20 @@ def fake_answer(messages: list[dict[str, Any]]) -> str:
 
 
 @dataclass
-class FakeLLM:
-    """Threaded HTTP server on 127.0.0.1 speaking OpenAI's and Cohere's streaming chat APIs.
+class FakeLLM(FakeServer):
+    """Threaded HTTP server on 127.0.0.1 speaking OpenAI's and Cohere's streaming chat APIs (see
+    :class:`FakeServer`). ``delay``: seconds between streamed pieces (so a browser sees the answer
+    arrive)."""
 
-    ``api_key``: the only key accepted (others get 401). ``echo_authorization``: copy the
-    Authorization header into error bodies and answers, like a badly behaved proxy, to prove a
-    client never repeats it. ``fail(mode, times)`` makes the next requests fail.
-    ``delay``: seconds between streamed pieces (so a browser sees the answer arrive).
-    """
+    FAILURE_MODES: ClassVar[tuple[str, ...]] = FAILURE_MODES
+    NAME: ClassVar[str] = "fake-llm"
 
-    api_key: str | None = None
-    echo_authorization: bool = False
     slow_seconds: float = 3.0
     delay: float = 0.0
     requests: list[dict[str, Any]] = field(default_factory=list)
-    _mode: str | None = None
-    _remaining: int | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _release: threading.Event = field(default_factory=threading.Event)
-    _server: ThreadingHTTPServer | None = None
-    _thread: threading.Thread | None = None
 
-    def fail(self, mode: str | None, times: int | None = None) -> None:
-        if mode is not None and mode not in FAILURE_MODES:
-            raise ValueError(f"unknown failure mode {mode!r}; choose from {FAILURE_MODES}")
-        with self._lock:
-            self._mode, self._remaining = mode, times
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None, "server not started"
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    @property
-    def request_count(self) -> int:
-        with self._lock:
-            return len(self.requests)
-
-    def start(self, port: int = 0) -> FakeLLM:
-        server = ThreadingHTTPServer(("127.0.0.1", port), _make_handler(self))
-        server.daemon_threads = True
-        server.block_on_close = False
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-llm", daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._release.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def __enter__(self) -> FakeLLM:
-        return self.start()
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.stop()
-
-    def _next_failure(self) -> str | None:
-        with self._lock:
-            if self._mode is None:
-                return None
-            mode = self._mode
-            if self._remaining is not None:
-                self._remaining -= 1
-                if self._remaining <= 0:
-                    self._mode, self._remaining = None, None
-            return mode
+    def handler(self) -> type[BaseHTTPRequestHandler]:
+        return _make_handler(self)
 
 
 def _pieces(text: str) -> list[str]:

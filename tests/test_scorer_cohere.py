@@ -10,7 +10,6 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
-from fake_cohere import FakeCohere, overlap_score
 
 from rse_core.chunking import Chunk, chunk_document, scoring_text
 from rse_core.documents import Document
@@ -26,6 +25,7 @@ from rse_core.errors import (
 )
 from rse_core.scoring import Scorer, cohere_rerank, get_scorer
 from rse_core.scoring.cohere_rerank import CohereScorer
+from tests.fake_cohere import FakeCohere, overlap_score
 
 KEY = "co-TEST-7f3a9c-DISTINCTIVE-SECRET-do-not-leak-41d2"
 QUERY = "How many vacation days do new employees get per year?"
