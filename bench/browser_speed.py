@@ -34,19 +34,22 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.streamlit_process import free_port, running_server, streamlit_command  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -104,51 +107,20 @@ class Figures:
     import_core: list[float] = field(default_factory=list)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextmanager
 def server(root: Path, log_dir: Path) -> Iterator[tuple[str, float, int]]:
     """``streamlit run app.py`` from ``root``; yields (url, the monotonic time it was spawned, pid)."""
     port = free_port()
     cache = Path(tempfile.mkdtemp(prefix="rse-cache-", dir=log_dir))
-    env = {
-        **os.environ,
-        "RSE_CACHE_DIR": str(cache),
-        "HF_HUB_OFFLINE": "1",
-        "TRANSFORMERS_OFFLINE": "1",
-    }
-    log = (log_dir / f"server-{port}.log").open("w")
-    command = [
-        sys.executable, "-m", "streamlit", "run", "app.py", "--server.address", "127.0.0.1",
-        "--server.port", str(port), "--server.headless", "true", "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
-    ]  # fmt: skip
-    started = time.monotonic()
-    process = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    env = {**os.environ, "RSE_CACHE_DIR": str(cache), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     url = f"http://127.0.0.1:{port}"
+    started = time.monotonic()
     try:
-        deadline = started + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    raise RuntimeError(f"streamlit did not start; see {log.name}") from None
-                time.sleep(0.05)
-        yield url, started, process.pid
+        with running_server(
+            streamlit_command(port), url=url, cwd=root, env=env, log=log_dir / f"server-{port}.log"
+        ) as process:
+            yield url, started, process.pid
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
         shutil.rmtree(cache, ignore_errors=True)
 
 
@@ -347,7 +319,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    sys.path.insert(0, str(ROOT))
     from playwright.sync_api import sync_playwright
 
     from rse_core import get_scorer

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.streamlit_process import ServerStartError, free_port, running_server, streamlit_command
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -38,47 +35,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @contextlib.contextmanager
 def streamlit_server(log_dir: Path, env: dict[str, str]) -> Iterator[str]:
     """``streamlit run app.py`` on a free loopback port with ``env``; yields its URL, stops it after."""
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    port = _free_port()
-    log = (log_dir / "server.log").open("w")
-    process = subprocess.Popen(
-        [
-            sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-            "--server.address", "127.0.0.1", "--server.port", str(port), "--server.headless", "true",
-            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-        ],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
     try:
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            pytest.fail(f"streamlit did not start; see {log.name}")
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
+        with running_server(
+            streamlit_command(port, ROOT / "app.py"), url=url, cwd=ROOT, env=env, log=log_dir / "server.log", timeout=90
+        ):
+            yield url
+    except ServerStartError as error:
+        pytest.fail(str(error))
 
 
 @pytest.fixture(scope="session")

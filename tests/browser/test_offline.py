@@ -18,15 +18,14 @@ import re
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from tests.pdf_factory import make_pdf
+from tests.streamlit_process import free_port, running_server
 
-from .conftest import CHROMIUM, ROOT, _free_port, screenshot, wait_for_app
+from .conftest import CHROMIUM, ROOT, screenshot, wait_for_app
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -76,24 +75,13 @@ def test_a_whole_session_and_the_cli_stay_on_this_machine(browser, tmp_path):
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     log = tmp_path / "network.log"
     env = guarded_env(tmp_path, log)
-    port = _free_port()
+    port = free_port()
     server_trace = tmp_path / "server.strace"
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]
-    server_log = (tmp_path / "server.log").open("w")
-    process = subprocess.Popen(
-        traced(command, server_trace), cwd=ROOT, env=env, stdout=server_log, stderr=subprocess.STDOUT
-    )
+    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port)]  # as the README
     url = f"http://127.0.0.1:{port}"
     requests: list[str] = []
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline and process.poll() is None, "streamlit did not start"
-                time.sleep(0.3)
+    server = running_server(traced(command, server_trace), url=url, cwd=ROOT, env=env, log=tmp_path / "server.log")
+    with server:
         context = browser.new_context(viewport={"width": 1440, "height": 1200})
         page = context.new_page()
         page.on("request", lambda request: requests.append(request.url))
@@ -122,13 +110,6 @@ def test_a_whole_session_and_the_cli_stay_on_this_machine(browser, tmp_path):
         assert page.locator("[data-testid='stException']").count() == 0
         screenshot(page, "offline_session")
         context.close()
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        server_log.close()
 
     cli_trace = tmp_path / "cli.strace"
     cli = subprocess.run(
