@@ -8,7 +8,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from .cli_support import OneLineParser, fail, run, write_stdout
+from .cli_support import OneLineParser, add_scoring_switches, fail, run, write_stdout
 from .context import ContextOrder
 from .documents import load_document
 from .errors import RSEError
@@ -64,22 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     adjustment = parser.add_mutually_exclusive_group()
     adjustment.add_argument("--length-adjustment", dest="length_adjustment", action="store_true", default=None)
     adjustment.add_argument("--no-length-adjustment", dest="length_adjustment", action="store_false")
-    headers = parser.add_mutually_exclusive_group()
-    headers.add_argument(
-        "--headers",
-        dest="chunk_headers",
-        action="store_true",
-        default=None,
-        help="score each chunk with its document title and section heading (contextual chunk headers)",
-    )
-    headers.add_argument("--no-headers", dest="chunk_headers", action="store_false", help="score the chunk text alone")
-    parser.add_argument(
-        "--calibrate-over-collection",
-        dest="per_document_calibration",
-        action="store_false",
-        default=None,
-        help="calibrate and rank over every loaded chunk instead of within each document (see the README)",
-    )
+    add_scoring_switches(parser)
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument(
         "--verbose", "-v", action="store_true", help="show model loading and embedding progress on stderr"

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cli_support import OneLineParser, fail, run
+from .cli_support import OneLineParser, add_scoring_switches, fail, run
 from .documents import Document, load_document
 from .errors import RSEError
 from .golden import QUERY_KINDS, GoldenSet, GoldenSetError, load_golden_set
@@ -480,18 +480,7 @@ def _main(argv: Sequence[str] | None) -> int:
         "--window", type=int, help="neighbouring chunks the window baseline adds on each side of a top-k hit"
     )
     parser.add_argument("--top-k", type=int, help="chunks in the top-k baseline (and hits of the window baseline)")
-    headers = parser.add_mutually_exclusive_group()
-    headers.add_argument(
-        "--headers", dest="chunk_headers", action="store_true", default=None, help="score with contextual chunk headers"
-    )
-    headers.add_argument("--no-headers", dest="chunk_headers", action="store_false", help="score the chunk text alone")
-    parser.add_argument(
-        "--calibrate-over-collection",
-        dest="per_document_calibration",
-        action="store_false",
-        default=None,
-        help="calibrate and rank over every loaded chunk instead of within each document (see the README)",
-    )
+    add_scoring_switches(parser)
     parser.add_argument("--json", type=Path, help="write every evaluation (per-query rows and summary) as JSON")
     parser.add_argument("--csv", type=Path, help="write per-query rows of all golden sets as CSV")
     parser.add_argument(
