@@ -33,7 +33,7 @@ from rse_core.page_view import (
     top_k_marks,
 )
 
-from . import components
+from . import components, state
 
 TARGET_KEY = "pv_target"
 ZOOM_KEY = "pv_zoom"
@@ -94,8 +94,7 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
             "Nothing to draw: RSE kept no text (the message above says why). Click a bar to see that chunk here."
         )
         return
-    if st.session_state.get(TARGET_KEY) not in options:
-        st.session_state[TARGET_KEY] = options[0]
+    state.keep_choice(TARGET_KEY, options, options[0])
     controls = st.columns([3, 2, 2, 3])
     target = controls[0].selectbox(
         "Show",

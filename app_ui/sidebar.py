@@ -234,8 +234,7 @@ def _cross_encoder_picker(disabled: bool = False) -> None:
             f"(the operator lists local model folders in `{models.MODELS_ENV}`)."
         )
         return
-    if st.session_state.get(state.CROSS_ENCODER_MODEL_KEY) not in offered:
-        st.session_state[state.CROSS_ENCODER_MODEL_KEY] = offered[0]
+    state.keep_choice(state.CROSS_ENCODER_MODEL_KEY, offered, offered[0])
     st.selectbox(
         "Cross-encoder model",
         offered,

@@ -7,6 +7,7 @@ typed :class:`Inputs` for the rest of the run.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, fields
 from enum import Enum
 
@@ -109,6 +110,13 @@ SLIDERS = (
 )
 CONTEXT_ORDERS = {"document": "document order (the lesson's)", "score": "best first"}
 SLIDER_BY_FIELD = {spec.field: spec for spec in SLIDERS}
+
+
+def keep_choice(key: str, options: Collection[object], fallback: object) -> None:
+    """Reset a choice widget's remembered value to ``fallback`` when its options no longer hold it
+    (a document was removed, a set changed), before the widget is drawn."""
+    if st.session_state.get(key) not in options:
+        st.session_state[key] = fallback
 
 
 def fit_to_widgets(params: RSEParams) -> RSEParams:

@@ -124,13 +124,11 @@ def _choose_golden_set(
         "upload",
         *(["built"] if built else []),
     ]
-    if st.session_state.get(SOURCE_KEY) not in options:
-        st.session_state[SOURCE_KEY] = options[0]
+    state.keep_choice(SOURCE_KEY, options, options[0])
     source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=SOURCE_KEY, horizontal=True)
     _render_format_help()
     if source == "sample":
-        if st.session_state.get(SAMPLE_KEY) not in active_samples:
-            st.session_state[SAMPLE_KEY] = active_samples[0]
+        state.keep_choice(SAMPLE_KEY, active_samples, active_samples[0])
         slug = st.selectbox(
             "Sample document",
             active_samples,
@@ -188,8 +186,7 @@ def _choose_external() -> tuple[GoldenSet, Document, None] | None:
     try:
         sets = backend.external_golden_sets()
         names = list(sets)
-        if st.session_state.get(EXTERNAL_KEY) not in names:
-            st.session_state[EXTERNAL_KEY] = names[0]
+        state.keep_choice(EXTERNAL_KEY, names, names[0])
         name = st.selectbox(
             "Third-party document",
             names,
@@ -342,8 +339,7 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None)
     """Pick a query (or click its row): what each method sent, and a button to Explore it."""
     st.subheader("One query")
     by_id = {query.id: query for query in evaluation.queries}
-    if st.session_state.get(OPEN_KEY) not in by_id:
-        st.session_state[OPEN_KEY] = ids[0]
+    state.keep_choice(OPEN_KEY, by_id, ids[0])
     query_id = st.selectbox(
         "Query (or click a row of the table)",
         ids,
@@ -416,8 +412,7 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ba
         return
     names = [document.name for document in documents]
     built: GoldenSet | None = st.session_state.get(BUILT_KEY)
-    if st.session_state.get(MARK_DOC_KEY) not in names:
-        st.session_state[MARK_DOC_KEY] = built.document if built and built.document in names else names[0]
+    state.keep_choice(MARK_DOC_KEY, names, built.document if built and built.document in names else names[0])
     name = st.selectbox("Document", names, key=MARK_DOC_KEY)
     document = documents[names.index(name)]
     corpus = backend.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)

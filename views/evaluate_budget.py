@@ -151,8 +151,7 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
         st.error(md(error), icon=":material/error:")
         return
     kinds = list(curves)
-    if st.session_state.get(KIND_KEY) not in kinds:
-        st.session_state[KIND_KEY] = "all"
+    state.keep_choice(KIND_KEY, kinds, "all")
     kind = st.radio("Queries", kinds, key=KIND_KEY, horizontal=True)
     key = _settings_key(golden, inputs)
     stored = st.session_state.get(RESULT_KEY)

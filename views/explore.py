@@ -13,7 +13,7 @@ import html
 
 import streamlit as st
 
-from app_ui import components
+from app_ui import components, state
 from app_ui.explain_panel import render_explain_panel
 from app_ui.gold import gold_spans
 from app_ui.page_view_panel import render_page_view_panel
@@ -190,8 +190,7 @@ def _chosen_query(result: ExtractionResult) -> int:
     if len(result.queries) == 1:
         return 0
     options = list(range(len(result.queries)))
-    if st.session_state.get(QUERY_CHOICE_KEY) not in options:
-        st.session_state[QUERY_CHOICE_KEY] = 0
+    state.keep_choice(QUERY_CHOICE_KEY, options, 0)
     return st.radio(
         "Chart the values of",
         options,

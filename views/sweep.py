@@ -186,8 +186,7 @@ def render() -> None:
             st.caption("Recall needs a sample document with a golden set as the first active document.")
     metrics = ["segment_count", "chunks", "characters"] + (["recall"] if gold_span else [])
     with controls[1]:
-        if st.session_state.get(METRIC_KEY) not in metrics:
-            st.session_state[METRIC_KEY] = "recall" if gold_span else "segment_count"
+        state.keep_choice(METRIC_KEY, metrics, "recall" if gold_span else "segment_count")
         metric = st.radio(
             "Colour by",
             options=metrics,
