@@ -16,7 +16,7 @@ from app_ui import answers_panel, backend, components, state
 from app_ui.page_view_panel import CSS as PAGE_VIEW_CSS
 from app_ui.page_view_panel import legend_html, thumbnail_strip_html
 from app_ui.samples import list_samples
-from rse_core import ExtractionResult, RSEParams, run_rse
+from rse_core import ExtractionResult, RSEParams
 from rse_core.answers import answer_contexts
 from rse_core.charts import compare_chart, value_chart
 from rse_core.page_view import all_marks, pages_of, render_pages, render_thumbnails
@@ -47,15 +47,8 @@ def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
     sample = list_samples()[story.sample]
     golden = next(query for query in sample.golden.queries if query.id == story.query_id)
     document = backend.sample_document(story.sample)
-    params = RSEParams()
-    inputs = state.Inputs((story.sample,), (golden.query,), "minilm", (), params)
-    scorer = backend.scorer_for("minilm", (), "")
-    corpus = backend.corpus_of((document,), params.chunk_size, params.chunk_headers)
-    scores = backend.scores_for(corpus, golden.query, scorer, inputs, private=False)
-    result = run_rse(
-        corpus, (golden.query,), [scores], params, scorer.calibration, scorer=scorer.name, model=scorer.model
-    )
-    return result, golden.span
+    inputs = state.Inputs((story.sample,), (golden.query,), "minilm", (), RSEParams())
+    return backend.result_for((document,), (golden.query,), inputs), golden.span
 
 
 def _go(step: int) -> None:
