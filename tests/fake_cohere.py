@@ -8,10 +8,8 @@ request is recorded so tests can check batching and count retries.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
-import socket
 import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
@@ -102,13 +100,8 @@ def _make_handler(fake: FakeCohere) -> type[BaseHTTPRequestHandler]:
                 return
 
             mode = fake._next_failure()
-            if mode == "drop":
-                self.close_connection = True
-                with contextlib.suppress(OSError):
-                    self.connection.shutdown(socket.SHUT_RDWR)
+            if fake.dropped_or_delayed(self, mode):
                 return
-            if mode == "slow":
-                fake._release.wait(fake.slow_seconds)
             statuses = {"unauthorized": 401, "forbidden": 403, "rate_limited": 429, "server_error": 500}
             if mode in statuses:
                 self._send_json(statuses[mode], {"message": f"fake {mode}"})

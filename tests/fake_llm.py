@@ -14,7 +14,6 @@ base URL at ``http://127.0.0.1:8765/v1``.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import re
 import socket
@@ -131,13 +130,8 @@ def _make_handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 self._json(401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}})
                 return
             mode = fake._next_failure()
-            if mode == "drop":
-                self.close_connection = True
-                with contextlib.suppress(OSError):
-                    self.connection.shutdown(socket.SHUT_RDWR)
+            if fake.dropped_or_delayed(self, mode):
                 return
-            if mode == "slow":
-                fake._release.wait(fake.slow_seconds)
             statuses = {"unauthorized": 401, "rate_limited": 429, "server_error": 500}
             if mode in statuses:
                 self._json(statuses[mode], {"error": {"message": f"fake {mode}"}, "message": f"fake {mode}"})

@@ -7,6 +7,8 @@ its ``FAILURE_MODES`` and builds its request handler in :meth:`FakeServer.handle
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -86,6 +88,18 @@ class FakeServer:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.stop()
+
+    def dropped_or_delayed(self, handler: BaseHTTPRequestHandler, mode: str | None) -> bool:
+        """Act out the transport failures: ``drop`` closes the socket unanswered (True: stop
+        handling), ``slow`` waits ``slow_seconds`` (or until ``stop``) before the answer."""
+        if mode == "drop":
+            handler.close_connection = True
+            with contextlib.suppress(OSError):
+                handler.connection.shutdown(socket.SHUT_RDWR)
+            return True
+        if mode == "slow":
+            self._release.wait(self.slow_seconds)
+        return False
 
     def _next_failure(self) -> str | None:
         """The failure mode for the request being handled, counting down ``times``."""
