@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
-from tests.fake_server import FakeServer
+from tests.fake_server import FakeServer, send_json_bytes
 
 _WORD = re.compile(r"\w+")
 
@@ -141,13 +141,6 @@ def _make_handler(fake: FakeCohere) -> type[BaseHTTPRequestHandler]:
             self._send_bytes(status, json.dumps(payload).encode("utf-8"))
 
         def _send_bytes(self, status: int, data: bytes) -> None:
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except OSError:
-                pass  # the client gave up (a timeout test); nothing to answer
+            send_json_bytes(self, status, data)
 
     return Handler

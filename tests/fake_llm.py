@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
-from tests.fake_server import FakeServer
+from tests.fake_server import FakeServer, send_json_bytes
 
 FAILURE_MODES = ("unauthorized", "rate_limited", "server_error", "drop", "slow", "malformed_json", "cut_stream")
 _WORD = re.compile(r"\w+")
@@ -224,15 +224,7 @@ def _make_handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 payload = {**payload, "message": f"{payload.get('message', '')}{note}"}
                 if isinstance(payload.get("error"), dict):
                     payload["error"] = {**payload["error"], "message": payload["error"]["message"] + note}
-            data = json.dumps(payload).encode("utf-8")
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-            except OSError:
-                pass
+            send_json_bytes(self, status, json.dumps(payload).encode("utf-8"))
 
     return Handler
 

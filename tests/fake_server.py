@@ -112,3 +112,15 @@ class FakeServer:
                 if self._remaining <= 0:
                     self._mode, self._remaining = None, None
             return mode
+
+
+def send_json_bytes(handler: BaseHTTPRequestHandler, status: int, data: bytes) -> None:
+    """Answer with a JSON body; a client that gave up (a timeout test) gets nothing, quietly."""
+    try:
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+    except OSError:
+        pass
