@@ -37,7 +37,8 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
     st.title(title)
     st.caption(intro)
     outcome = backend.current_outcome()
-    backend.show_messages(outcome, take_url_notices())
+    with st.container(key=MESSAGES_KEY):  # keyed: messages that come and go don't shift what follows
+        backend.show_messages(outcome, take_url_notices())
     if outcome.result is not None:
         st.html(query_html(outcome.result))
     return outcome.result
@@ -58,6 +59,9 @@ def session_memo(name: str, key: Hashable, compute: Callable[[], T], entries: in
 
 
 LOGGER = logging.getLogger(__name__)
+# A keyed container has the same identity in the browser whatever comes before it; unkeyed
+# elements are matched by position, so one message more or less rebuilt everything after it.
+MESSAGES_KEY = "rse_page_messages"
 MINUS = "\u2212"
 MAX_GAP_NOTES = 6  # per segment; more are summed up in one line
 

@@ -67,27 +67,49 @@ UPLOAD_WORDS = (  # noqa: SIM905 - a sentence reads better than quoted words
     "controller which adjusts valve positions every second and logs each change for the audit team"
 ).split()
 
-# A MutationObserver on the main area that notes the last time anything inside a Plotly chart
-# changed (after the next animation frame, i.e. when the browser can paint it).
+# A MutationObserver that notes the last time anything inside a Plotly chart changed (after the
+# next animation frame, i.e. when the browser can paint it): in the page (``st.plotly_chart``) and
+# in the same-origin frames of live charts (``app_ui.live_chart``), frames added later included.
+# Times are the page's ``performance.now()``: the frames' mutations are seen by the page's observer.
 OBSERVE_JS = """() => {
   if (window.__rseObserver) return;
   window.__rseLast = 0;
+  const watched = new WeakSet();
+  const note = () => requestAnimationFrame(() => { window.__rseLast = performance.now(); });
+  const watchFrame = (frame) => {
+    const attach = () => {
+      const body = frame.contentDocument && frame.contentDocument.body;
+      if (!body || watched.has(body)) return;
+      watched.add(body);
+      window.__rseObserver.observe(body, {subtree: true, childList: true, attributes: true, characterData: true});
+    };
+    attach();
+    frame.addEventListener('load', attach);
+  };
   window.__rseObserver = new MutationObserver((records) => {
+    let changed = false;
     for (const r of records) {
       const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
-      if (node && node.closest && node.closest('[data-testid="stPlotlyChart"]')) {
-        requestAnimationFrame(() => { window.__rseLast = performance.now(); });
-        return;
+      if (!node || !node.closest) continue;
+      for (const added of r.addedNodes || []) {
+        if (added.nodeType !== 1) continue;
+        (added.tagName === 'IFRAME' ? [added] : added.querySelectorAll('iframe')).forEach(watchFrame);
       }
+      if (node.closest('[data-testid="stPlotlyChart"]') || node.closest('.js-plotly-plot')) changed = true;
     }
+    if (changed) note();
   });
   window.__rseObserver.observe(document.body, {subtree: true, childList: true, attributes: true,
                                                characterData: true});
+  document.querySelectorAll('iframe').forEach(watchFrame);
 }"""
 IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-# A drawn chart: its SVG has a size and is not hidden (Streamlit draws a new chart hidden first).
-CHART_SHOWN_JS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot .main-svg')]
-  .some(svg => svg.getBoundingClientRect().width > 0 && getComputedStyle(svg).visibility !== 'hidden')"""
+# A drawn chart: its SVG has a size and is not hidden (Streamlit draws a new chart hidden first),
+# in the page or in a same-origin frame (a live chart).
+CHART_SHOWN_JS = """() => [document, ...[...document.querySelectorAll('iframe')].map(f => f.contentDocument)]
+  .filter(Boolean)
+  .some(doc => [...doc.querySelectorAll('.js-plotly-plot .main-svg')]
+    .some(svg => svg.getBoundingClientRect().width > 0 && getComputedStyle(svg).visibility !== 'hidden'))"""
 # Waits poll every 50 ms, not on every animation frame: a check per frame (it reads innerText,
 # which forces a layout) takes main-thread time from the page being measured. Adds <= 50 ms.
 POLL_MS = 50

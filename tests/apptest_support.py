@@ -43,7 +43,19 @@ def html_text(at: AppTest) -> str:
 
 
 def chart_specs(at: AppTest) -> list[dict]:
-    return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
+    """Every Plotly figure on the page in page order: ``st.plotly_chart`` and live charts alike."""
+    specs = []
+    for element in at:  # the whole tree, in page order
+        if element.type == "plotly_chart":
+            specs.append(json.loads(element.proto.spec))
+        elif element.type == "component_instance" and element.proto.component_name.endswith(".live_chart"):
+            specs.append(json.loads(json.loads(element.proto.json_args)["spec"]))
+    return specs
+
+
+def live_charts(at: AppTest) -> list:
+    """The live chart elements (``app_ui.live_chart``), e.g. to set a click with ``set_value``."""
+    return [e for e in at.get("component_instance") if e.proto.component_name.endswith(".live_chart")]
 
 
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")

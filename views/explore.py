@@ -16,6 +16,7 @@ import streamlit as st
 from app_ui import components, state
 from app_ui.explain_panel import render_explain_panel
 from app_ui.gold import gold_spans
+from app_ui.live_chart import live_plotly_chart
 from app_ui.page_view_panel import render_page_view_panel
 from app_ui.report_button import render_report_download
 from app_ui.safe_text import md
@@ -25,6 +26,8 @@ from rse_core.optimal import GreedyVsOptimal, compare_with_greedy
 
 SELECTED_CHUNK_KEY = "explore_selected_chunk"
 CHART_KEY = "explore_chart"
+CHART_AREA_KEY = "explore_chart_area"
+BODY_KEY = "explore_body"
 STAGES_KEY = "explore_stages"
 OPTIMAL_KEY = "explore_optimal"
 ZOOM_STRIP_KEY = "explore_zoom_strip"
@@ -46,11 +49,12 @@ def render() -> None:
         return
     render_headline(result)
 
-    chart_column, text_column = st.columns([5, 3], gap="medium")
-    with chart_column:
-        render_chart_block(result)
-    with text_column:
-        render_segment_texts(result)
+    with st.container(key=BODY_KEY):  # keyed, so the chart's frame survives messages above it coming and going
+        chart_column, text_column = st.columns([5, 3], gap="medium")
+        with chart_column:
+            render_chart_block(result)
+        with text_column:
+            render_segment_texts(result)
 
     selected = _valid_selection(result)
     if selected is not None:
@@ -130,15 +134,8 @@ def render_chart_block(result: ExtractionResult) -> None:
     )
     if comparison is not None:
         render_optimal_line(comparison)
-    st.plotly_chart(
-        figure,
-        on_select="rerun",
-        selection_mode="points",
-        key=CHART_KEY,
-        config=components.chart_config("rse-values"),
-        theme=None,
-        width="stretch",
-    )
+    with st.container(key=CHART_AREA_KEY):  # the same frame when the optimal line above comes and goes
+        live_plotly_chart(figure, key=CHART_KEY, config=components.chart_config("rse-values"))
     if gold:
         st.caption(
             "Purple under the bars: the gold answer of "
@@ -203,19 +200,17 @@ def _chosen_query(result: ExtractionResult) -> int:
 def _read_click(result: ExtractionResult) -> bool:
     """Store a newly clicked chunk; return whether there was one.
 
-    Streamlit gives the chart a new identity whenever its figure changes, which clears its
-    selection; so only a new, non-empty selection updates the stored chunk (and a selection that
-    merely persists does not overwrite a chunk chosen some other way).
+    The chart's value is its last click (with the click's time, so clicking the same bar again
+    is a new click); a click already handled does not overwrite a chunk chosen some other way.
     """
     event = st.session_state.get(CHART_KEY)
-    points = (event or {}).get("selection", {}).get("points", []) if hasattr(event, "get") else []
-    if not points:
+    if not isinstance(event, dict):
         return False
     try:
-        index = round(float(points[0]["x"]))
-    except (KeyError, TypeError, ValueError):
+        index = round(float(event["x"]))
+    except (KeyError, TypeError, ValueError, OverflowError):
         return False
-    click = (index, tuple(sorted(point.get("curve_number", 0) for point in points)))
+    click = (index, event.get("curve"), event.get("at"))
     if click != st.session_state.get(_LAST_CLICK_KEY) and 0 <= index < len(result.corpus.chunks):
         st.session_state[_LAST_CLICK_KEY] = click
         st.session_state[SELECTED_CHUNK_KEY] = index

@@ -89,6 +89,32 @@ def screenshot(page, name: str) -> Path:
     return path
 
 
+# Explore's value chart is a live chart (``app_ui.live_chart``): a component frame named after it.
+LIVE_CHART_FRAME = "iframe[title='app_ui.live_chart.live_chart']"
+
+
+def value_chart(page):
+    """The live value chart's frame (a Playwright FrameLocator): locate bars and legends inside it."""
+    return page.frame_locator(LIVE_CHART_FRAME).first
+
+
+def wait_for_value_chart(page, timeout: float = 120_000) -> None:
+    """Until the live value chart has drawn its plot."""
+    value_chart(page).locator(".js-plotly-plot .main-svg").first.wait_for(timeout=timeout)
+
+
+def wait_for_any_chart(page, timeout: float = 120_000) -> None:
+    """Until a Plotly chart is drawn, in the page (``st.plotly_chart``) or in a live chart's frame."""
+    page.wait_for_function(
+        """() => [document, ...[...document.querySelectorAll('iframe')].map(f => f.contentDocument)]
+          .filter(Boolean)
+          .some(doc => [...doc.querySelectorAll('.js-plotly-plot .main-svg')]
+            .some(svg => svg.getBoundingClientRect().width > 0))""",
+        timeout=timeout,
+        polling=100,
+    )
+
+
 def wait_for_app(page, timeout: float = 120_000) -> None:
     """Wait until Streamlit has finished running the script (no 'Running...' status)."""
     page.wait_for_selector("[data-testid='stApp']", timeout=timeout)

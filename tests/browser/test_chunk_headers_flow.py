@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, value_chart, wait_for_app
 from .test_explore_flow import MAIN, SIDEBAR, TIMEOUT, assert_clean, settle
 
 pytestmark = pytest.mark.browser
@@ -24,7 +24,7 @@ def test_header_toggle_and_explain_panel(app_url, page):
     settle(page)
     page.wait_for_function("() => window.location.search.includes('headers=1')", timeout=TIMEOUT)
     assert_clean(page)
-    bar = page.locator(".js-plotly-plot .barlayer .trace").first.locator(".point").nth(20)
+    bar = value_chart(page).locator(".js-plotly-plot .barlayer .trace").first.locator(".point").nth(20)
     bar.click(force=True)
     page.get_by_text("Scored with the header").first.wait_for(timeout=TIMEOUT)
     assert "Alderwick GSU-3700" in page.locator(MAIN).inner_text()

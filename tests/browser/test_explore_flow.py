@@ -12,7 +12,7 @@ import pytest
 
 from tests.pdf_factory import make_pdf
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, value_chart, wait_for_any_chart, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def settle(page) -> None:
     """Wait for the rerun a change started, then for the chart to be drawn."""
     page.wait_for_timeout(400)  # let the rerun begin (the status widget appears)
     wait_for_app(page, TIMEOUT)
-    page.locator(".js-plotly-plot").first.wait_for(timeout=TIMEOUT)
+    wait_for_any_chart(page, TIMEOUT)
 
 
 def metric_value(page, label: str) -> str:
@@ -71,7 +71,7 @@ def test_explore_flow(app_url, page):
     page.set_viewport_size({"width": 1440, "height": 1500})
     page.goto(app_url)
     wait_for_app(page, TIMEOUT)
-    page.locator(".js-plotly-plot").first.wait_for(timeout=TIMEOUT)
+    wait_for_any_chart(page, TIMEOUT)
     settle(page)
     assert_clean(page)
     assert page.locator(".rse-text").count() >= 1  # segment text beside the chart
@@ -112,7 +112,7 @@ def test_explore_flow(app_url, page):
     screenshot(page, "explore_after_slider")
 
     # Click a bar: the chunk is outlined and described under the chart.
-    bar = page.locator(".js-plotly-plot .barlayer .trace").first.locator(".point").nth(3)
+    bar = value_chart(page).locator(".js-plotly-plot .barlayer .trace").first.locator(".point").nth(3)
     bar.click(force=True)
     page.get_by_text("Selected:").first.wait_for(timeout=TIMEOUT)
     assert_clean(page)
@@ -120,7 +120,7 @@ def test_explore_flow(app_url, page):
     # Value stages.
     page.get_by_text("Show value stages").click()
     settle(page)
-    page.locator(".js-plotly-plot .legendtext", has_text="calibrated").first.wait_for(timeout=TIMEOUT)
+    value_chart(page).locator(".js-plotly-plot .legendtext", has_text="calibrated").first.wait_for(timeout=TIMEOUT)
     screenshot(page, "explore_stages")
     page.get_by_text("Show value stages").click()
     settle(page)

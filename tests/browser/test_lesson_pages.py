@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import wait_for_app
+from .conftest import value_chart, wait_for_app, wait_for_value_chart
 from .test_teaching_pages import tall_screenshot, wait_for_charts
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ def test_lesson_page(app_url, page):
 def test_explore_with_the_optimal_toggle_and_the_gold_span(app_url, page):
     page.goto(f"{app_url}/?scorer=bm25")
     wait_for_app(page)
-    wait_for_charts(page, 1)
+    wait_for_value_chart(page)
     main = page.locator("[data-testid='stMain']")
     assert "gold answer of ar-10" in main.inner_text()
     page.get_by_text("Compare with the optimal search").click()
@@ -39,9 +39,9 @@ def test_explore_with_the_optimal_toggle_and_the_gold_span(app_url, page):
     wait_for_app(page)
     assert "optimal total" in main.inner_text()
     # The chart draws the gold strip and the dashed optimal outlines (SVG shapes in Plotly's layer).
-    page.get_by_text("Optimal segment (exact search)").first.wait_for()
+    value_chart(page).get_by_text("Optimal segment (exact search)").first.wait_for()
     page.wait_for_timeout(800)
-    legend = page.locator("[data-testid='stPlotlyChart']").first.inner_text()
+    legend = value_chart(page).locator(".js-plotly-plot").first.inner_text()
     assert "Gold span (golden set)" in legend and "Optimal segment (exact search)" in legend
     tall_screenshot(page, "explore_optimal_gold", 1300)
 

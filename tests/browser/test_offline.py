@@ -25,7 +25,7 @@ import pytest
 from tests.pdf_factory import make_pdf
 from tests.streamlit_process import free_port, running_server
 
-from .conftest import CHROMIUM, ROOT, screenshot, wait_for_app
+from .conftest import CHROMIUM, ROOT, screenshot, wait_for_app, wait_for_value_chart
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -87,7 +87,7 @@ def test_a_whole_session_and_the_cli_stay_on_this_machine(browser, tmp_path):
         page.on("request", lambda request: requests.append(request.url))
         page.goto(url)
         wait_for_app(page, TIMEOUT)
-        page.locator(".js-plotly-plot").first.wait_for(timeout=TIMEOUT)
+        wait_for_value_chart(page, TIMEOUT)
 
         slider = page.locator(f"{SIDEBAR} input[type='range'][aria-label='Irrelevant chunk penalty']")
         slider.focus()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .conftest import screenshot, wait_for_app
+from .conftest import screenshot, wait_for_app, wait_for_value_chart
 
 
 def test_app_opens_with_a_result(app_url, page):
     page.goto(app_url)
     wait_for_app(page)
-    page.locator(".js-plotly-plot").first.wait_for(timeout=120_000)
+    wait_for_value_chart(page)
     page.locator(".rse-text").first.wait_for(timeout=120_000)  # a segment's text beside the chart
     segments = page.locator("[data-testid='stMetric']").filter(has_text="Segments").first
     assert int(segments.locator("[data-testid='stMetricValue']").inner_text()) >= 1
