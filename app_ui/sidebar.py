@@ -15,7 +15,7 @@ import streamlit as st
 
 from rse_core import Preset
 
-from . import models, state
+from . import backend, models, state
 from . import query_params as qp
 from .samples import list_samples
 
@@ -82,6 +82,40 @@ def _on_param_change() -> None:
     st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
 
 
+UPLOADS_CHANGED_KEY = "_uploads_changed"
+
+
+def _on_uploads_change() -> None:
+    st.session_state[UPLOADS_CHANGED_KEY] = True
+
+
+@st.fragment
+def render_uploads(disabled: bool) -> None:
+    """The upload box. A new file is parsed and embedded in this fragment, with its progress under
+    the box, and only then is the whole app rerun (its scores are cached by then): the page is not
+    dimmed and re-rendered while the model embeds (see ``backend.embed_new_uploads``)."""
+    st.file_uploader(
+        "Upload PDFs or text files",
+        type=["pdf", "txt", "md"],
+        accept_multiple_files=True,
+        key=state.UPLOADS_KEY,
+        on_change=_on_uploads_change,
+        help="Kept in this session's memory only and dropped when the session ends (see the README). "
+        "Segments never cross documents.",
+        disabled=disabled,
+    )
+    if not st.session_state.pop(UPLOADS_CHANGED_KEY, False):
+        return
+    bar = st.progress(0.0, text="Reading the upload...")
+    try:
+        backend.embed_new_uploads(
+            state.read_inputs(), progress=lambda done, label: bar.progress(min(done, 1.0), text=label)
+        )
+    finally:
+        bar.empty()
+    st.rerun()
+
+
 def render_sidebar(url_path: str = "") -> None:
     """Draw the sidebar for the page at ``url_path`` (controls it does not use are disabled)."""
     samples = list_samples()
@@ -100,15 +134,7 @@ def render_sidebar(url_path: str = "") -> None:
             help="Bundled documents written for this app; several can be active at once.",
             disabled=Group.DOCUMENTS not in scope,
         )
-        st.file_uploader(
-            "Upload PDFs or text files",
-            type=["pdf", "txt", "md"],
-            accept_multiple_files=True,
-            key=state.UPLOADS_KEY,
-            help="Kept in this session's memory only and dropped when the session ends (see the README). "
-            "Segments never cross documents.",
-            disabled=Group.DOCUMENTS not in scope,
-        )
+        render_uploads(disabled=Group.DOCUMENTS not in scope)
 
         st.subheader("Query")
         _not_here(Group.QUERY in scope)
