@@ -30,6 +30,8 @@ def lazy(module: str) -> Callable[[], None]:
     return render
 
 
+EXPLORE_PATHS = ("", "explore")  # the default page's URL path is empty; Explore draws no st.plotly_chart
+
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
 # runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
 models.apply_hub_policy()
@@ -37,8 +39,6 @@ models.apply_hub_policy()
 # A local icon: a ":material/...:" page icon makes the browser fetch it from a font CDN.
 st.set_page_config(page_title="RSE Explorer", page_icon=str(ICON), layout="wide")
 st.html(CSS)
-warmup = chart_warmup.start()  # before anything slow: the browser loads plotly.js meanwhile
-
 state.init_state()
 pages = st.navigation(
     navigation.register(
@@ -66,6 +66,7 @@ pages = st.navigation(
         }
     )
 )
+warmup = chart_warmup.start(wanted=pages.url_path not in EXPLORE_PATHS)  # Explore's chart loads its own
 render_sidebar(pages.url_path)
 inputs = state.read_inputs()
 st.session_state["_outcome"] = backend.compute(inputs)
