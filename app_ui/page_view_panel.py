@@ -94,14 +94,12 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
             "Nothing to draw: RSE kept no text (the message above says why). Click a bar to see that chunk here."
         )
         return
-    state.keep_choice(TARGET_KEY, options, options[0])
+    def label(option: object) -> str:
+        return _target_label(result, option, selected_chunk)
+
+    state.keep_choice(TARGET_KEY, options, options[0], label)
     controls = st.columns([3, 2, 2, 3])
-    target = controls[0].selectbox(
-        "Show",
-        options,
-        key=TARGET_KEY,
-        format_func=lambda option: _target_label(result, option, selected_chunk),
-    )
+    target = controls[0].selectbox("Show", options, key=TARGET_KEY, format_func=label)
     show_top_k = controls[1].toggle("Mark top-k chunks", value=True, key=TOPK_KEY)
     zoom = controls[2].slider("Zoom", 0.6, 3.0, 1.3, 0.1, key=ZOOM_KEY)
     mode = controls[3].radio("View", (PAGE_MODE, REFLOW_MODE, EXACT_MODE), key=MODE_KEY, horizontal=True)

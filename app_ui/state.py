@@ -7,7 +7,7 @@ typed :class:`Inputs` for the rest of the run.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, fields
 from enum import Enum
 
@@ -112,11 +112,24 @@ CONTEXT_ORDERS = {"document": "document order (the lesson's)", "score": "best fi
 SLIDER_BY_FIELD = {spec.field: spec for spec in SLIDERS}
 
 
-def keep_choice(key: str, options: Collection[object], fallback: object) -> None:
+def keep_choice(
+    key: str, options: Collection[object], fallback: object, label: Callable[[object], str] | None = None
+) -> None:
     """Reset a choice widget's remembered value to ``fallback`` when its options no longer hold it
-    (a document was removed, a set changed), before the widget is drawn."""
+    (a document was removed, a set changed), before the widget is drawn.
+
+    With ``label`` (the widget's ``format_func``): when the options' labels changed, the value is
+    set again. The browser remembers a choice by its label, so after an upload "S1" kept showing
+    the old S1's pages and characters.
+    """
     if st.session_state.get(key) not in options:
         st.session_state[key] = fallback
+    if label is not None:
+        labels = tuple(label(option) for option in options)
+        remembered = f"_labels_{key}"
+        if st.session_state.get(remembered) not in (None, labels):
+            st.session_state[key] = st.session_state[key]
+        st.session_state[remembered] = labels
 
 
 def fit_to_widgets(params: RSEParams) -> RSEParams:

@@ -39,3 +39,21 @@ def test_clicked_chunk_can_be_shown():
     no_problems(at)
     chunk = result_of(at).corpus.chunks[3]
     assert f"Page {chunk.first_page}" in [image.proto.imgs[0].caption for image in at.get("image")]
+
+
+def _segment_picker(at):
+    return next(box for box in at.selectbox if box.label == "Show")
+
+
+def test_the_segment_picker_is_set_again_when_its_labels_change():
+    """The browser remembers a choice by its label: "S1" kept showing the old S1's pages after a
+    new query unless the server sends the value again (``state.keep_choice`` with ``label``)."""
+    at = new_app(penalty="0.35").run()
+    before = _segment_picker(at).options
+    at.run()  # nothing changed: the value is not sent again
+    assert not _segment_picker(at).proto.set_value
+    at.text_area(key="sb_query").set_value("audit fees paid to the auditor").run()
+    no_problems(at)
+    picker = _segment_picker(at)
+    assert picker.value == 1 and picker.options[0] != before[0]  # still S1, now another S1
+    assert picker.proto.set_value

@@ -187,14 +187,12 @@ def _chosen_query(result: ExtractionResult) -> int:
     if len(result.queries) == 1:
         return 0
     options = list(range(len(result.queries)))
-    state.keep_choice(QUERY_CHOICE_KEY, options, 0)
-    return st.radio(
-        "Chart the values of",
-        options,
-        format_func=lambda i: f"Q{i + 1}: {md(result.queries[i], 48)}",  # radio options are Markdown
-        horizontal=True,
-        key=QUERY_CHOICE_KEY,
-    )
+
+    def label(i: int) -> str:
+        return f"Q{i + 1}: {md(result.queries[i], 48)}"  # radio options are Markdown
+
+    state.keep_choice(QUERY_CHOICE_KEY, options, 0, label)
+    return st.radio("Chart the values of", options, format_func=label, horizontal=True, key=QUERY_CHOICE_KEY)
 
 
 def _read_click(result: ExtractionResult) -> bool:
