@@ -30,7 +30,7 @@ def lazy(module: str) -> Callable[[], None]:
     return render
 
 
-EXPLORE_PATHS = ("", "explore")  # the default page's URL path is empty; Explore draws no st.plotly_chart
+LIVE_CHART_PATHS = ("", "explore", "compare")  # pages whose chart is a live chart ("" = the default page)
 
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
 # runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
@@ -66,7 +66,7 @@ pages = st.navigation(
         }
     )
 )
-warmup = chart_warmup.start(wanted=pages.url_path not in EXPLORE_PATHS)  # Explore's chart loads its own
+warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
 render_sidebar(pages.url_path)
 inputs = state.read_inputs()
 st.session_state["_outcome"] = backend.compute(inputs)

@@ -7,8 +7,8 @@ element of a session's first run, in a container the theme hides (``display: non
 browser load the library while the server is still computing; the real chart then draws as soon
 as it arrives. The hidden chart is removed at the end of that run.
 
-Not on Explore: its chart is a live chart (``app_ui.live_chart``) whose frame loads a plotly.js
-of its own, so warming Streamlit's only took CPU from it (first chart 4.6 s with, 4.3-4.4 s
+Not on Explore and RSE vs top-k: their chart is a live chart (``app_ui.live_chart``) whose frame
+loads a plotly.js of its own, so warming Streamlit's only took CPU from it (first chart 4.6 s with, 4.3-4.4 s
 without; a hidden live chart instead loaded in parallel with the real one and made it 0.2-0.4 s
 later still: both frames compiled plotly.js at once).
 """

@@ -15,7 +15,8 @@ Each measurement starts ``streamlit run app.py`` on a free 127.0.0.1 port with a
   a second tab on the now warm server;
 - slider: focus the penalty slider, press ArrowRight, time until the chart has stopped changing
   (a MutationObserver on the Plotly chart records its last change); at 125 chunks (default view)
-  and at 535 chunks (all three samples, chunk size 500, bm25 so no embedding is needed);
+  and at 535 chunks (all three samples, chunk size 500, bm25 so no embedding is needed); and on
+  the RSE vs top-k page (125 chunks);
 - upload: a generated PDF of about 100 chunks, from ``set_input_files`` to the headline that counts
   its chunks, in a warm app; against the library's ``load_document`` + MiniLM embedding +
   ``extract`` of the same bytes in this process (model already loaded, no cache), same run;
@@ -124,6 +125,7 @@ class Figures:
     warm_tab: list[float] = field(default_factory=list)
     slider_small: list[float] = field(default_factory=list)
     slider_big: list[float] = field(default_factory=list)
+    slider_compare: list[float] = field(default_factory=list)
     upload: list[float] = field(default_factory=list)
     library: list[float] = field(default_factory=list)
     import_core: list[float] = field(default_factory=list)
@@ -289,6 +291,12 @@ def measure(root: Path, figures: Figures, browser, upload: tuple[bytes, int, Pat
         wait_for_chart(big, 535)
         settle(big)
         figures.slider_big.extend(slider_moves(big, 4 if quick else 8))
+
+        compare = context.new_page()
+        compare.goto(url + "/compare")
+        wait_for_chart(compare)
+        settle(compare)
+        figures.slider_compare.extend(slider_moves(compare, 4 if quick else 8))
         context.close()
 
 
@@ -307,6 +315,7 @@ def report(new: Figures, base: Figures | None, ref: str) -> None:
         ("new tab on a warm server -> first chart", lambda f: f.warm_tab, 1.0, "s", "(for information)"),
         ("slider move -> chart redrawn, 125 chunks", lambda f: f.slider_small, 1.0, "ms", "<= 250 ms median"),
         ("slider move -> chart redrawn, 535 chunks", lambda f: f.slider_big, 1.0, "ms", "<= 400 ms median"),
+        ("slider move -> chart redrawn, RSE vs top-k page", lambda f: f.slider_compare, 1.0, "ms", "(for information)"),
         ("upload 100-chunk PDF -> its chart (warm app)", lambda f: f.upload, 1.0, "s", "<= 1.2x library"),
         ("library: load + embed + extract, same PDF", lambda f: f.library, 1.0, "s", ""),
         ("import rse_core (fresh interpreter)", lambda f: f.import_core, 1.0, "s", "<= 0.4 s"),

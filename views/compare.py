@@ -16,6 +16,7 @@ import html
 import streamlit as st
 
 from app_ui import answers_panel, components
+from app_ui.live_chart import live_plotly_chart
 from app_ui.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
@@ -23,6 +24,7 @@ from rse_core.charts import chunk_sets, compare_chart
 
 VARIANT_KEY = "compare_variant"
 CHART_KEY = "compare_chart"
+CHART_AREA_KEY = "compare_chart_area"
 CONTEXT_HEIGHT = 420
 AT_K, AT_BUDGET = "k", "budget"
 ORDER_WORDS = {"document": "in document order", "score": "best first"}
@@ -57,13 +59,8 @@ def render() -> None:
     top_k = result.top_k if variant == AT_K else result.top_k_equal_budget
     windows = result.window if variant == AT_K else result.window_equal_budget
     render_sizes(result, top_k, windows, variant)
-    st.plotly_chart(
-        compare_chart(result),
-        key=CHART_KEY,
-        config=components.chart_config("rse-vs-top-k"),
-        theme=None,
-        width="stretch",
-    )
+    with st.container(key=CHART_AREA_KEY):  # keyed: the chart's frame stays while what is above changes
+        live_plotly_chart(compare_chart(result), key=CHART_KEY, config=components.chart_config("rse-vs-top-k"))
     label = f"top-k (k={k})" if variant == AT_K else "top-k with RSE's characters"
     render_overlap(result, top_k, label)
     render_contexts(result, top_k, windows, label)
