@@ -10,6 +10,7 @@ is the same whether a run scored the query (with a progress bar) or found the sc
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 
@@ -142,3 +143,15 @@ def test_an_upload_is_embedded_once_before_the_run_that_scores_it(monkeypatch):
     assert upload_chunks >= 1
     assert encoded == [("upload box", upload_chunks)]  # embedded once, in the box; the run found it cached
     assert "_uploads_changed" not in at.session_state
+
+
+def test_an_unwritable_cache_directory_falls_back_to_a_temporary_folder(tmp_path, monkeypatch):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setattr(live_chart, "default_cache_dir", lambda: blocked / "cache")
+    folder = live_chart._frontend_folder()
+    try:
+        assert (folder / "index.html").is_file() and (folder / "plotly.min.js").is_file()
+        assert not folder.is_relative_to(blocked)
+    finally:
+        shutil.rmtree(folder.parent.parent, ignore_errors=True)  # the temporary folder it made
