@@ -22,7 +22,7 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -40,6 +40,7 @@ from rse_core import (
     ScorerError,
     ScorerUnavailableError,
     build_corpus,
+    chunk_document,
     get_scorer,
     load_document,
     normalize_queries,
@@ -353,23 +354,19 @@ def compute(inputs: state.Inputs) -> RunOutcome:
     """
     outcome = RunOutcome(result=None)
     with st.container(key=PROGRESS_AREA_KEY):
-        _compute_into(inputs, outcome)
+        try:
+            documents = active_documents(inputs, outcome)
+            if not documents:
+                raise RSEError("No document selected: pick a sample document or upload a file.")
+            outcome.result = result_for(documents, inputs.queries, inputs)
+            st.session_state["_last_good_result"] = outcome.result
+        except Exception as error:  # RSEError and anything a backend raises: one line, never a traceback
+            outcome.errors.append(failure_message(error, inputs.scorer))
+            outcome.scorer_failed = isinstance(error, ScorerError) or not isinstance(error, RSEError)
+            previous = st.session_state.get("_last_good_result")
+            if previous is not None:
+                outcome.result, outcome.stale = previous, True
     return outcome
-
-
-def _compute_into(inputs: state.Inputs, outcome: RunOutcome) -> None:
-    try:
-        documents = active_documents(inputs, outcome)
-        if not documents:
-            raise RSEError("No document selected: pick a sample document or upload a file.")
-        outcome.result = result_for(documents, inputs.queries, inputs)
-        st.session_state["_last_good_result"] = outcome.result
-    except Exception as error:  # RSEError and anything a backend raises: one line, never a traceback
-        outcome.errors.append(failure_message(error, inputs.scorer))
-        outcome.scorer_failed = isinstance(error, ScorerError) or not isinstance(error, RSEError)
-        previous = st.session_state.get("_last_good_result")
-        if previous is not None:
-            outcome.result, outcome.stale = previous, True
 
 
 def failure_message(error: Exception, scorer: str) -> str:
@@ -393,6 +390,17 @@ def _one_line(error: BaseException, limit: int = 200) -> str:
     return clean(str(error) or type(error).__name__, limit)
 
 
+@contextlib.contextmanager
+def progress_bar(text: str) -> Iterator[Callable[[float, str], None]]:
+    """A progress bar for a scorer's ``progress`` callback (fraction done, what is happening),
+    removed when the work ends or fails."""
+    bar = st.progress(0.0, text=text)
+    try:
+        yield lambda done, label: bar.progress(min(done, 1.0), text=label)
+    finally:
+        bar.empty()
+
+
 def embed_new_uploads(inputs: state.Inputs, progress: Callable[[float, str], None]) -> None:
     """Parse this session's uploads and embed their chunks that are not embedded yet.
 
@@ -408,8 +416,10 @@ def embed_new_uploads(inputs: state.Inputs, progress: Callable[[float, str], Non
     for upload in list(st.session_state.get(state.UPLOADS_KEY) or []):
         try:
             document = parse_upload(upload)
-            corpus = corpus_of([document], inputs.params.chunk_size, inputs.params.chunk_headers)
-            scorer.embed_chunks(corpus.chunks, progress)
+            # Its chunks as the run's corpus will hold them (the cache is keyed by their texts);
+            # not through corpus_of, whose few session entries the run's own corpus needs.
+            chunks = chunk_document(document, inputs.params.chunk_size, inputs.params.chunk_headers)
+            scorer.embed_chunks(chunks, progress)
         except Exception:  # the full run reports every problem with its own message
             LOGGER.debug("embedding an upload ahead of the run failed", exc_info=True)
 
@@ -421,13 +431,8 @@ def scores_for(corpus: Corpus, query: str, scorer: Scorer, inputs: state.Inputs,
     cached = store.get(key)
     if cached is not None:
         return cached
-    bar = st.progress(0.0, text=f"Scoring {len(corpus.chunks)} chunks with {scorer.name}...")
-    try:
-        scores = scorer.score(
-            query, corpus.chunks, progress=lambda done, label: bar.progress(min(done, 1.0), text=label)
-        )
-    finally:
-        bar.empty()
+    with progress_bar(f"Scoring {len(corpus.chunks)} chunks with {scorer.name}...") as progress:
+        scores = scorer.score(query, corpus.chunks, progress=progress)
     store.put(key, scores)
     return scores
 

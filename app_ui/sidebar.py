@@ -106,13 +106,8 @@ def render_uploads(disabled: bool) -> None:
     )
     if not st.session_state.pop(UPLOADS_CHANGED_KEY, False):
         return
-    bar = st.progress(0.0, text="Reading the upload...")
-    try:
-        backend.embed_new_uploads(
-            state.read_inputs(), progress=lambda done, label: bar.progress(min(done, 1.0), text=label)
-        )
-    finally:
-        bar.empty()
+    with backend.progress_bar("Reading the upload...") as progress:
+        backend.embed_new_uploads(state.read_inputs(), progress)
     st.rerun()
 
 
