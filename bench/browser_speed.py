@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.streamlit_process import free_port, running_server, streamlit_command  # noqa: E402
+from tests.streamlit_process import CHART_DRAWN_JS, free_port, running_server, streamlit_command  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -105,12 +105,6 @@ OBSERVE_JS = """() => {
   document.querySelectorAll('iframe').forEach(watchFrame);
 }"""
 IDLE_JS = "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-# A drawn chart: its SVG has a size and is not hidden (Streamlit draws a new chart hidden first),
-# in the page or in a same-origin frame (a live chart).
-CHART_SHOWN_JS = """() => [document, ...[...document.querySelectorAll('iframe')].map(f => f.contentDocument)]
-  .filter(Boolean)
-  .some(doc => [...doc.querySelectorAll('.js-plotly-plot .main-svg')]
-    .some(svg => svg.getBoundingClientRect().width > 0 && getComputedStyle(svg).visibility !== 'hidden'))"""
 # Waits poll every 50 ms, not on every animation frame: a check per frame (it reads innerText,
 # which forces a layout) takes main-thread time from the page being measured. Adds <= 50 ms.
 POLL_MS = 50
@@ -173,7 +167,7 @@ def wait_until_idle(pid: int, limit: float = 180.0, at_least: float = 5.0) -> fl
 def wait_for_chart(page, total_chunks: int | None = None) -> None:
     """Until a chart is drawn, the script has finished and (optionally) the headline counts
     ``total_chunks`` chunks."""
-    page.wait_for_function(CHART_SHOWN_JS, timeout=TIMEOUT_MS, polling=POLL_MS)
+    page.wait_for_function(CHART_DRAWN_JS, timeout=TIMEOUT_MS, polling=POLL_MS)
     if total_chunks is not None:
         page.wait_for_function(
             "(n) => [...document.querySelectorAll('[data-testid=\"stMetricValue\"]')]"

@@ -15,6 +15,14 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+# A drawn Plotly chart, in the page (``st.plotly_chart``) or in a same-origin frame (a live chart,
+# ``app_ui.live_chart``): its SVG has a size and is not hidden (Streamlit draws a new chart hidden
+# first). For Playwright's ``page.wait_for_function``.
+CHART_DRAWN_JS = """() => [document, ...[...document.querySelectorAll('iframe')].map(f => f.contentDocument)]
+  .filter(Boolean)
+  .some(doc => [...doc.querySelectorAll('.js-plotly-plot .main-svg')]
+    .some(svg => svg.getBoundingClientRect().width > 0 && getComputedStyle(svg).visibility !== 'hidden'))"""
+
 
 class ServerStartError(RuntimeError):
     """The server exited, or did not answer its health check in time."""

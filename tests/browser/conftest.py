@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.streamlit_process import ServerStartError, free_port, running_server, streamlit_command
+from tests.streamlit_process import CHART_DRAWN_JS, ServerStartError, free_port, running_server, streamlit_command
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -105,14 +105,7 @@ def wait_for_value_chart(page, timeout: float = 120_000) -> None:
 
 def wait_for_any_chart(page, timeout: float = 120_000) -> None:
     """Until a Plotly chart is drawn, in the page (``st.plotly_chart``) or in a live chart's frame."""
-    page.wait_for_function(
-        """() => [document, ...[...document.querySelectorAll('iframe')].map(f => f.contentDocument)]
-          .filter(Boolean)
-          .some(doc => [...doc.querySelectorAll('.js-plotly-plot .main-svg')]
-            .some(svg => svg.getBoundingClientRect().width > 0))""",
-        timeout=timeout,
-        polling=100,
-    )
+    page.wait_for_function(CHART_DRAWN_JS, timeout=timeout, polling=100)
 
 
 def wait_for_app(page, timeout: float = 120_000) -> None:
