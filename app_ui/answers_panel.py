@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from rse_core import ExtractionResult, RSEError
-from rse_core.answers import (
+from rse_core.llm.answers import (
     BASE_URL_VARIABLES,
     COHERE,
     DEFAULT_MODELS,

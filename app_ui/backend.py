@@ -46,10 +46,10 @@ from rse_core import (
     normalize_queries,
     run_rse,
 )
-from rse_core.eval_sets import EvalSet, SetName, golden_group, golden_sets
-from rse_core.evaluate import Evaluation, evaluate
-from rse_core.golden import GoldenSet
-from rse_core.scored import ScoredSet, score_set
+from rse_core.evaluation.golden import GoldenSet
+from rse_core.evaluation.runs import Evaluation, evaluate
+from rse_core.evaluation.scored_sets import ScoredSet, score_set
+from rse_core.evaluation.sets import EvalSet, SetName, golden_group, golden_sets
 
 from . import models, state
 from .safe_text import clean, md
@@ -465,7 +465,7 @@ def evaluation_for(golden: GoldenSet, document: Document, inputs: state.Inputs) 
     """Evaluate ``golden`` on ``document`` alone at the sidebar's scorer and parameters.
 
     Scores come from the score cache (and go into it), so a query already seen is not rescored,
-    and the numbers equal ``rse_core.evaluate.evaluate`` run with the same scorer and parameters.
+    and the numbers equal ``rse_core.evaluation.runs.evaluate`` run with the same scorer and parameters.
     Raises RSEError (e.g. GoldenSetError) for the page to show.
     """
     private = is_private((document,))

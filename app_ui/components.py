@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
-from rse_core.charts import shorten
+from rse_core.figures.chunk_axis import shorten
 
 from . import backend, state
 from .safe_text import md

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rse_core import Corpus
-from rse_core.golden import GoldenQuery, GoldenSet
+from rse_core.evaluation.golden import GoldenQuery, GoldenSet
 
 from .samples import list_samples
 

@@ -8,9 +8,9 @@ import html
 import pandas as pd
 import streamlit as st
 
-from rse_core.answers import ChatClient, prompt_text
-from rse_core.evaluate import Evaluation
-from rse_core.judge import estimate, grade_summary, judge_items, judge_messages, run_judge
+from rse_core.evaluation.runs import Evaluation
+from rse_core.llm.answers import ChatClient, prompt_text
+from rse_core.llm.judge import estimate, grade_summary, judge_items, judge_messages, run_judge
 
 from . import answers_panel
 

@@ -94,4 +94,3 @@ def live_plotly_chart(figure, *, key: str, config: dict[str, object] | None = No
     """
     height = figure.layout.height or DEFAULT_HEIGHT
     return _COMPONENT(spec=figure.to_json(), config=config or {}, height=int(height), key=key, default=None)
-

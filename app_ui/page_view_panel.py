@@ -1,7 +1,7 @@
 """The segment on its page: a strip of page thumbnails, then the pages a segment or chunk spans
 with exactly its characters highlighted (PDF), or the marked text (text and Markdown files).
 
-Thin UI over :mod:`rse_core.page_view`; rendered images are remembered per session for the last
+Thin UI over :mod:`rse_core.figures.page_view`; rendered images are remembered per session for the last
 few settings, so moving an unrelated widget does not redraw pages.
 """
 
@@ -14,8 +14,7 @@ from collections import OrderedDict
 import streamlit as st
 
 from rse_core import ExtractionResult
-from rse_core.charts import PALETTE
-from rse_core.page_view import (
+from rse_core.figures.page_view import (
     GAP,
     PADDING,
     SEGMENT,
@@ -32,6 +31,7 @@ from rse_core.page_view import (
     thumbnail_pages,
     top_k_marks,
 )
+from rse_core.figures.style import PALETTE
 
 from . import components, state
 
@@ -94,6 +94,7 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
             "Nothing to draw: RSE kept no text (the message above says why). Click a bar to see that chunk here."
         )
         return
+
     def label(option: object) -> str:
         return _target_label(result, option, selected_chunk)
 

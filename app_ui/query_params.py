@@ -4,7 +4,7 @@ A link is untrusted input: anyone can send one. :func:`parse_link` reads only th
 here, only finite numbers inside the sliders' ranges, only known sample, scorer, preset and model
 names, and only bounded lengths; everything else becomes a notice (plain text, escaped where it
 is shown) and the default. It never raises. :func:`link_values` bounds what is written back.
-No Streamlit here, so the parser is tested directly (``tests/test_link_parser.py``).
+No Streamlit here, so the parser is tested directly (``tests/app/test_link_parser.py``).
 """
 
 from __future__ import annotations

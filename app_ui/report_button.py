@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import streamlit as st
 
 from rse_core import ExtractionResult
-from rse_core.html_report import ReportAnswer, build_report
+from rse_core.figures.html_report import ReportAnswer, build_report
 
 from . import answers_panel, components
 

@@ -8,8 +8,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rse_core import Document, load_document
-from rse_core.golden import GoldenSet, load_golden_set
-from rse_core.headings import Heading
+from rse_core.documents.headings import Heading
+from rse_core.evaluation.golden import GoldenSet, load_golden_set
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_docs"
 # Each sample's extracted text (``sample_docs/embed.py`` writes it): the first screen then opens

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rse_core.charts import PALETTE
+from rse_core.figures.style import PALETTE
 
 from .chart_warmup import CSS as CHART_WARMUP_CSS
 

@@ -37,7 +37,8 @@ import numpy as np  # noqa: E402
 import plotly.io as pio  # noqa: E402
 
 from rse_core import Calibration, Document, RSEParams, build_corpus, find_best_segments, run_rse  # noqa: E402
-from rse_core.charts import compare_chart, value_chart  # noqa: E402
+from rse_core.figures.compare import compare_chart  # noqa: E402
+from rse_core.figures.values import value_chart  # noqa: E402
 
 FULL_SIZES = (1_000, 5_000, 20_000)
 QUICK_SIZES = (1_000, 5_000)

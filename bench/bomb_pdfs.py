@@ -1,4 +1,4 @@
-"""Benchmark: loading each bomb PDF of ``tests/bomb_pdfs.py``: time, peak memory, outcome.
+"""Benchmark: loading each bomb PDF of ``tests/support/bomb_pdfs.py``: time, peak memory, outcome.
 
 Run from the project root:
 
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import json, resource, sys, time
-sys.path[:0] = [sys.argv[1], sys.argv[1] + "/tests"]
+sys.path[:0] = [sys.argv[1], sys.argv[1] + "/tests/support"]
 from bomb_pdfs import bomb_pdfs
 from rse_core import LoadLimits, load_document
 from rse_core.errors import RSEError
@@ -77,7 +77,7 @@ def main() -> int:
     parser.add_argument("--cap", type=float, default=30.0, help="seconds before an unguarded load is killed")
     parser.add_argument("--memory-cap", type=int, default=3000, help="MB of address space for an unguarded load")
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
     from bomb_pdfs import bomb_pdfs
 
     sizes = {name: len(data) for name, data in bomb_pdfs().items()}

@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.streamlit_process import CHART_DRAWN_JS, free_port, running_server, streamlit_command  # noqa: E402
+from tests.support.streamlit_process import CHART_DRAWN_JS, free_port, running_server, streamlit_command  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -216,7 +216,7 @@ def upload_pdf(target_chunks: int = 100) -> tuple[bytes, int]:
     import random
 
     from rse_core import chunk_document, load_document
-    from rse_core.documents import import_pymupdf
+    from rse_core.documents.pymupdf_import import import_pymupdf
 
     pymupdf = import_pymupdf()
 

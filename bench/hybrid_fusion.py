@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 from rse_core import preset  # noqa: E402
-from rse_core.eval_sets import load_eval_set  # noqa: E402
-from rse_core.scored import evaluate_scored, score_set  # noqa: E402
+from rse_core.evaluation.scored_sets import evaluate_scored, score_set  # noqa: E402
+from rse_core.evaluation.sets import load_eval_set  # noqa: E402
 from rse_core.scoring import Calibration  # noqa: E402
 from rse_core.scoring.bm25 import BM25_CALIBRATION  # noqa: E402
 from rse_core.scoring.hybrid import HybridScorer, fuse_per_document  # noqa: E402

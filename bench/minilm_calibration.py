@@ -30,8 +30,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from rse_core import RSEParams  # noqa: E402
-from rse_core.eval_sets import SAMPLE_DIR, load_eval_set  # noqa: E402
-from rse_core.scored import ScoredSet, SetEvaluation, evaluate_scored, score_set  # noqa: E402
+from rse_core.evaluation.scored_sets import ScoredSet, SetEvaluation, evaluate_scored, score_set  # noqa: E402
+from rse_core.evaluation.sets import SAMPLE_DIR, load_eval_set  # noqa: E402
 from rse_core.scoring import Calibration  # noqa: E402
 from rse_core.scoring.minilm import MINILM_CALIBRATION, MiniLMScorer  # noqa: E402
 

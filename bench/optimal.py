@@ -1,4 +1,4 @@
-"""Benchmark: the exact solver (rse_core.optimal) against the greedy search on the same values.
+"""Benchmark: the exact solver (rse_core.search.optimal) against the greedy search on the same values.
 
 Run from the project root:
 
@@ -24,9 +24,9 @@ for path in (ROOT, ROOT / "bench"):
 
 from segment_search import simulate_corpus, values_for  # noqa: E402
 
-from rse_core.optimal import find_optimal_segments, total_value  # noqa: E402
 from rse_core.params import preset  # noqa: E402
 from rse_core.search import find_best_segments  # noqa: E402
+from rse_core.search.optimal import find_optimal_segments, total_value  # noqa: E402
 
 SIZES = (1_000, 10_000)
 PRESETS = ("balanced", "precision", "find_all")

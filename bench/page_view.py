@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from rse_core import load_document  # noqa: E402
-from rse_core.page_view import SEGMENT, Mark, render_page  # noqa: E402
-from rse_core.text_cleaning import clean_text  # noqa: E402
+from rse_core.documents.cleaning import clean_text  # noqa: E402
+from rse_core.figures.page_view import SEGMENT, Mark, render_page  # noqa: E402
 
 
 def best(function, repeats: int = 3) -> float:

@@ -1,4 +1,4 @@
-"""Benchmark: a 15 x 15 parameter sweep (rse_core.sweep.sweep) against one run_rse call.
+"""Benchmark: a 15 x 15 parameter sweep (rse_core.evaluation.sweep.sweep) against one run_rse call.
 
 Run from the project root:
 
@@ -27,8 +27,8 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 
 from rse_core import Document, build_corpus, chunk_document, preset, run_rse  # noqa: E402
+from rse_core.evaluation.sweep import default_axis, sweep  # noqa: E402
 from rse_core.scoring import Calibration  # noqa: E402
-from rse_core.sweep import default_axis, sweep  # noqa: E402
 
 CHUNK_SIZE = 400
 DOCUMENTS = 4

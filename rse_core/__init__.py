@@ -8,9 +8,9 @@ No module here imports Streamlit; torch and the Cohere client are imported only 
 that needs them is created.
 """
 
-from .chunking import Chunk, chunk_document
-from .documents import Document, LoadLimits, load_document
-from .errors import (
+from rse_core.chunking import Chunk, chunk_document
+from rse_core.documents import Document, LoadLimits, load_document
+from rse_core.errors import (
     AuthenticationError,
     CorruptDocumentError,
     DocumentError,
@@ -28,8 +28,8 @@ from .errors import (
     ScoringServiceError,
     UnsupportedFormatError,
 )
-from .params import PRESETS, Preset, RSEParams, preset
-from .pipeline import (
+from rse_core.params import PRESETS, Preset, RSEParams, preset
+from rse_core.pipeline import (
     Corpus,
     ExtractedSegment,
     ExtractionResult,
@@ -39,9 +39,9 @@ from .pipeline import (
     run_rse,
     score_corpus,
 )
-from .scoring import Calibration, Scorer, ScorerName, get_scorer
-from .search import SearchResult, SearchStep, Segment, StopReason, find_best_segments
-from .values import ChunkValues, chunk_values
+from rse_core.scoring import Calibration, Scorer, ScorerName, get_scorer
+from rse_core.search import SearchResult, SearchStep, Segment, StopReason, find_best_segments
+from rse_core.values import ChunkValues, chunk_values
 
 __version__ = "0.1.0"
 

@@ -1,3 +1,3 @@
-from .cli import main
+from rse_core.cli.extract import main
 
 raise SystemExit(main())

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .documents import Document
-from .errors import ParameterError
-from .headings import header_for
+from rse_core.documents import Document
+from rse_core.documents.headings import header_for
+from rse_core.errors import ParameterError
 
 DEFAULT_CHUNK_SIZE = 800
 DEFAULT_CHUNK_HEADERS = True
@@ -72,7 +72,7 @@ def chunk_document(
     """Split ``document`` into chunks of at most ``chunk_size`` characters.
 
     With ``headers``, each chunk carries its contextual header (document title and section
-    heading path, see :func:`rse_core.headings.header_for`) for scorers to read.
+    heading path, see :func:`rse_core.documents.headings.header_for`) for scorers to read.
 
     Each cut is placed, in order of preference, after a paragraph break or a sentence end in the
     second half of the window, after the last whitespace in the window, or hard at ``chunk_size``

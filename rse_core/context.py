@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import ParameterError
-from .validation import parse_choice
+from rse_core.errors import ParameterError
+from rse_core.validation import parse_choice
 
 
 class ContextOrder(StrEnum):

@@ -7,11 +7,11 @@ import numbers
 from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 
-from .chunking import DEFAULT_CHUNK_HEADERS, DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
-from .context import ContextOrder
-from .errors import ParameterError
-from .topk import DEFAULT_WINDOW
-from .validation import parse_choice
+from rse_core.chunking import DEFAULT_CHUNK_HEADERS, DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
+from rse_core.context import ContextOrder
+from rse_core.errors import ParameterError
+from rse_core.topk import DEFAULT_WINDOW
+from rse_core.validation import parse_choice
 
 REFERENCE_CHUNK_LENGTH = 700
 """Chunk length (characters) at which the length adjustment is neutral; dsRAG's value, the
@@ -43,7 +43,7 @@ class RSEParams:
         top_k: chunks in the top-k baseline shown next to RSE (and hits of the window baseline).
         chunk_size: most characters per chunk.
         chunk_headers: score each chunk with its contextual header (document title and section
-            heading, see :mod:`rse_core.headings`) in front of its text; segments are unchanged
+            heading, see :mod:`rse_core.documents.headings`) in front of its text; segments are unchanged
             text either way. Like ``chunk_size``, changing it rescores. On by default: measured
             on the three evaluation sets it lifts the external set and FinanceBench (README).
         per_document_calibration: calibrate scores and rank chunks within each document (the

@@ -13,14 +13,14 @@ from functools import cached_property
 
 import numpy as np
 
-from .chunking import DEFAULT_CHUNK_HEADERS, Chunk, chunk_document
-from .context import ContextOrder, ContextPiece, format_context
-from .documents import Document
-from .errors import InvalidScoresError, ParameterError, QueryError, RSEError
-from .params import RSEParams
-from .scoring import Calibration, ProgressCallback, Scorer, clean_query, get_scorer
-from .search import SearchResult, StopReason, find_best_segments
-from .topk import (
+from rse_core.chunking import DEFAULT_CHUNK_HEADERS, Chunk, chunk_document
+from rse_core.context import ContextOrder, ContextPiece, format_context
+from rse_core.documents import Document
+from rse_core.errors import InvalidScoresError, ParameterError, QueryError, RSEError
+from rse_core.params import RSEParams
+from rse_core.scoring import Calibration, ProgressCallback, Scorer, clean_query, get_scorer
+from rse_core.search import SearchResult, StopReason, find_best_segments
+from rse_core.topk import (
     WindowSegment,
     ranked_chunks,
     split_negatives,
@@ -29,8 +29,8 @@ from .topk import (
     window,
     window_within_budget,
 )
-from .validation import finite_scores
-from .values import ChunkValues, chunk_values, rank_by_score
+from rse_core.validation import finite_scores
+from rse_core.values import ChunkValues, chunk_values, rank_by_score
 
 
 @dataclass(frozen=True)

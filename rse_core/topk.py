@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .errors import ParameterError
+from rse_core.errors import ParameterError
 
 DEFAULT_WINDOW = 1
 """Neighbours added on each side of a hit: one, the smallest window that grows a hit. At k = 5

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from .errors import InvalidScoresError, RSEError
+from rse_core.errors import InvalidScoresError, RSEError
 
 
 def finite_scores(scores: object, *, source: str, expected: int | None = None) -> np.ndarray:

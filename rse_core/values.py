@@ -25,9 +25,9 @@ from itertools import pairwise
 
 import numpy as np
 
-from .errors import InvalidScoresError
-from .params import REFERENCE_CHUNK_LENGTH, RSEParams
-from .validation import finite_scores
+from rse_core.errors import InvalidScoresError
+from rse_core.params import REFERENCE_CHUNK_LENGTH, RSEParams
+from rse_core.validation import finite_scores
 
 
 @dataclass(frozen=True)

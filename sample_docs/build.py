@@ -34,7 +34,7 @@ for _p in (str(HERE), str(REPO)):
 
 import pymupdf  # noqa: E402
 
-from rse_core.golden import PhraseError, locate_region  # noqa: E402
+from rse_core.evaluation.golden import PhraseError, locate_region  # noqa: E402
 
 SRC_DIR = HERE / "src"
 PAGE = pymupdf.paper_rect("letter")  # 612 x 792 pt

@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE.parent))
 from app_ui.samples import text_path, write_document_text  # noqa: E402
 from rse_core import chunk_document, load_document  # noqa: E402
 from rse_core.chunking import DEFAULT_CHUNK_SIZE, scoring_text  # noqa: E402
-from rse_core.golden import load_golden_set  # noqa: E402
+from rse_core.evaluation.golden import load_golden_set  # noqa: E402
 from rse_core.scoring.base import clean_query  # noqa: E402
 from rse_core.scoring.embedding_cache import embedding_key  # noqa: E402
 from rse_core.scoring.minilm import MODEL_NAME  # noqa: E402

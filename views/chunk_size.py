@@ -1,6 +1,6 @@
 """Chunk size as a study, drawn on the Evaluate page under the golden set's results.
 
-Runs :func:`rse_core.chunk_study.chunk_size_study` on the golden set chosen on Evaluate, at the
+Runs :func:`rse_core.evaluation.chunk_study.chunk_size_study` on the golden set chosen on Evaluate, at the
 sidebar's scorer and parameters, for chunk sizes 200-1,600 (the minilm scorer caches embeddings
 on disk per chunk text, so each size is embedded once). It only runs when asked (embedding a
 document at 200 characters takes a while on a CPU) and is remembered per settings for the
@@ -16,9 +16,9 @@ from plotly.subplots import make_subplots
 from app_ui import backend, components, state
 from app_ui.safe_text import md
 from rse_core import RSEError
-from rse_core.chunk_study import DEFAULT_CHUNK_SIZES, ChunkSizeRow, chunk_size_study
-from rse_core.evaluate import METHOD_LABELS, METHODS
-from rse_core.golden import GoldenSet
+from rse_core.evaluation.chunk_study import DEFAULT_CHUNK_SIZES, ChunkSizeRow, chunk_size_study
+from rse_core.evaluation.golden import GoldenSet
+from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
 
 RUN_KEY = "cs_run"
 MEMO_ENTRIES = 4

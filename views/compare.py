@@ -20,7 +20,7 @@ from app_ui.live_chart import live_plotly_chart
 from app_ui.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
-from rse_core.charts import chunk_sets, compare_chart
+from rse_core.figures.compare import chunk_sets, compare_chart
 
 VARIANT_KEY = "compare_variant"
 CHART_KEY = "compare_chart"

@@ -17,10 +17,11 @@ from app_ui.page_view_panel import CSS as PAGE_VIEW_CSS
 from app_ui.page_view_panel import legend_html, thumbnail_strip_html
 from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEParams
-from rse_core.answers import answer_contexts
-from rse_core.charts import compare_chart, value_chart
-from rse_core.page_view import all_marks, pages_of, render_pages, render_thumbnails
-from rse_core.stories import STEP_TITLES, STEPS, STORIES, STORY_BY_KEY, Story, narration, story_facts
+from rse_core.figures.compare import compare_chart
+from rse_core.figures.page_view import all_marks, pages_of, render_pages, render_thumbnails
+from rse_core.figures.values import value_chart
+from rse_core.llm.answers import answer_contexts
+from rse_core.teaching.demo_stories import STEP_TITLES, STEPS, STORIES, STORY_BY_KEY, Story, narration, story_facts
 
 STORY_KEY = "demo_story"
 STEP_KEY = "demo_step"

@@ -23,10 +23,11 @@ from app_ui.judge_panel import render_judge_panel
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document
-from rse_core.charts import PALETTE
-from rse_core.eval_sets import corpus_missing_message
-from rse_core.evaluate import METHOD_LABELS, METHODS, Evaluation
-from rse_core.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+from rse_core.evaluation.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
+from rse_core.evaluation.runs import Evaluation
+from rse_core.evaluation.sets import corpus_missing_message
+from rse_core.figures.style import PALETTE
 from views.chunk_size import render_study
 from views.evaluate_budget import render_budget
 

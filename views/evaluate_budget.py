@@ -1,7 +1,7 @@
 """Evaluate, budget part: recall against characters sent, and auto-tune within a budget.
 
-Thin: the curves come from :func:`rse_core.budget.budget_curves`, the tuning from
-:func:`rse_core.autotune.tune`, both on the golden set's cached scores (``backend.scored_for``).
+Thin: the curves come from :func:`rse_core.evaluation.curves.budget_curves`, the tuning from
+:func:`rse_core.evaluation.tuning.tune`, both on the golden set's cached scores (``backend.scored_for``).
 Applying the tuned setting writes the four sidebar sliders it changes.
 """
 
@@ -16,11 +16,11 @@ import streamlit as st
 from app_ui import backend, components, state
 from app_ui.safe_text import md
 from rse_core import Document, RSEError, RSEParams
-from rse_core.autotune import TunePoint, TuneResult, tune
-from rse_core.budget import MAX_CHARACTERS, Curve, budget_curves
-from rse_core.charts import PALETTE
-from rse_core.golden import GoldenSet
-from rse_core.scored import ScoredSet
+from rse_core.evaluation.curves import MAX_CHARACTERS, Curve, budget_curves
+from rse_core.evaluation.golden import GoldenSet
+from rse_core.evaluation.scored_sets import ScoredSet
+from rse_core.evaluation.tuning import TunePoint, TuneResult, tune
+from rse_core.figures.style import PALETTE
 
 KIND_KEY = "ev_budget_kind"
 BUDGET_KEY = "ev_tune_budget"
@@ -100,7 +100,7 @@ def _marker(point: TunePoint, name: str, symbol: str, color: str, size: int) -> 
 
 def equal_budget_table(scored: ScoredSet, curves: dict[str, list[Curve]], params: RSEParams) -> pd.DataFrame:
     """Per kind: RSE's recall and characters, top-k's and the window's recall at the same characters, areas."""
-    from rse_core.scored import evaluate_scored
+    from rse_core.evaluation.scored_sets import evaluate_scored
 
     summary = evaluate_scored(scored, params).summary()
     rows = []

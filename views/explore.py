@@ -21,8 +21,8 @@ from app_ui.page_view_panel import render_page_view_panel
 from app_ui.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
-from rse_core.charts import RANGE_SLIDER_ABOVE, value_chart
-from rse_core.optimal import GreedyVsOptimal, compare_with_greedy
+from rse_core.figures.values import RANGE_SLIDER_ABOVE, value_chart
+from rse_core.search.optimal import GreedyVsOptimal, compare_with_greedy
 
 SELECTED_CHUNK_KEY = "explore_selected_chunk"
 CHART_KEY = "explore_chart"

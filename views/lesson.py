@@ -27,9 +27,9 @@ from app_ui.gold import chunk_range
 from app_ui.safe_text import md
 from app_ui.samples import DEFAULT_SAMPLE, list_samples
 from rse_core import ExtractionResult, RSEError
-from rse_core.charts import value_chart
-from rse_core.evaluate import METHOD_LABELS, summarize
-from rse_core.golden import GoldenQuery
+from rse_core.evaluation.golden import GoldenQuery
+from rse_core.evaluation.metrics import METHOD_LABELS, summarize
+from rse_core.figures.values import value_chart
 
 CASE_QUERY_ID = "ar-10"
 LESSON_TOP = 20  # the lesson looks at the 20 best-scored chunks

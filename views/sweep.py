@@ -1,7 +1,7 @@
 """Parameter sweep: what RSE returns over a grid of penalty × minimum value (or × max chunks).
 
 Every cell is a full segment search at that setting, run from this run's cached raw scores
-(:func:`rse_core.sweep.sweep`, about half a second for 500 cells of a 1,000-chunk document).
+(:func:`rse_core.evaluation.sweep.sweep`, about half a second for 500 cells of a 1,000-chunk document).
 Clicking a cell sets the sidebar sliders to it. When the first active document is a sample with a
 golden set, the recall of the gold span of the current query is one of the metrics; picking a
 golden query sets the sidebar query to it. Widget keys start with ``sw_``.
@@ -18,9 +18,9 @@ from app_ui import backend, components, state
 from app_ui.safe_text import clean, md
 from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEError
-from rse_core.golden import GoldenQuery
-from rse_core.sweep import SweepParam, SweepResult, default_axis, sweep
-from rse_core.teaching.charts import METRIC_LABELS, sweep_heatmap
+from rse_core.evaluation.golden import GoldenQuery
+from rse_core.evaluation.sweep import SweepParam, SweepResult, default_axis, sweep
+from rse_core.figures.teaching import METRIC_LABELS, sweep_heatmap
 
 Y_KEY = "sw_y_param"
 METRIC_KEY = "sw_metric"

@@ -16,7 +16,7 @@ import streamlit as st
 from app_ui import components, state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
-from rse_core.teaching.charts import (
+from rse_core.figures.teaching import (
     Stage,
     beta_cdf_chart,
     calibration_warnings,

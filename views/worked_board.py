@@ -18,9 +18,9 @@ import streamlit as st
 from app_ui import components
 from app_ui.safe_text import md
 from rse_core import ParameterError, RSEError
+from rse_core.figures.teaching import Band, fmt, worked_example_chart
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
-from rse_core.teaching.charts import Band, fmt, worked_example_chart
 from rse_core.teaching.score_steps import beta_lookup, value_rows
 
 SCORES_KEY = "we_board_scores"

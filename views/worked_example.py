@@ -17,8 +17,9 @@ import streamlit as st
 from app_ui import components
 from app_ui.safe_text import md
 from rse_core import ParameterError
-from rse_core.optimal import compare_with_greedy
+from rse_core.figures.teaching import Band, fmt, segment_bands, worked_example_chart
 from rse_core.search import find_best_segments
+from rse_core.search.optimal import compare_with_greedy
 from rse_core.teaching import (
     MAX_TEACHING_VALUES,
     MINIMUM_RULE,
@@ -28,7 +29,6 @@ from rse_core.teaching import (
     explain_search,
 )
 from rse_core.teaching.board import all_runs
-from rse_core.teaching.charts import Band, fmt, segment_bands, worked_example_chart
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 from views.worked_board import render_board, render_round_robin
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from ..errors import ScorerError
-from ..validation import parse_choice
-from .base import Calibration, ProgressCallback, Scorer, check_scores, clean_query
+from rse_core.errors import ScorerError
+from rse_core.scoring.base import Calibration, ProgressCallback, Scorer, check_scores, clean_query
+from rse_core.validation import parse_choice
 
 
 class ScorerName(StrEnum):
@@ -35,15 +35,15 @@ def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) ->
     """
     scorer_name = ScorerName.parse(name)
     if scorer_name is ScorerName.MINILM:
-        from .minilm import MiniLMScorer as factory
+        from rse_core.scoring.minilm import MiniLMScorer as factory
     elif scorer_name is ScorerName.BM25:
-        from .bm25 import BM25Scorer as factory
+        from rse_core.scoring.bm25 import BM25Scorer as factory
     elif scorer_name is ScorerName.HYBRID:
-        from .hybrid import HybridScorer as factory
+        from rse_core.scoring.hybrid import HybridScorer as factory
     elif scorer_name is ScorerName.COHERE:
-        from .cohere_rerank import CohereScorer as factory
+        from rse_core.scoring.cohere_rerank import CohereScorer as factory
     else:
-        from .cross_encoder import CrossEncoderScorer as factory
+        from rse_core.scoring.cross_encoder import CrossEncoderScorer as factory
     try:
         return factory(**options)
     except TypeError as error:

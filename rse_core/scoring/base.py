@@ -16,9 +16,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from ..chunking import Chunk
-from ..errors import QueryError
-from ..validation import finite_scores
+from rse_core.chunking import Chunk
+from rse_core.errors import QueryError
+from rse_core.validation import finite_scores
 
 ProgressCallback = Callable[[float, str], None]
 """Called with the fraction done (0 to 1) and a short label, for progress bars."""

@@ -8,9 +8,9 @@ from itertools import groupby
 
 import numpy as np
 
-from ..chunking import Chunk, scoring_text
-from .base import Calibration, ProgressCallback, check_scores, clean_query
-from .embedding_cache import embedding_key
+from rse_core.chunking import Chunk, scoring_text
+from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.embedding_cache import embedding_key
 
 BM25_CALIBRATION = Calibration(
     kind="max_ratio",

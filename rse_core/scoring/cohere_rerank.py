@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from ..chunking import Chunk, scoring_text
-from ..errors import (
+from rse_core.chunking import Chunk, scoring_text
+from rse_core.errors import (
     AuthenticationError,
     InvalidScoresError,
     ParameterError,
@@ -29,7 +29,7 @@ from ..errors import (
     ScorerUnavailableError,
     ScoringServiceError,
 )
-from .base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
 
 logger = logging.getLogger(__name__)
 

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from ..chunking import Chunk, scoring_text
-from ..errors import ParameterError, ScorerError, ScorerUnavailableError
-from .base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.chunking import Chunk, scoring_text
+from rse_core.errors import ParameterError, ScorerError, ScorerUnavailableError
+from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
 
 MAX_BATCH_SIZE = 4096
 _REASON_CHARS = 300

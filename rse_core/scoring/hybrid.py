@@ -45,12 +45,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..chunking import Chunk
-from ..errors import ScorerError
-from ..validation import parse_choice
-from .base import Calibration, ProgressCallback, check_scores, clean_query
-from .bm25 import BM25_CALIBRATION, BM25Scorer
-from .minilm import MINILM_CALIBRATION, MODEL_NAME, MiniLMScorer
+from rse_core.chunking import Chunk
+from rse_core.errors import ScorerError
+from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.bm25 import BM25_CALIBRATION, BM25Scorer
+from rse_core.scoring.minilm import MINILM_CALIBRATION, MODEL_NAME, MiniLMScorer
+from rse_core.validation import parse_choice
 
 RRF_K = 60
 """The reciprocal-rank constant of Cormack et al. (2009), used as is."""

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..chunking import Chunk, scoring_text
-from ..errors import ParameterError, ScorerUnavailableError, TooManyChunksError
-from .base import Calibration, ProgressCallback, check_scores, clean_query
-from .embedding_cache import EmbeddingCache, default_cache_dir, embedding_key
+from rse_core.chunking import Chunk, scoring_text
+from rse_core.errors import ParameterError, ScorerUnavailableError, TooManyChunksError
+from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.embedding_cache import EmbeddingCache, default_cache_dir, embedding_key
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 

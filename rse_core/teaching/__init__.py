@@ -15,11 +15,24 @@ which never imports from here. One module per thing explained:
 The public names are re-exported here, so ``from rse_core.teaching import explain_search`` works.
 """
 
-from .board import MAX_TEACHING_VALUES, AnswerCheck, CandidateSegment, all_runs, candidate_segments, check_answer
-from .chunk_explain import PENALTY_GRID_STEP, PENALTY_PRECISION, ChunkExplanation, explain_chunk, format_penalty
-from .score_steps import BetaRow, ValueRow, beta_lookup, value_rows
-from .search_steps import Constraint, Relaxation, StepExplanation, StepKind, explain_search
-from .wording import MINIMUM_RULE
+from rse_core.teaching.board import (
+    MAX_TEACHING_VALUES,
+    AnswerCheck,
+    CandidateSegment,
+    all_runs,
+    candidate_segments,
+    check_answer,
+)
+from rse_core.teaching.chunk_explain import (
+    PENALTY_GRID_STEP,
+    PENALTY_PRECISION,
+    ChunkExplanation,
+    explain_chunk,
+    format_penalty,
+)
+from rse_core.teaching.score_steps import BetaRow, ValueRow, beta_lookup, value_rows
+from rse_core.teaching.search_steps import Constraint, Relaxation, StepExplanation, StepKind, explain_search
+from rse_core.teaching.wording import MINIMUM_RULE
 
 __all__ = [
     "MAX_TEACHING_VALUES",

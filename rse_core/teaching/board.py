@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError
-from ..search import StopReason, find_best_segments
-from .wording import (
+from rse_core.errors import ParameterError
+from rse_core.search import StopReason, find_best_segments
+from rse_core.teaching.wording import (
     chunk_range,
     chunk_set,
     is_are,

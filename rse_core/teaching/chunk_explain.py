@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ParameterError, RSEError
-from ..params import RSEParams
-from ..pipeline import Corpus, ExtractionResult, run_rse
-from ..scoring import Calibration
-from ..search import StopReason, find_best_segments
-from ..sweep import ValueBasis
-from .wording import num
+from rse_core.errors import ParameterError, RSEError
+from rse_core.evaluation.sweep import ValueBasis
+from rse_core.params import RSEParams
+from rse_core.pipeline import Corpus, ExtractionResult, run_rse
+from rse_core.scoring import Calibration
+from rse_core.search import StopReason, find_best_segments
+from rse_core.teaching.wording import num
 
 PENALTY_GRID_STEP = 0.01
 """Step of the penalty scan in :func:`explain_chunk` (before bisecting to 1e-4): the app's

@@ -15,8 +15,8 @@ from enum import StrEnum
 
 import numpy as np
 
-from ..search import Segment, StopReason, find_best_segments
-from .wording import chunk_range, join_and, nearly_equal, num, split_points, splits_crossed
+from rse_core.search import Segment, StopReason, find_best_segments
+from rse_core.teaching.wording import chunk_range, join_and, nearly_equal, num, split_points, splits_crossed
 
 # --------------------------------------------------------------------------- explain the search
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..errors import ParameterError
+from rse_core.errors import ParameterError
 
 MINIMUM_RULE = (
     "A segment worth exactly the minimum segment value is kept: dsRAG's rule is value >= minimum "

@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.streamlit_process import CHART_DRAWN_JS, ServerStartError, free_port, running_server, streamlit_command
+from tests.support.streamlit_process import (
+    CHART_DRAWN_JS,
+    ServerStartError,
+    free_port,
+    running_server,
+    streamlit_command,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -26,13 +32,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-
-
-def pytest_collection_modifyitems(config, items):
-    """Mark every test in this folder ``browser`` (``-m "not browser"`` skips them)."""
-    for item in items:
-        if "tests/browser/" in str(item.path).replace("\\", "/"):
-            item.add_marker(pytest.mark.browser)
 
 
 @contextlib.contextmanager

@@ -68,7 +68,7 @@ def test_recall_vs_characters_and_auto_tune(app_url, page):
 
 
 def test_external_set_on_a_third_party_document(app_url, page):
-    from rse_core.eval_sets import corpus_missing_message
+    from rse_core.evaluation.sets import corpus_missing_message
 
     if corpus_missing_message():
         pytest.skip(corpus_missing_message())

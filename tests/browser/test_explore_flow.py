@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.pdf_factory import make_pdf
+from tests.support.pdf_factory import make_pdf
 
 from .conftest import screenshot, value_chart, wait_for_any_chart, wait_for_app
 

@@ -1,7 +1,7 @@
 """Zero network: a whole session (app server, browser, CLI) makes no outbound connection attempt.
 
 Three independent witnesses:
-- ``tests/network_guard/sitecustomize.py`` in the server and CLI processes refuses and logs any
+- ``tests/support/network_guard/sitecustomize.py`` in the server and CLI processes refuses and logs any
   non-loopback DNS lookup or connect made from Python (e.g. Streamlit's external-IP look-up);
 - ``strace`` (when installed) logs every connect/sendto of the server and the CLI, native code
   included (e.g. onnxruntime's telemetry, which would look up and contact a Microsoft host);
@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.pdf_factory import make_pdf
-from tests.streamlit_process import free_port, running_server
+from tests.support.pdf_factory import make_pdf
+from tests.support.streamlit_process import free_port, running_server
 
 from .conftest import CHROMIUM, ROOT, screenshot, wait_for_app, wait_for_value_chart
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-GUARD = ROOT / "tests" / "network_guard"
+GUARD = ROOT / "tests" / "support" / "network_guard"
 TIMEOUT = 240_000
 SIDEBAR = "[data-testid='stSidebar']"
 LOOPBACK = re.compile(r'inet_addr\("127\.|inet_pton\(AF_INET6, "::1"|inet_pton\(AF_INET6, "::ffff:127\.')

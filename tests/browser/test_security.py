@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode, urlparse
 
-from tests.pdf_factory import make_pdf
+from tests.support.pdf_factory import make_pdf
 
 from .conftest import screenshot, wait_for_app
 

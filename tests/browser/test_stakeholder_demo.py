@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.fake_llm import FakeLLM
+from tests.support.fake_llm import FakeLLM
 
 from .conftest import ARTIFACTS, screenshot, streamlit_server, wait_for_app
 

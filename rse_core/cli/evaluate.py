@@ -1,0 +1,140 @@
+"""``python -m rse_core.evaluate``: RSE against top-k and the window on golden sets, from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run
+from rse_core.errors import RSEError
+from rse_core.evaluation.golden import load_golden_set
+from rse_core.evaluation.metrics import summarize
+from rse_core.evaluation.runs import evaluate, format_markdown, format_summary, format_table, rows_to_csv
+from rse_core.params import Preset, preset
+from rse_core.scoring import ScorerName, get_scorer
+
+_PARAM_OPTIONS = ("window", "top_k", "chunk_headers", "per_document_calibration")
+"""Command-line options that override a field of the preset's parameters."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; every failure is one line on stderr and exit status 2."""
+    return run(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    parser = OneLineParser(prog="python -m rse_core.evaluate", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "golden",
+        nargs="*",
+        help="golden-set JSON file(s), or set names (samples, external, financebench); default: every set",
+    )
+    parser.add_argument("--set", dest="sets", action="append", default=[], help="a named set to run (repeatable)")
+    parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
+    parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
+    parser.add_argument(
+        "--window", type=int, help="neighbouring chunks the window baseline adds on each side of a top-k hit"
+    )
+    parser.add_argument("--top-k", type=int, help="chunks in the top-k baseline (and hits of the window baseline)")
+    add_scoring_switches(parser)
+    parser.add_argument("--json", type=Path, help="write every evaluation (per-query rows and summary) as JSON")
+    parser.add_argument("--csv", type=Path, help="write per-query rows of all golden sets as CSV")
+    parser.add_argument(
+        "--markdown", action="store_true", help="also print the summary over all golden sets as a Markdown table"
+    )
+    parser.add_argument("--tune", action="store_true", help="auto-tune on the (first) named set, score on the others")
+    parser.add_argument("--budget", type=float, default=8000.0, help="characters per query for --tune (default 8000)")
+    parser.add_argument("--limit", type=int, help="only the first N queries of each named set (a quick run)")
+    parser.add_argument("--curves", action="store_true", help="also print every curve point")
+    args = parser.parse_args(argv)
+    from rse_core.evaluation.sets import SetName
+
+    names = [value for value in SetName]
+    sets = list(args.sets) + [item for item in args.golden if item in names]
+    files = [item for item in args.golden if item not in names]
+    if files and (sets or args.tune):
+        fail("give golden-set files or set names, not both (--tune needs a set name).")
+    if not files:
+        return _main_sets(args, sets)
+    try:
+        params = preset(args.preset)
+        changes = {name: getattr(args, name) for name in _PARAM_OPTIONS if getattr(args, name) is not None}
+        params = params.with_changes(**changes)
+        scorer = get_scorer(args.scorer)
+        evaluations = [evaluate(load_golden_set(path), params, scorer) for path in files]
+    except RSEError as error:
+        fail(str(error))
+    print("\n\n".join(format_table(evaluation) for evaluation in evaluations))
+    pooled = summarize([q for evaluation in evaluations for q in evaluation.queries])
+    if len(evaluations) > 1:
+        total = sum(len(evaluation.queries) for evaluation in evaluations)
+        print(f"\n\nAll {len(evaluations)} golden sets ({total} queries, each counts once)  scorer={scorer.name}\n")
+        print("\n".join(format_summary(pooled)))
+    if args.markdown:
+        print("\n" + format_markdown(pooled))
+    try:
+        if args.json:
+            args.json.write_text(
+                json.dumps([evaluation.to_dict() for evaluation in evaluations], indent=2, ensure_ascii=False) + "\n",
+                encoding="utf-8",
+            )
+        if args.csv:
+            args.csv.write_text(rows_to_csv([row for evaluation in evaluations for row in evaluation.rows()]), "utf-8")
+    except OSError as error:
+        fail(f"could not write {error.filename}: {error.strerror or error}")
+    return 0
+
+
+def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
+    """Named sets side by side (every set when none is named); ``--tune`` tunes on the first."""
+    from rse_core.evaluation.reports import format_areas, format_cross_set, format_kinds, format_sets, run_set
+    from rse_core.evaluation.retrieval_targets import format_targets
+    from rse_core.evaluation.sets import SetName, corpus_missing_message
+    from rse_core.evaluation.tuning import tune
+
+    explicit = bool(names)
+    try:
+        chosen = [SetName.parse(name) for name in dict.fromkeys(names)] or list(SetName)
+        if args.tune and not explicit:
+            raise RSEError("--tune needs the set to tune on, e.g. python -m rse_core.evaluate samples --tune.")
+        missing = corpus_missing_message()
+        if missing and not explicit:
+            print(f"note: {missing} Running the samples only.", file=sys.stderr)
+            chosen = [SetName.SAMPLES]
+        params = preset(args.preset)
+        changes = {name: getattr(args, name) for name in _PARAM_OPTIONS if getattr(args, name) is not None}
+        params = params.with_changes(**changes)
+        scorer = get_scorer(args.scorer)
+        to_run = [*chosen, *(s for s in SetName if args.tune and s not in chosen and not missing)]
+        reports = []
+        for name in to_run:
+            print(f"scoring {name.value} with {scorer.name}...", file=sys.stderr, flush=True)
+            reports.append(run_set(name, scorer, params, args.limit))
+        tuned = tune(reports[0].scored, args.budget, params) if args.tune else None
+    except RSEError as error:
+        fail(str(error))
+    print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}  window {params.window}\n")
+    print(format_sets(reports, args.markdown))
+    print(f"\nTargets (scorer {scorer.name}, preset {args.preset}, headers {'on' if params.chunk_headers else 'off'}):")
+    print(format_targets(reports))
+    print("\nPer kind: recall at equal characters, and the areas under recall vs characters up to 12,000")
+    print(format_kinds(reports, args.markdown))
+    if args.curves:
+        print("\n" + format_areas(reports))
+    if tuned is not None:
+        print(f"\n{tuned.message}")
+        print(format_cross_set(tuned, reports, args.markdown))
+    if args.json:
+        data = [
+            {
+                "set": report.name,
+                "summary": report.evaluation.summary(),
+                "kinds": [report.row(k) for k in report.curves],
+            }
+            for report in reports
+        ]
+        args.json.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0

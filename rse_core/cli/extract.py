@@ -1,0 +1,154 @@
+"""Command line: ``python -m rse_core FILE... --query Q [--preset P] [--scorer S] [--json]``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from collections.abc import Sequence
+
+from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run, write_stdout
+from rse_core.context import ContextOrder
+from rse_core.documents import load_document
+from rse_core.errors import RSEError
+from rse_core.params import Preset, preset
+from rse_core.pipeline import ExtractionResult, extract
+from rse_core.scoring import ScorerName, get_scorer
+from rse_core.topk import DEFAULT_WINDOW
+
+_OVERRIDES = {
+    "penalty": "irrelevant_chunk_penalty",
+    "decay_rate": "decay_rate",
+    "beta_a": "beta_a",
+    "beta_b": "beta_b",
+    "max_length": "max_length",
+    "overall_max_length": "overall_max_length",
+    "minimum_value": "minimum_value",
+    "top_k": "top_k",
+    "chunk_size": "chunk_size",
+    "window": "window",
+    "context_order": "context_order",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = OneLineParser(
+        prog="python -m rse_core",
+        description="Relevant Segment Extraction: find the best contiguous segments of documents for a query.",
+    )
+    parser.add_argument("files", nargs="+", help="PDF, .txt or .md files")
+    parser.add_argument("--query", "-q", action="append", required=True, help="query (repeat for several)")
+    parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
+    parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
+    parser.add_argument("--model", help="model name for the cohere or cross-encoder scorer")
+    parser.add_argument("--penalty", type=float, help="irrelevant chunk penalty (higher -> shorter segments)")
+    parser.add_argument("--decay-rate", type=float)
+    parser.add_argument("--beta-a", type=float)
+    parser.add_argument("--beta-b", type=float)
+    parser.add_argument("--max-length", type=int, help="most chunks per segment")
+    parser.add_argument("--overall-max-length", type=int, help="most chunks in all segments")
+    parser.add_argument("--minimum-value", type=float, help="least value of a returned segment")
+    parser.add_argument("--top-k", type=int)
+    parser.add_argument("--chunk-size", type=int)
+    parser.add_argument(
+        "--window",
+        type=int,
+        help=f"window baseline: neighbouring chunks added on each side of a top-k hit (default {DEFAULT_WINDOW})",
+    )
+    parser.add_argument(
+        "--context-order",
+        choices=[order.value for order in ContextOrder],
+        help="order of the context sent to an LLM: as in the documents (default, the lesson's) or best first",
+    )
+    adjustment = parser.add_mutually_exclusive_group()
+    adjustment.add_argument("--length-adjustment", dest="length_adjustment", action="store_true", default=None)
+    adjustment.add_argument("--no-length-adjustment", dest="length_adjustment", action="store_false")
+    add_scoring_switches(parser)
+    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    parser.add_argument(
+        "--verbose", "-v", action="store_true", help="show model loading and embedding progress on stderr"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; every failure is one line on stderr and exit status 2."""
+    return run(_main, argv)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        params = preset(args.preset)
+        changes = {
+            field: getattr(args, option) for option, field in _OVERRIDES.items() if getattr(args, option) is not None
+        }
+        if args.length_adjustment is not None:
+            changes["chunk_length_adjustment"] = args.length_adjustment
+        for flag in ("chunk_headers", "per_document_calibration"):
+            if getattr(args, flag) is not None:
+                changes[flag] = getattr(args, flag)
+        params = params.with_changes(**changes)
+        options = {"model": args.model} if args.model and args.scorer in ("cohere", "cross-encoder") else {}
+        if args.scorer == "cross-encoder" and not args.model:
+            raise RSEError("The cross-encoder scorer needs --model (a model name or local path).")
+        scorer = get_scorer(args.scorer, **options)
+        documents = [load_document(path) for path in args.files]
+        progress = None
+        if args.verbose:
+            _show_library_progress()
+            progress = lambda fraction, label: print(f"[{fraction:4.0%}] {label}", file=sys.stderr)  # noqa: E731
+        result = extract(documents, args.query, params, scorer, progress=progress)
+    except RSEError as error:
+        fail(str(error))
+    if args.json:
+        write_stdout(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+    else:
+        write_stdout(render_text(result) + "\n")
+    return 0
+
+
+def _show_library_progress() -> None:
+    """With ``--verbose``, let transformers print its model-loading bars (hidden otherwise)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # only the bm25 and cohere scorers are installed
+        return
+    hf_logging.set_verbosity_info()
+    hf_logging.enable_progress_bar()
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def render_text(result: ExtractionResult) -> str:
+    """A short human-readable report of the segments and the top-k baseline."""
+    lines = [f"Queries: {' | '.join(result.queries)}", f"Scorer: {result.scorer} ({result.model})"]
+    lines += [f"Note: {note}" for note in result.notes]
+    lines.append(
+        f"{_plural(len(result.segments), 'segment')}, {_plural(len(result.rse_chunks), 'chunk')}, "
+        f"{result.rse_characters} characters; stopped because {result.stop_reason.explanation}."
+    )
+    if not result.segments:
+        lines.append(result.empty_reason() or "")
+    for segment in result.segments:
+        source = result.corpus.source_label(segment.start, segment.end)
+        lines.append(f"\n{segment.label}  score {segment.score:.3f}  {source}")
+        preview = " ".join(segment.text.split())[:300]
+        lines.append(textwrap.indent(textwrap.fill(preview, 96), "    "))
+    top = ", ".join(result.corpus.source_label(index, index + 1).rsplit(", ", 1)[-1] for index in result.top_k)
+    lines.append(f"\nTop-{len(result.top_k)} by score: {top} ({result.characters(result.top_k)} characters)")
+    windows = ", ".join(
+        result.corpus.source_label(segment.start, segment.end).rsplit(", ", 1)[-1] for segment in result.window
+    )
+    lines.append(
+        f"Window (top-{result.params.top_k} hits +/- {result.params.window} chunks): {windows} "
+        f"({result.window_characters()} characters)"
+    )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""The retrieval targets of the evaluation sets, checked and printed by ``python -m rse_core.evaluate``.
+
+For the default scorer and ``RSEParams()``, on every set: RSE recall of at least 0.80 at no more
+than 7,000 characters per query on average; RSE at least as good as top-k given RSE's characters
+on every kind of query, and better by at least 0.10 on broad and gapped queries; and no query
+that returns nothing unless its best segment is worth less than the minimum segment value (each
+such query is listed with both numbers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rse_core.pipeline import run_rse
+from rse_core.search import StopReason
+
+MIN_RECALL = 0.80
+MAX_CHARACTERS = 7000
+MARGIN_KINDS = {"broad": 0.10, "gapped": 0.10}
+"""Kinds on which RSE must beat top-k at RSE's characters by this much (others: by 0 or more)."""
+
+
+@dataclass(frozen=True)
+class TargetCheck:
+    """One target on one set: what is asked, what was measured, whether it is met."""
+
+    set: str
+    target: str
+    measured: str
+    met: bool
+
+
+def check_targets(report) -> list[TargetCheck]:
+    """Every target for one :class:`~rse_core.evaluation.reports.SetReport`."""
+    rse = report.evaluation.overall("rse")
+    checks = [
+        TargetCheck(
+            report.name, f"RSE recall >= {MIN_RECALL:.2f}", f"{rse['recall']:.2f}", rse["recall"] >= MIN_RECALL
+        ),
+        TargetCheck(
+            report.name,
+            f"characters per query <= {MAX_CHARACTERS:,}",
+            f"{rse['characters']:,.0f}",
+            rse["characters"] <= MAX_CHARACTERS,
+        ),
+    ]
+    for kind, margin in report.evaluation.margins().items():
+        need = MARGIN_KINDS.get(kind, 0.0)
+        target = f"{kind}: RSE - top-k at RSE's chars >= {need:+.2f}"
+        checks.append(TargetCheck(report.name, target, f"{margin:+.2f}", margin >= need - 1e-9))
+    reasons = empty_reasons(report)
+    checks.append(
+        TargetCheck(
+            report.name,
+            "no query returns nothing unless its best segment is below the minimum",
+            f"{len(reasons)} returned nothing",
+            all(below for _, _, below in reasons),
+        )
+    )
+    return checks
+
+
+def empty_reasons(report) -> list[tuple[str, str, bool]]:
+    """(query id, the reason shown to the user with its numbers, whether it is "below the minimum")
+    for every query of the set that got no segment."""
+    params = report.evaluation.params
+    scored = report.scored
+    reasons = []
+    for item, query in zip(scored.cases, report.evaluation.queries, strict=True):
+        if query.segments:
+            continue
+        result = run_rse(item.corpus, (item.query,), [item.raw], params, scored.calibration, scorer=scored.scorer)
+        below = result.stop_reason in (StopReason.BELOW_MINIMUM, StopReason.NO_CANDIDATES)
+        reasons.append((query.id, result.empty_reason() or "", below))
+    return reasons
+
+
+def format_targets(reports: Sequence) -> str:
+    """Each target per set as ``met``/``MISSED`` with the measured number, then the empty queries."""
+    lines = []
+    for report in reports:
+        for check in check_targets(report):
+            mark = "met   " if check.met else "MISSED"
+            lines.append(f"{mark}  {check.set:<13}{check.target:<72}{check.measured}")
+        for query_id, reason, _ in empty_reasons(report):
+            lines.append(f"        {report.name}/{query_id}: {reason}")
+    return "\n".join(lines)

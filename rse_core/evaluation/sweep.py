@@ -1,0 +1,299 @@
+"""Parameter sweeps: run RSE over a grid of two parameters from cached raw scores.
+
+A tuning page shows, for every pair of (x, y) settings, how many segments RSE returns, how many
+chunks and characters it sends and, given a gold span, how much of it it recovers. Each cell is
+one segment search; what the swept parameters do not change is computed once:
+
+- the calibration, the beta transform and the ranks depend on none of them;
+- ``exp(-rank / decay_rate)`` depends only on the decay rate (computed once per distinct rate);
+- the penalty is one subtraction per cell (and one multiplication with the length factor);
+- ``max_length``, ``overall_max_length`` and ``minimum_value`` only reach the search.
+
+The values are computed with exactly the operations of :func:`rse_core.values.chunk_values`, in
+the same order, so every cell is bit-for-bit what :func:`rse_core.pipeline.run_rse` would return
+at that setting (the tests check this).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+
+from rse_core.errors import ParameterError, RSEError
+from rse_core.evaluation.metrics import span_score
+from rse_core.params import RSEParams
+from rse_core.pipeline import Corpus
+from rse_core.scoring import Calibration
+from rse_core.search import Segment, StopReason, find_best_segments
+from rse_core.validation import parse_choice
+from rse_core.values import ChunkValues, chunk_values
+
+
+class SweepParam(StrEnum):
+    """The parameters a sweep can vary: the ones that act after scoring, without rescoring."""
+
+    PENALTY = "irrelevant_chunk_penalty"
+    MINIMUM_VALUE = "minimum_value"
+    MAX_LENGTH = "max_length"
+    OVERALL_MAX_LENGTH = "overall_max_length"
+    DECAY_RATE = "decay_rate"
+
+    @classmethod
+    def parse(cls, name: str | SweepParam) -> SweepParam:
+        return parse_choice(cls, name, "sweep parameter", ParameterError)
+
+    @property
+    def label(self) -> str:
+        return {
+            SweepParam.PENALTY: "irrelevant chunk penalty",
+            SweepParam.MINIMUM_VALUE: "minimum segment value",
+            SweepParam.MAX_LENGTH: "max chunks per segment",
+            SweepParam.OVERALL_MAX_LENGTH: "max chunks overall",
+            SweepParam.DECAY_RATE: "decay rate",
+        }[self]
+
+
+class ValueBasis:
+    """Chunk values of one query for any penalty and decay rate, without redoing the rest.
+
+    Holds the stages that do not depend on the penalty or the decay rate (calibrated scores,
+    beta transform, ranks, length factors) and rebuilds ``value`` from them with the same
+    floating-point operations as :func:`~rse_core.values.chunk_values`::
+
+        value = transformed * exp(-rank / decay_rate) - penalty   [* length_factor]
+    """
+
+    def __init__(self, base: ChunkValues, chunk_length_adjustment: bool) -> None:
+        self.base = base
+        self.adjust = chunk_length_adjustment
+        self._decayed: dict[float, np.ndarray] = {}
+
+    @classmethod
+    def from_raw(
+        cls,
+        raw: np.ndarray,
+        params: RSEParams,
+        calibration: Calibration,
+        lengths: np.ndarray,
+        document_splits: Sequence[int] = (),
+    ) -> ValueBasis:
+        scope = document_splits if params.per_document_calibration else ()  # as run_rse does
+        base = chunk_values(
+            calibration.per_document(raw, scope),
+            params,
+            chunk_lengths=lengths,
+            raw=raw,
+            document_splits=scope,
+        )
+        return cls(base, params.chunk_length_adjustment)
+
+    def values(self, penalty: float, decay_rate: float) -> np.ndarray:
+        decayed = self._decayed.get(decay_rate)
+        if decayed is None:
+            decayed = self.base.transformed * np.exp(-self.base.rank / decay_rate)
+            self._decayed[decay_rate] = decayed
+        value = decayed - penalty
+        if self.adjust:
+            value = value * self.base.length_factor
+        return value
+
+
+@dataclass(frozen=True)
+class SweepCell:
+    """RSE's answer at one (x, y) setting.
+
+    Attributes:
+        x, y: the parameter values of this cell.
+        segments: the picked segments, in pick order (corpus chunk indices, end exclusive).
+        chunks: chunks in all segments.
+        characters: characters sent (what an LLM would read).
+        recall: share of the gold span's characters sent (``None`` without a gold span).
+        precision: share of the characters sent that are gold (``None`` without a gold span).
+        stop_reason: why the search ended.
+    """
+
+    x: float
+    y: float
+    segments: tuple[Segment, ...]
+    chunks: int
+    characters: int
+    recall: float | None
+    precision: float | None
+    stop_reason: StopReason
+
+    @property
+    def segment_count(self) -> int:
+        return len(self.segments)
+
+
+METRICS = ("segment_count", "chunks", "characters", "recall", "precision")
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """All cells of a sweep; ``cells[i][j]`` is at ``y_values[i]``, ``x_values[j]`` (heatmap order)."""
+
+    x_param: SweepParam
+    x_values: tuple[float, ...]
+    y_param: SweepParam
+    y_values: tuple[float, ...]
+    base_params: RSEParams
+    cells: tuple[tuple[SweepCell, ...], ...]
+
+    def cell(self, x: float, y: float) -> SweepCell:
+        """The cell at exactly these axis values."""
+        try:
+            return self.cells[self.y_values.index(y)][self.x_values.index(x)]
+        except ValueError:
+            raise KeyError(f"({x!r}, {y!r}) is not a cell of this sweep.") from None
+
+    def grid(self, metric: str) -> np.ndarray:
+        """One metric as a (len(y_values), len(x_values)) float array (NaN where undefined)."""
+        if metric not in METRICS:
+            raise ParameterError(f"Unknown metric {metric!r}; choose one of: {', '.join(METRICS)}.")
+        return np.array(
+            [[np.nan if (value := getattr(cell, metric)) is None else value for cell in row] for row in self.cells],
+            dtype=np.float64,
+        )
+
+    def params_at(self, x: float, y: float) -> RSEParams:
+        """The full parameter set of one cell (e.g. to apply a clicked cell)."""
+        return self.base_params.with_changes(**{self.x_param.value: x, self.y_param.value: y})
+
+
+def sweep(
+    corpus: Corpus,
+    queries: Sequence[str],
+    raw_scores: Sequence[np.ndarray],
+    calibration: Calibration,
+    params: RSEParams,
+    *,
+    x_param: str | SweepParam,
+    x_values: Sequence[float],
+    y_param: str | SweepParam,
+    y_values: Sequence[float],
+    gold: tuple[int, int] | None = None,
+    gold_document: int = 0,
+) -> SweepResult:
+    """Run RSE at every (x, y) setting, all other parameters as in ``params``.
+
+    Args:
+        corpus: the chunked documents the scores belong to.
+        queries: the queries (only their number matters here; kept for symmetry with ``run_rse``).
+        raw_scores: cached raw scores, one array per query.
+        calibration: the scorer's calibration.
+        params: every parameter that is not swept.
+        x_param, y_param: two different :class:`SweepParam` names.
+        x_values, y_values: the settings to try (each validated as an :class:`RSEParams` field).
+        gold: a gold character span (start, end) in document ``gold_document``; adds recall and
+            precision per cell, computed with :func:`rse_core.evaluation.metrics.span_score`.
+        gold_document: index in ``corpus.documents`` of the document ``gold`` refers to.
+
+    Raises:
+        ParameterError: an unknown or repeated parameter, an empty axis, or a value out of range.
+        RSEError: the scores do not fit the corpus.
+    """
+    x_param, y_param = SweepParam.parse(x_param), SweepParam.parse(y_param)
+    if x_param is y_param:
+        raise ParameterError(f"x and y both sweep {x_param.value}; choose two different parameters.")
+    x_values, y_values = tuple(x_values), tuple(y_values)
+    if not x_values or not y_values:
+        raise ParameterError("Each axis needs at least one value.")
+    if params.chunk_size != corpus.chunk_size:
+        raise RSEError(
+            f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
+        )
+    if len(raw_scores) != len(queries) or not raw_scores:
+        raise RSEError(f"{len(raw_scores)} score arrays for {len(queries)} queries.")
+    lengths = corpus.lengths
+    bases = [
+        ValueBasis.from_raw(np.asarray(raw, dtype=np.float64), params, calibration, lengths, corpus.document_splits)
+        for raw in raw_scores
+    ]
+    # Validate every axis value once, as a whole parameter set would be.
+    for param, values in ((x_param, x_values), (y_param, y_values)):
+        for value in values:
+            params.with_changes(**{param.value: value})
+    starts = np.array([chunk.start for chunk in corpus.chunks], dtype=np.int64)
+    ends = np.array([chunk.end for chunk in corpus.chunks], dtype=np.int64)
+    gold_chunks = _gold_chunk_mask(corpus, gold_document) if gold is not None else None
+
+    value_cache: dict[tuple[float, float], list[np.ndarray]] = {}
+    rows = []
+    for y in y_values:
+        row = []
+        for x in x_values:
+            setting = {field.value: getattr(params, field.value) for field in SweepParam}
+            setting[x_param.value], setting[y_param.value] = x, y
+            key = (setting[SweepParam.PENALTY.value], setting[SweepParam.DECAY_RATE.value])
+            values = value_cache.get(key)
+            if values is None:
+                values = [basis.values(*key) for basis in bases]
+                value_cache[key] = values
+            search = find_best_segments(
+                values,
+                max_length=setting[SweepParam.MAX_LENGTH.value],
+                overall_max_length=setting[SweepParam.OVERALL_MAX_LENGTH.value],
+                minimum_value=setting[SweepParam.MINIMUM_VALUE.value],
+                document_splits=corpus.document_splits,
+            )
+            row.append(_cell(x, y, search, starts, ends, gold, gold_chunks))
+        rows.append(tuple(row))
+    return SweepResult(x_param, x_values, y_param, y_values, params, tuple(rows))
+
+
+def _gold_chunk_mask(corpus: Corpus, gold_document: int) -> np.ndarray:
+    if not 0 <= gold_document < len(corpus.documents):
+        raise ParameterError(f"gold_document must index one of the {len(corpus.documents)} documents.")
+    doc_id = corpus.documents[gold_document].doc_id
+    return np.array([chunk.doc_id == doc_id for chunk in corpus.chunks], dtype=bool)
+
+
+def _cell(x, y, search, starts, ends, gold, gold_chunks) -> SweepCell:
+    segments = tuple(search)
+    ranges = [(int(starts[s.start]), int(ends[s.end - 1])) for s in segments]
+    recall = precision = None
+    if gold is not None:
+        # Only segments of the gold's document can overlap it: offsets are per document.
+        in_gold_doc = [r for r, s in zip(ranges, segments, strict=True) if gold_chunks[s.start]]
+        score = span_score(in_gold_doc, gold)
+        recall = score.recall
+        overlap = round(score.recall * (gold[1] - gold[0]))  # an exact count, recovered from the ratio
+        sent = sum(end - start for start, end in ranges)
+        precision = overlap / sent if sent else 0.0
+    return SweepCell(
+        x=x,
+        y=y,
+        segments=segments,
+        chunks=sum(len(s) for s in segments),
+        characters=sum(end - start for start, end in ranges),
+        recall=recall,
+        precision=precision,
+        stop_reason=search.stop_reason,
+    )
+
+
+_AXES: dict[SweepParam, tuple[float, ...]] = {
+    SweepParam.PENALTY: tuple(round(0.025 * i, 3) for i in range(21)),
+    SweepParam.MINIMUM_VALUE: tuple(round(0.1 * i, 1) for i in range(21)),
+    SweepParam.MAX_LENGTH: (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40),
+    SweepParam.OVERALL_MAX_LENGTH: (5, 10, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250),
+    SweepParam.DECAY_RATE: (5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 400, 500),
+}
+
+
+def default_axis(param: str | SweepParam, current: float | None = None) -> tuple[float, ...]:
+    """Sensible settings to sweep for ``param``, always including ``current``.
+
+    Ranges: penalty 0-0.5 in steps of 0.025 (dsRAG's presets use 0.05-0.4); minimum segment
+    value 0-2 in steps of 0.1; max chunks per segment 1-40; max chunks overall 5-250; decay
+    rate 5-500 (15 values each for the last three). Whole-number parameters get whole numbers.
+    """
+    param = SweepParam.parse(param)
+    values = set(_AXES[param])
+    if current is not None:
+        values.add(current)
+    return tuple(sorted(values))

@@ -1,0 +1,349 @@
+"""Show a segment or chunk on its document's pages, highlighting exactly its characters.
+
+Highlights come from the glyph boxes kept at extraction (:mod:`rse_core.documents.layout`), indexed by
+the same character offsets as segments and chunks: no text search, so a phrase that repeats
+elsewhere is never marked by mistake. Each kind of mark has its own style:
+
+- ``segment``: chunks of a segment with a positive value (blue);
+- ``gap``: negative chunks *between* positive ones, the gapped cluster top-k drops (amber);
+- ``padding``: negative chunks at a segment's start or end, kept as edge padding (light blue);
+- ``top_k``: top-k chunks, underlined with their rank (orange), so they show on top of a segment.
+
+Pages are rendered with PyMuPDF to PNG; text and Markdown documents get the same marks as
+escaped HTML. :func:`reflow` joins a PDF's hard line breaks for reading only.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from rse_core.documents import Document
+from rse_core.documents.layout import NO_GLYPH
+from rse_core.errors import RSEError
+from rse_core.figures.style import PALETTE
+from rse_core.pipeline import ExtractedSegment, ExtractionResult
+
+SEGMENT, GAP, PADDING, TOP_K = "segment", "gap", "padding", "top_k"
+STYLES = (SEGMENT, GAP, PADDING, TOP_K)
+MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
+THUMBNAIL_ZOOM = 0.2
+MAX_THUMBNAILS = 60
+
+# (fill colour or None, stroke colour or None, fill opacity)
+_PDF_STYLE: dict[str, tuple[str | None, str | None, float]] = {
+    SEGMENT: (PALETTE.segment, None, 0.22),
+    GAP: (PALETTE.gap_fill, PALETTE.gap, 0.55),
+    PADDING: ("#93c5fd", None, 0.25),
+    TOP_K: (None, PALETTE.top_k, 1.0),
+}
+STYLE_LABELS = {
+    SEGMENT: "segment (its chunks worth zero or more)",
+    GAP: "inner gap: a chunk below zero between kept ones",
+    PADDING: "edge padding: a chunk below zero at a segment's end",
+    TOP_K: "top-k chunk (underlined, with its rank)",
+}
+
+
+class PageViewError(RSEError):
+    """The page view cannot draw what was asked (no pages to render, a page out of range)."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Characters ``start:end`` of one document, drawn in ``style`` and labelled ``label``."""
+
+    doc_id: str
+    start: int
+    end: int
+    style: str
+    label: str = ""
+
+
+def segment_marks(result: ExtractionResult, segment: ExtractedSegment) -> list[Mark]:
+    """One mark per chunk of ``segment``: positive chunks, inner gaps and edge padding.
+
+    A negative chunk is a gap when positive chunks lie on both sides of it within the segment,
+    and edge padding otherwise (it sits between the segment's edge and its first or last
+    positive chunk).
+    """
+    values = result.values[segment.query].value
+    positive = [index for index in range(segment.start, segment.end) if values[index] >= 0]
+    first, last = (positive[0], positive[-1]) if positive else (segment.end, segment.start - 1)
+    marks = []
+    for index in range(segment.start, segment.end):
+        chunk = result.corpus.chunks[index]
+        if values[index] >= 0:
+            style = SEGMENT
+        else:
+            style = GAP if first < index < last else PADDING
+        marks.append(Mark(chunk.doc_id, chunk.start, chunk.end, style, segment.label))
+    return marks
+
+
+def top_k_marks(result: ExtractionResult, indices: Iterable[int]) -> list[Mark]:
+    """An outline mark for every top-k chunk, labelled with its rank."""
+    marks = []
+    for rank, index in enumerate(indices, 1):
+        chunk = result.corpus.chunks[index]
+        marks.append(Mark(chunk.doc_id, chunk.start, chunk.end, TOP_K, f"#{rank}"))
+    return marks
+
+
+def all_marks(result: ExtractionResult, top_k: Sequence[int] | None = None) -> list[Mark]:
+    """Every segment's marks, then the top-k outlines (default: ``result.top_k``)."""
+    marks = [mark for segment in result.segments for mark in segment_marks(result, segment)]
+    return marks + top_k_marks(result, result.top_k if top_k is None else top_k)
+
+
+def pages_of(document: Document, marks: Iterable[Mark]) -> list[int]:
+    """1-based pages the marks of ``document`` touch, in order."""
+    pages: set[int] = set()
+    for mark in marks:
+        if mark.doc_id == document.doc_id and mark.end > mark.start:
+            first, last = document.pages_of_span(mark.start, mark.end)
+            pages.update(range(first, last + 1))
+    return sorted(pages)
+
+
+def highlighted_glyphs(document: Document, start: int, end: int) -> dict[int, list[int]]:
+    """1-based page -> glyph indices (see :func:`~rse_core.documents.layout.page_glyphs`) of the
+    characters ``start:end`` that have a glyph, in text order. Line breaks have none; the two
+    letters of an expanded ligature share one glyph, listed once."""
+    layout = _layout(document)
+    pages = layout.page[start:end]
+    glyphs = layout.glyph[start:end]
+    found: dict[int, list[int]] = {}
+    for page, glyph in zip(pages.tolist(), glyphs.tolist(), strict=True):
+        if glyph != NO_GLYPH:
+            listed = found.setdefault(page + 1, [])
+            if not listed or listed[-1] != glyph:
+                listed.append(glyph)
+    return found
+
+
+def line_rects(document: Document, start: int, end: int, page: int) -> list[tuple[float, float, float, float]]:
+    """Boxes of characters ``start:end`` on 1-based ``page``, merged along each text line.
+
+    Merging keeps a highlight one clean bar per line instead of one box per letter.
+    """
+    layout = _layout(document)
+    window = slice(start, end)
+    on_page = (layout.page[window] == page - 1) & (layout.glyph[window] != NO_GLYPH)
+    boxes = layout.boxes[window][on_page]
+    rects: list[list[float]] = []
+    for x0, y0, x1, y1 in boxes.tolist():
+        if any(math.isnan(v) for v in (x0, y0, x1, y1)):
+            continue
+        if rects:
+            last = rects[-1]
+            same_line = abs(last[1] - y0) < 0.5 * (y1 - y0 + 1e-6) and abs(last[3] - y1) < 0.5 * (y1 - y0 + 1e-6)
+            if same_line and x0 >= last[0] - 1 and x0 - last[2] < 3 * (y1 - y0 + 1):
+                last[0], last[1] = min(last[0], x0), min(last[1], y0)
+                last[2], last[3] = max(last[2], x1), max(last[3], y1)
+                continue
+        rects.append([x0, y0, x1, y1])
+    return [tuple(rect) for rect in rects]  # type: ignore[misc]
+
+
+def render_page(document: Document, page: int, marks: Sequence[Mark], zoom: float = 1.5) -> bytes:
+    """PNG of 1-based ``page`` of a PDF with the marks of ``document`` drawn on it.
+
+    Raises:
+        PageViewError: the document is not a PDF, or the page does not exist.
+    """
+    return render_pages(document, [page], marks, zoom)[0]
+
+
+def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark], zoom: float = 1.5) -> list[bytes]:
+    """PNGs of several pages (the PDF is opened once)."""
+    from rse_core.documents.pymupdf_import import import_pymupdf  # without the add-ons that load onnxruntime
+
+    pymupdf = import_pymupdf()
+
+    layout = _layout(document)
+    if not MIN_ZOOM <= zoom <= MAX_ZOOM:
+        raise PageViewError(f"Zoom must be between {MIN_ZOOM:g} and {MAX_ZOOM:g}; got {zoom!r}.")
+    for page in pages:
+        if not 1 <= page <= len(layout.page_sizes):
+            raise PageViewError(f"{document.name} has no page {page}; it has {len(layout.page_sizes)}.")
+    own = [mark for mark in marks if mark.doc_id == document.doc_id and mark.end > mark.start]
+    # The pages each mark touches, once: a page is searched only for the marks on it (a strip of
+    # thumbnails would otherwise scan every mark's characters once per page).
+    spans = [_page_range(layout, mark) for mark in own]
+    images = []
+    with pymupdf.open(stream=layout.source, filetype="pdf") as pdf:
+        for page in pages:
+            pdf_page = pdf.load_page(page - 1)
+            shape = pdf_page.new_shape()
+            on_page = [mark for mark, (first, last) in zip(own, spans, strict=True) if first <= page <= last]
+            # Fills first, outlines last, so a top-k outline is never hidden under a fill.
+            for style in (PADDING, SEGMENT, GAP, TOP_K):
+                fill, stroke, opacity = _PDF_STYLE[style]
+                for mark in on_page:
+                    if mark.style != style:
+                        continue
+                    rects = line_rects(document, mark.start, mark.end, page)
+                    for rect in rects:
+                        box = pymupdf.Rect(rect)
+                        if style == TOP_K:  # an underline: it shows on top of any fill, hides no text
+                            shape.draw_line((box.x0, box.y1 + 0.8), (box.x1, box.y1 + 0.8))
+                            shape.finish(color=_rgb(stroke), width=1.6, stroke_opacity=1.0)
+                            continue
+                        shape.draw_rect(box)
+                        shape.finish(
+                            color=_rgb(stroke) if stroke else None,
+                            fill=_rgb(fill),
+                            fill_opacity=opacity,
+                            stroke_opacity=1.0,
+                            width=0.6 if stroke else 0,
+                        )
+                    if style == TOP_K and rects and mark.label:  # the rank, left of the text column
+                        left = min(rect[0] for rect in rects)
+                        shape.insert_text(
+                            (max(2.0, left - 16), rects[0][3]), mark.label, fontsize=7, color=_rgb(stroke)
+                        )
+            shape.commit(overlay=True)
+            pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+            images.append(pixmap.tobytes("png"))
+    return images
+
+
+def marks_by_page(document: Document, marks: Iterable[Mark]) -> dict[int, tuple[Mark, ...]]:
+    """1-based page -> the marks of ``document`` drawn on it, in the given order.
+
+    A page's image depends on these marks alone, so an app can keep each page's image and redraw
+    only the pages whose marks changed."""
+    layout = _layout(document)
+    found: dict[int, list[Mark]] = {}
+    for mark in marks:
+        if mark.doc_id == document.doc_id and mark.end > mark.start:
+            first, last = _page_range(layout, mark)
+            for page in range(first, last + 1):
+                found.setdefault(page, []).append(mark)
+    return {page: tuple(listed) for page, listed in found.items()}
+
+
+def _page_range(layout, mark: Mark) -> tuple[int, int]:
+    """First and last 1-based page a mark's characters lie on ((0, -1): none)."""
+    pages = layout.page[mark.start : mark.end]
+    return (int(pages.min()) + 1, int(pages.max()) + 1) if len(pages) else (0, -1)
+
+
+def thumbnail_pages(page_count: int, marked: Iterable[int], limit: int = MAX_THUMBNAILS) -> list[int]:
+    """The pages of the thumbnail strip: every page of a short document; for a long one, the
+    marked pages and their neighbours, at most ``limit`` (a 2,000-page upload stays quick)."""
+    if page_count <= limit:
+        return list(range(1, page_count + 1))
+    wanted: list[int] = []
+    for page in sorted(set(marked)):
+        for near in range(page - 2, page + 3):
+            if 1 <= near <= page_count and near not in wanted:
+                wanted.append(near)
+    return sorted(wanted[:limit]) or list(range(1, limit + 1))
+
+
+def render_thumbnails(
+    document: Document, marks: Sequence[Mark], zoom: float = THUMBNAIL_ZOOM, pages: Sequence[int] | None = None
+) -> list[tuple[int, bytes]]:
+    """(page, small PNG) for the strip that shows where segments are, marks drawn.
+
+    ``pages`` default: :func:`thumbnail_pages` of the pages the marks touch."""
+    if pages is None:
+        pages = thumbnail_pages(len(_layout(document).page_sizes), pages_of(document, marks))
+    return list(zip(pages, render_pages(document, pages, marks, zoom), strict=True))
+
+
+def text_html(document: Document, marks: Sequence[Mark], context: int = 300) -> str:
+    """Escaped HTML of a text or Markdown document around its marks, each mark in a ``<mark>``
+    with class ``rse-mark <style>`` (and ``top_k`` as an extra class where a top-k chunk overlaps).
+
+    Only the marked characters and ``context`` characters either side are shown; elided runs
+    become "[...]".
+    """
+    own = [mark for mark in marks if mark.doc_id == document.doc_id and mark.end > mark.start]
+    length = len(document.text)
+    fill = np.zeros(length, dtype=np.int8)  # 0 none, 1 padding, 2 segment, 3 gap
+    outline = np.zeros(length, dtype=bool)
+    rank = {PADDING: 1, SEGMENT: 2, GAP: 3}
+    for mark in own:
+        if mark.style == TOP_K:
+            outline[mark.start : mark.end] = True
+        else:
+            fill[mark.start : mark.end] = np.maximum(fill[mark.start : mark.end], rank[mark.style])
+    shown = np.zeros(length, dtype=bool)
+    for mark in own:
+        shown[max(0, mark.start - context) : min(length, mark.end + context)] = True
+    names = {1: PADDING, 2: SEGMENT, 3: GAP}
+    parts: list[str] = []
+    position = 0
+    while position < length:
+        if not shown[position]:
+            end = position
+            while end < length and not shown[end]:
+                end += 1
+            parts.append('<span class="rse-elided">[...]</span>\n')
+            position = end
+            continue
+        key = (int(fill[position]), bool(outline[position]))
+        end = position
+        while end < length and shown[end] and (int(fill[end]), bool(outline[end])) == key:
+            end += 1
+        text = html.escape(document.text[position:end])
+        classes = [names[key[0]]] if key[0] else []
+        if key[1]:
+            classes.append(TOP_K)
+        parts.append(f'<mark class="rse-mark {" ".join(classes)}">{text}</mark>' if classes else text)
+        position = end
+    return "".join(parts)
+
+
+_SENTENCE_END = re.compile(r"[.:;!?)\]\"']$")
+_LIST_START = re.compile(r"^\s*(?:[-*\u2022\u25cf]|\d+[.)]|[a-z][.)])\s")
+
+
+def reflow(text: str) -> str:
+    """``text`` with a PDF's hard line breaks joined, for reading only (never what is sent).
+
+    A line break becomes a space when the line before it runs on (no sentence end) and the next
+    line does not start a list item; a hyphen at a line's end before a lower-case letter is
+    joined without a space. Blank lines and short lines (headings, table cells) stay as they are.
+    """
+    lines = text.split("\n")
+    if len(lines) < 2:
+        return text
+    widths = sorted(len(line) for line in lines if line.strip())
+    typical = widths[int(len(widths) * 0.8)] if widths else 0
+    out = [lines[0]]
+    for line in lines[1:]:
+        previous = out[-1]
+        runs_on = (
+            previous.strip()
+            and line.strip()
+            and len(previous) >= 0.6 * typical
+            and not _SENTENCE_END.search(previous.rstrip())
+            and not _LIST_START.match(line)
+        )
+        if runs_on and previous.endswith("-") and line[:1].islower():
+            out[-1] = previous[:-1] + line
+        elif runs_on:
+            out[-1] = previous.rstrip() + " " + line.lstrip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _layout(document: Document):
+    if document.layout is None:
+        raise PageViewError(f"{document.name} is not a PDF, so it has no pages to draw; show its text instead.")
+    return document.layout
+
+
+def _rgb(colour: str) -> tuple[float, float, float]:
+    colour = colour.lstrip("#")
+    return tuple(int(colour[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]

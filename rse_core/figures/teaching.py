@@ -1,0 +1,784 @@
+"""Plotly figures for the teaching and tuning pages (no Streamlit here: usable from a notebook).
+
+- :func:`worked_example_chart`: a handful of chunk values as labelled bars, the picked segments
+  as bands labelled S1, S2 ... with their value, optionally one step of the greedy search.
+- :func:`beta_cdf_chart`, :func:`score_histograms`, :func:`decay_chart`, :func:`stage_chart`:
+  the value formula taken apart, one stage at a time (see :mod:`rse_core.values`).
+- :func:`sweep_heatmap`: one metric of a :class:`~rse_core.evaluation.sweep.SweepResult` as a heat map,
+  with an invisible scatter of cell centres on top so a click selects a cell (Plotly heatmaps
+  report clicks but not selections, and Streamlit only forwards selections).
+- :func:`calibration_warnings`: whether the scores look uncalibrated, and what to change.
+
+Colours come from :data:`rse_core.charts.PALETTE`; sizes are for a projector (14 px and up).
+Document text never reaches these figures except through ``html.escape``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+from scipy.special import betainc
+
+from rse_core.evaluation.sweep import SweepResult
+from rse_core.figures.style import FONT_FAMILY, PALETTE, band_label, band_shape
+from rse_core.params import RSEParams
+from rse_core.search import Segment
+from rse_core.values import ChunkValues
+
+BIG_FONT = 16  # worked example: few bars, read from the back of a room
+FONT = 14
+SEGMENT_LINE = PALETTE.segment
+REFUSED = "#b91c1c"  # a segment the search looked at and refused: red, dashed
+REFERENCE_BETA = (0.4, 0.4)  # the RSE authors' shape for Cohere's reranker
+
+
+def fmt(value: float) -> str:
+    """A value as a teacher writes it: two decimals, one trailing zero dropped ("1.2", "-0.15")."""
+    if value != 0 and abs(value) < 0.005:
+        return f"{value:.2g}"
+    text = f"{value:.2f}"
+    if text.endswith("0"):
+        text = text[:-1]
+    return "0.0" if text in ("-0.0", "0.0") else text
+
+
+def _layout(height: int, *, top: int = 40, bottom: int = 60, left: int = 64, size: int = FONT) -> dict:
+    return {
+        "template": {"layout": {}},
+        "height": height,
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "font": {"family": FONT_FAMILY, "size": size, "color": PALETTE.text},
+        "margin": {"l": left, "r": 24, "t": top, "b": bottom},
+        "hovermode": "closest",
+        "hoverlabel": {
+            "bgcolor": "white",
+            "bordercolor": PALETTE.boundary,
+            "font": {"family": FONT_FAMILY, "size": 14, "color": PALETTE.text},
+            "align": "left",
+        },
+        "legend": {
+            "orientation": "h",
+            "x": 0,
+            "xanchor": "left",
+            "y": 1.02,
+            "yanchor": "bottom",
+            "font": {"size": FONT - 1},
+            "bgcolor": "rgba(255,255,255,0)",
+        },
+    }
+
+
+def _axis(title: str, **extra: object) -> dict:
+    return {
+        "title": {"text": title, "font": {"size": FONT + 1}},
+        "gridcolor": PALETTE.grid,
+        "zerolinecolor": PALETTE.zero,
+        "linecolor": PALETTE.grid,
+        "ticks": "outside",
+        "tickfont": {"size": FONT},
+        **extra,
+    }
+
+
+# --------------------------------------------------------------------------- worked example
+
+
+@dataclass(frozen=True)
+class Band:
+    """A segment drawn on the worked example: chunks ``start:end`` (end exclusive)."""
+
+    start: int
+    end: int
+    label: str
+    value: float
+    current: bool = False  # the pick of the step being shown
+    refused: bool = False  # the best remaining segment the search refused
+
+
+def segment_bands(segments: Sequence[Segment], *, current: int | None = None) -> list[Band]:
+    """Bands for picks in pick order, labelled S1, S2 ...; ``current`` is a 0-based pick number."""
+    return [
+        Band(segment.start, segment.end, f"S{number}", float(segment.score), current=number - 1 == current)
+        for number, segment in enumerate(segments, 1)
+    ]
+
+
+def worked_example_chart(
+    values: Sequence[float], bands: Sequence[Band] = (), *, height: int = 400, title: str = ""
+) -> go.Figure:
+    """Chunk values as bars with their numbers on them, and segments as labelled bands.
+
+    Negative chunks inside a (non-refused) band are inner gaps (a segment starts and ends on a
+    non-negative chunk, so there is no edge padding here) and get the amber of the other charts:
+    the search kept them because the chunks around them outweigh them.
+    """
+    array = np.asarray(values, dtype=np.float64)
+    n = len(array)
+    inside = np.zeros(n, dtype=bool)
+    for band in bands:
+        if not band.refused:
+            inside[band.start : band.end] = True
+    negative = array < 0
+    gap = inside & negative
+    x = np.arange(n)
+    traces = []
+    for name, mask, fill, line in (
+        ("value ≥ 0", ~negative, PALETTE.positive, PALETTE.positive),
+        ("value < 0", negative & ~gap, PALETTE.negative, PALETTE.negative),
+        ("inner gap (< 0, inside a segment)", gap, PALETTE.gap_fill, PALETTE.gap),
+    ):
+        if not mask.any() and name.startswith("inner gap"):
+            continue
+        traces.append(
+            go.Bar(
+                x=x[mask],
+                y=array[mask],
+                name=name,
+                width=0.7,
+                marker={"color": fill, "line": {"color": line, "width": 2 if name.startswith("gap") else 0}},
+                text=[fmt(v) for v in array[mask]],
+                textposition="outside",
+                textfont={"size": BIG_FONT if n <= 24 else 12, "color": PALETTE.text},
+                cliponaxis=False,
+                hovertemplate="chunk %{x}: value %{y:.3g}<extra></extra>",
+            )
+        )
+    low = min(float(array.min(initial=0.0)), 0.0)
+    high = max(float(array.max(initial=0.0)), 0.0)
+    span = (high - low) or 1.0
+    shapes, annotations = [], []
+    rows: list[float] = []  # right end of the last label in each label row, to stagger close labels
+    for band in sorted(bands, key=lambda b: b.start):
+        color = REFUSED if band.refused else SEGMENT_LINE
+        shapes.append(
+            band_shape(
+                band.start,
+                band.end,
+                fill="rgba(0,0,0,0)" if band.refused else PALETTE.segment_band,
+                line={
+                    "color": color,
+                    "width": 3 if band.current or band.refused else 1.5,
+                    "dash": "dash" if band.refused else "solid",
+                },
+            )
+        )
+        width_in_chunks = max(1.0, 0.11 * n)  # about one label's width
+        centre = (band.start + band.end - 1) / 2
+        row = next((r for r, end in enumerate(rows) if centre - end >= width_in_chunks), len(rows))
+        if row == len(rows):
+            rows.append(centre)
+        rows[row] = centre
+        text = f"{band.label} = {fmt(band.value)}"
+        annotations.append(band_label(centre, text, yshift=4 + 22 * row, color=color, size=BIG_FONT))
+    layout = _layout(height, top=40 + 22 * max(len(rows), 1), bottom=56, size=BIG_FONT)
+    layout.update(
+        barmode="overlay",
+        showlegend=False,
+        xaxis=_axis(
+            "chunk",
+            range=[-0.6, n - 0.4],
+            tickmode="array" if n <= 40 else "auto",
+            tickvals=list(range(n)) if n <= 40 else None,
+            tickfont={"size": BIG_FONT if n <= 24 else 12},
+            showgrid=False,
+            zeroline=False,
+            fixedrange=True,
+        ),
+        yaxis=_axis(
+            "value",
+            range=[low - 0.14 * span, high + 0.16 * span],
+            zeroline=True,
+            zerolinewidth=2,
+            fixedrange=True,
+        ),
+        shapes=shapes,
+        annotations=annotations,
+    )
+    if title:
+        layout["title"] = {"text": title, "x": 0, "font": {"size": BIG_FONT}}
+    return go.Figure(data=traces, layout=layout)
+
+
+# --------------------------------------------------------------------------- transform lab
+
+
+def beta_cdf_chart(
+    calibrated: np.ndarray,
+    in_segment: np.ndarray,
+    a: float,
+    b: float,
+    *,
+    height: int = 420,
+) -> go.Figure:
+    """The beta CDF for shape (a, b) over [0, 1], each chunk on it, and a rug of its calibrated score.
+
+    ``transformed = beta.cdf(calibrated, a, b)``: with a, b < 1 the curve is steep near 0 and 1
+    and flat in the middle, so it spreads out scores bunched near the ends (a = b = 0.4:
+    0.01 -> 0.094, 0.99 -> 0.906) and pulls middling ones towards 0.5.
+    """
+    grid = np.linspace(0.0, 1.0, 401)
+    calibrated = np.asarray(calibrated, dtype=np.float64)
+    in_segment = np.asarray(in_segment, dtype=bool)
+    transformed = betainc(a, b, calibrated)
+    index = np.arange(len(calibrated))
+    traces = [
+        go.Scatter(
+            x=grid,
+            y=grid,
+            mode="lines",
+            name="no transform (y = x)",
+            line={"color": PALETTE.muted, "width": 1.5, "dash": "dot"},
+            hoverinfo="skip",
+        )
+    ]
+    if (a, b) != REFERENCE_BETA:
+        traces.append(
+            go.Scatter(
+                x=grid,
+                y=betainc(*REFERENCE_BETA, grid),
+                mode="lines",
+                name="a = b = 0.4 (the RSE authors')",
+                line={"color": PALETTE.stage_transformed, "width": 1.5, "dash": "dash"},
+                opacity=0.55,
+                hoverinfo="skip",
+            )
+        )
+    traces.append(
+        go.Scatter(
+            x=grid,
+            y=betainc(a, b, grid),
+            mode="lines",
+            name=f"beta CDF, a = {a:g}, b = {b:g}",
+            line={"color": PALETTE.stage_transformed, "width": 3},
+            hovertemplate="calibrated %{x:.2f} → %{y:.3f}<extra></extra>",
+        )
+    )
+    for name, mask, color in (
+        ("other chunk", ~in_segment, PALETTE.negative),
+        ("chunk in a segment", in_segment, PALETTE.segment),
+    ):
+        if not mask.any():
+            continue
+        traces.append(
+            go.Scatter(
+                x=calibrated[mask],
+                y=transformed[mask],
+                mode="markers",
+                name=name,
+                marker={"color": color, "size": 8, "line": {"color": "white", "width": 0.5}},
+                customdata=index[mask],
+                hovertemplate="chunk %{customdata}: calibrated %{x:.3f} → %{y:.3f}<extra></extra>",
+            )
+        )
+        traces.append(
+            go.Scatter(
+                x=calibrated[mask],
+                y=np.full(int(mask.sum()), -0.06),
+                mode="markers",
+                name="calibrated scores (rug)",
+                showlegend=name == "other chunk" or not (~in_segment).any(),
+                legendrank=2000,
+                legendgroup="rug",
+                marker={"symbol": "line-ns-open", "size": 16, "color": color, "line": {"width": 1.5, "color": color}},
+                customdata=index[mask],
+                hovertemplate="chunk %{customdata}: calibrated %{x:.3f}<extra></extra>",
+            )
+        )
+    layout = _layout(height, top=70, bottom=60)
+    layout.update(
+        xaxis=_axis("calibrated score", range=[-0.02, 1.02], zeroline=False),
+        yaxis=_axis("beta-transformed", range=[-0.11, 1.04], zeroline=False),
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def score_histograms(values: ChunkValues, *, height: int = 340, bins: int = 30) -> go.Figure:
+    """Three histograms side by side: raw scores, calibrated scores, beta-transformed scores.
+
+    A calibration often maps most chunks to exactly 0; when one bar is more than three times the
+    next tallest, the y axis is cut above the others and that bar is labelled with its count, so
+    the rest of the distribution stays readable.
+    """
+    figure = make_subplots(
+        rows=1,
+        cols=3,
+        subplot_titles=("raw score", "calibrated", "beta-transformed"),
+        horizontal_spacing=0.07,
+    )
+    figure.update_annotations(font={"size": FONT + 1})  # the subplot titles
+    for column, (data, color) in enumerate(
+        (
+            (values.raw, PALETTE.muted),
+            (values.calibrated, PALETTE.stage_calibrated),
+            (values.transformed, PALETTE.stage_transformed),
+        ),
+        1,
+    ):
+        data = np.asarray(data, dtype=np.float64)
+        if column == 1:
+            low, high = float(data.min(initial=0.0)), float(data.max(initial=0.0))
+            if high <= low:
+                low, high = low - 0.5, high + 0.5
+        else:
+            low, high = 0.0, 1.0
+        counts, edges = np.histogram(data, bins=bins, range=(low, high))
+        centres = (edges[:-1] + edges[1:]) / 2
+        figure.add_trace(
+            go.Bar(
+                x=centres,
+                y=counts,
+                width=(high - low) / bins,
+                marker={"color": color, "line": {"color": "white", "width": 1}},
+                customdata=np.column_stack((edges[:-1], edges[1:])),
+                hovertemplate="%{customdata[0]:.3g} to %{customdata[1]:.3g}: %{y} chunks<extra></extra>",
+                showlegend=False,
+            ),
+            row=1,
+            col=column,
+        )
+        ordered = np.sort(counts)
+        y_axis = _axis("chunks" if column == 1 else "", rangemode="tozero")
+        if len(ordered) > 1 and ordered[-1] > 3 * max(ordered[-2], 1):
+            top = max(ordered[-2], 1) * 1.6
+            tallest = int(np.argmax(counts))
+            y_axis["range"] = [0, top]
+            figure.add_annotation(
+                x=centres[tallest],
+                y=top,
+                yanchor="top",
+                xanchor="left" if tallest < bins / 2 else "right",
+                text=f"<b>{counts[tallest]}</b> chunks ↑",
+                showarrow=False,
+                font={"size": FONT, "color": PALETTE.text},
+                bgcolor="rgba(255,255,255,0.85)",
+                row=1,
+                col=column,
+            )
+        figure.update_xaxes(_axis("", showgrid=False, range=[low, high]), row=1, col=column)
+        figure.update_yaxes(y_axis, row=1, col=column)
+    layout = _layout(height, top=48, bottom=40)
+    figure.update_layout(layout, bargap=0)
+    return figure
+
+
+def decay_chart(values: ChunkValues, params: RSEParams, in_segment: np.ndarray, *, height: int = 400) -> go.Figure:
+    """``exp(-rank / decay_rate)`` over the ranks, each chunk at (rank, transformed × decay), and the penalty.
+
+    The curve is the most a chunk of that rank can be worth before the penalty (a transformed
+    score of 1); chunks below the dashed penalty line end up negative.
+    """
+    n = len(values)
+    ranks = np.arange(n)
+    decayed = values.transformed * values.decay
+    in_segment = np.asarray(in_segment, dtype=bool)
+    index = np.arange(n)
+    traces = [
+        go.Scatter(
+            x=ranks,
+            y=np.exp(-ranks / params.decay_rate),
+            mode="lines",
+            name=f"exp(−rank / {params.decay_rate:g})",
+            line={"color": PALETTE.stage_decayed, "width": 3},
+            hovertemplate="rank %{x}: decay factor %{y:.3f}<extra></extra>",
+        )
+    ]
+    for name, mask, color in (
+        ("other chunk", ~in_segment, PALETTE.negative),
+        ("chunk in a segment", in_segment, PALETTE.segment),
+    ):
+        if mask.any():
+            traces.append(
+                go.Scatter(
+                    x=values.rank[mask],
+                    y=decayed[mask],
+                    mode="markers",
+                    name=f"{name}: transformed × decay",
+                    marker={"color": color, "size": 8, "line": {"color": "white", "width": 0.5}},
+                    customdata=np.column_stack((index[mask], values.transformed[mask], values.decay[mask])),
+                    hovertemplate=(
+                        "chunk %{customdata[0]}, rank %{x}<br>"
+                        "%{customdata[1]:.3f} × %{customdata[2]:.3f} = %{y:.3f}<extra></extra>"
+                    ),
+                )
+            )
+    penalty = params.irrelevant_chunk_penalty
+    layout = _layout(height, top=70, bottom=60)
+    layout.update(
+        xaxis=_axis("rank (0 = best-scored chunk)", range=[-0.5, max(n - 0.5, 1)], zeroline=False),
+        yaxis=_axis("factor / value before the penalty", range=[-0.04, 1.06], zeroline=False),
+        shapes=[
+            {
+                "type": "line",
+                "xref": "paper",
+                "x0": 0,
+                "x1": 1,
+                "yref": "y",
+                "y0": penalty,
+                "y1": penalty,
+                "line": {"color": PALETTE.zero, "width": 2, "dash": "dash"},
+            }
+        ],
+        annotations=[
+            {
+                "xref": "paper",
+                "x": 1,
+                "xanchor": "right",
+                "y": penalty,
+                "yanchor": "bottom",
+                "text": f"penalty {penalty:g}",
+                "showarrow": False,
+                "font": {"size": FONT, "color": PALETTE.zero},
+                "bgcolor": "rgba(255,255,255,0.8)",
+            }
+        ],
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+class Stage(StrEnum):
+    """The stages of the value formula, in order."""
+
+    CALIBRATE = "calibrate"
+    TRANSFORM = "transform"
+    DECAY = "decay"
+    PENALTY = "penalty"
+    LENGTH = "length"
+
+    @property
+    def label(self) -> str:
+        return {
+            Stage.CALIBRATE: "① calibrate",
+            Stage.TRANSFORM: "② beta transform",
+            Stage.DECAY: "③ × decay",
+            Stage.PENALTY: "④ − penalty",
+            Stage.LENGTH: "⑤ × length factor",
+        }[self]
+
+
+def stage_arrays(values: ChunkValues, params: RSEParams, stage: Stage) -> tuple[np.ndarray, np.ndarray, str, str]:
+    """(before, after, before label, after label) of one stage, as :func:`rse_core.values.chunk_values` computes it."""
+    decayed = values.transformed * values.decay
+    penalised = decayed - params.irrelevant_chunk_penalty
+    return {
+        Stage.CALIBRATE: (values.raw, values.calibrated, "raw score", "calibrated"),
+        Stage.TRANSFORM: (values.calibrated, values.transformed, "calibrated", "beta-transformed"),
+        Stage.DECAY: (values.transformed, decayed, "beta-transformed", f"× exp(−rank/{params.decay_rate:g})"),
+        Stage.PENALTY: (decayed, penalised, "× decay", f"− penalty {params.irrelevant_chunk_penalty:g}"),
+        Stage.LENGTH: (
+            penalised,
+            penalised * values.length_factor,
+            "− penalty",
+            "× length factor" if params.chunk_length_adjustment else "× 1 (length adjustment off)",
+        ),
+    }[stage]
+
+
+def stage_chart(
+    values: ChunkValues,
+    params: RSEParams,
+    stage: Stage,
+    segments: Sequence[tuple[int, int]] = (),
+    *,
+    height: int = 420,
+) -> go.Figure:
+    """Each chunk's number before (hollow grey) and after (filled) one stage, by chunk index.
+
+    ``segments`` are (start, end) chunk ranges (end exclusive) drawn as shaded bands.
+    """
+    before, after, before_label, after_label = stage_arrays(values, params, stage)
+    n = len(values)
+    x = np.arange(n)
+    size = 7 if n <= 300 else 4
+    colour = {
+        Stage.CALIBRATE: PALETTE.stage_calibrated,
+        Stage.TRANSFORM: PALETTE.stage_transformed,
+        Stage.DECAY: PALETTE.stage_decayed,
+        Stage.PENALTY: PALETTE.stage_value,
+        Stage.LENGTH: PALETTE.stage_value,
+    }[stage]
+    traces = [
+        go.Scatter(
+            x=x,
+            y=before,
+            mode="markers",
+            name=f"before: {before_label}",
+            marker={"symbol": "circle-open", "size": size + 1, "color": PALETTE.muted, "line": {"width": 1.5}},
+            hovertemplate=f"chunk %{{x}}: {before_label} %{{y:.3f}}<extra></extra>",
+        ),
+        go.Scatter(
+            x=x,
+            y=after,
+            mode="markers",
+            name=f"after: {after_label}",
+            marker={"size": size, "color": colour},
+            hovertemplate=f"chunk %{{x}}: {after_label} %{{y:.3f}}<extra></extra>",
+        ),
+    ]
+    shapes = [
+        band_shape(start, end, fill=PALETTE.segment_band, line={"width": 1, "color": PALETTE.segment})
+        for start, end in segments
+    ]
+    layout = _layout(height, top=70, bottom=60)
+    layout.update(
+        xaxis=_axis("chunk, in document order", range=[-0.5, max(n - 0.5, 1)], zeroline=False, showgrid=False),
+        yaxis=_axis("score / value", zeroline=True, zerolinewidth=2),
+        shapes=shapes,
+    )
+    if segments:
+        traces.append(
+            go.Scatter(
+                x=[None],
+                y=[None],
+                mode="markers",
+                name="RSE segment",
+                marker={
+                    "symbol": "square",
+                    "size": 14,
+                    "color": PALETTE.segment_band,
+                    "line": {"color": PALETTE.segment, "width": 1},
+                },
+                hoverinfo="skip",
+            )
+        )
+    return go.Figure(data=traces, layout=layout)
+
+
+@dataclass(frozen=True)
+class CalibrationWarning:
+    """A sign that the scores are not calibrated for RSE, and what to change.
+
+    Attributes:
+        kind: ``"too_many_positive"`` or ``"bunched"``.
+        message: one paragraph for the page.
+        suggested_penalty: the penalty at which half the chunks go negative (rounded up to the
+            slider's 0.01 step), when raising the penalty can fix it.
+    """
+
+    kind: str
+    message: str
+    suggested_penalty: float | None = None
+
+
+BUNCHED_SPREAD = 0.1
+"""Calibrated scores whose middle 80% (10th to 90th percentile) span less than this are bunched."""
+
+
+def half_negative_penalty(values: ChunkValues) -> float:
+    """The smallest penalty (on a 0.01 grid) at which at least half the chunks have a negative value.
+
+    A chunk is negative when ``transformed × decay < penalty`` (the length factor is positive,
+    so it does not change the sign).
+    """
+    decayed = np.sort(values.transformed * values.decay)
+    k = math.ceil(len(decayed) / 2)
+    if k == 0:
+        return 0.0
+    # negative needs penalty > decayed[k-1]: the next 0.01 step strictly above it
+    return round(math.floor(decayed[k - 1] * 100 + 1e-9) / 100 + 0.01, 2)
+
+
+def calibration_warnings(values: ChunkValues, params: RSEParams, *, scorer: str = "") -> list[CalibrationWarning]:
+    """Warn when the values look uncalibrated for RSE.
+
+    Two signs: more than half the chunks are positive after the penalty (a segment then grows
+    through almost anything: raise the penalty to where half go negative, see
+    :func:`half_negative_penalty`), or the calibrated scores are bunched together (the middle
+    80% within :data:`BUNCHED_SPREAD`), so the beta transform cannot separate relevant from
+    irrelevant chunks and only the rank decay is left to decide.
+    """
+    n = len(values)
+    if n == 0:
+        return []
+    warnings = []
+    positive = int((values.value > 0).sum())
+    who = f"the {scorer} scores" if scorer else "the scores"
+    if positive > n / 2:
+        penalty = half_negative_penalty(values)
+        share = positive / n
+        if penalty <= 1.0:
+            fix = (
+                f"Raise the penalty to about {penalty:g} (now {params.irrelevant_chunk_penalty:g}): "
+                "there half the chunks go negative. Or choose another scorer or calibration."
+            )
+        else:
+            penalty = None
+            fix = (
+                "Even the highest penalty (1) leaves more than half positive: choose another scorer "
+                "or calibration, or lower the decay rate."
+            )
+        warnings.append(
+            CalibrationWarning(
+                "too_many_positive",
+                f"{positive} of {n} chunks ({share:.0%}) are positive after the penalty, so segments grow "
+                f"through almost anything and {who} look uncalibrated for RSE. {fix}",
+                penalty,
+            )
+        )
+    low, high = np.quantile(values.calibrated, [0.1, 0.9])
+    if high < BUNCHED_SPREAD / 2:
+        zero = int((values.calibrated < BUNCHED_SPREAD / 2).sum())
+        warnings.append(
+            CalibrationWarning(
+                "bunched",
+                f"{zero} of {n} chunks have a calibrated score of about 0: {who} find almost nothing relevant, "
+                "so the few chunks above 0 decide everything and the rest is ranked by document order. Check "
+                "that the query is about this document, or choose another scorer (bm25 only matches words).",
+            )
+        )
+    elif high - low < BUNCHED_SPREAD:
+        warnings.append(
+            CalibrationWarning(
+                "bunched",
+                f"The calibrated scores are bunched together: 80% of the chunks lie between {low:.2f} and {high:.2f} "
+                f"(spread {high - low:.2f}). The beta transform cannot tell relevant from irrelevant chunks, so "
+                "the rank decay decides almost alone. Choose another scorer or calibration that spreads the "
+                "scores over [0, 1].",
+            )
+        )
+    return warnings
+
+
+# --------------------------------------------------------------------------- sweep heat map
+
+
+METRIC_LABELS = {
+    "segment_count": "segments",
+    "chunks": "chunks kept",
+    "characters": "characters sent",
+    "recall": "recall of the gold span",
+    "precision": "precision",
+}
+_TEXT_FORMAT = {
+    "segment_count": "%{z:d}",
+    "chunks": "%{z:d}",
+    "characters": "%{z:.2s}",
+    "recall": "%{z:.0f}",
+    "precision": "%{z:.0f}",
+}
+
+
+def axis_text(value: float) -> str:
+    return f"{value:g}"
+
+
+def sweep_heatmap(
+    result: SweepResult,
+    metric: str,
+    *,
+    current: tuple[float, float] | None = None,
+    height: int = 640,
+) -> go.Figure:
+    """One metric over the sweep's grid; the current setting outlined; every cell clickable.
+
+    Cells sit at integer positions (axis values as tick labels), so uneven axes such as max
+    chunks per segment still get equal cells. Trace 1 is an invisible scatter of cell centres
+    whose ``customdata`` is (x value, y value): clicking a cell selects its point.
+    """
+    grid = result.grid(metric)
+    ny, nx = grid.shape
+    percent = metric in ("recall", "precision")
+    if percent:
+        grid = grid * 100  # shown as whole percentages: "45" fits a cell, "45%" barely does
+    xs, ys = np.meshgrid(np.arange(nx), np.arange(ny))
+    texttemplate = _TEXT_FORMAT[metric] if nx <= 26 else ""
+    label = METRIC_LABELS[metric]
+    heatmap = go.Heatmap(
+        z=grid,
+        x=np.arange(nx),
+        y=np.arange(ny),
+        colorscale="Viridis" if percent else "Blues",
+        zmin=0 if percent else None,
+        zmax=100 if percent else None,
+        colorbar={
+            "title": {"text": label + (" (%)" if percent else ""), "side": "right", "font": {"size": FONT}},
+            "tickformat": "d" if percent else "~s",
+            "tickfont": {"size": FONT},
+            "thickness": 16,
+        },
+        texttemplate=texttemplate,
+        textfont={"size": 12},
+        hoverinfo="skip",
+        xgap=1,
+        ygap=1,
+    )
+    x_values = np.array(result.x_values, dtype=np.float64)
+    y_values = np.array(result.y_values, dtype=np.float64)
+    cells = [cell for row in result.cells for cell in row]
+    customdata = np.array(
+        [
+            [
+                x_values[i % nx],
+                y_values[i // nx],
+                cell.segment_count,
+                cell.chunks,
+                cell.characters,
+                np.nan if cell.recall is None else cell.recall,
+            ]
+            for i, cell in enumerate(cells)
+        ],
+        dtype=np.float64,
+    )
+    x_name, y_name = result.x_param.label, result.y_param.label
+    recall_line = "<br>recall %{customdata[5]:.1%}" if result.cells and result.cells[0][0].recall is not None else ""
+    clickable = go.Scatter(
+        x=xs.ravel(),
+        y=ys.ravel(),
+        mode="markers",
+        name="cells",
+        showlegend=False,
+        marker={"size": 22, "symbol": "square", "color": "rgba(0,0,0,0)", "opacity": 0},
+        customdata=customdata,
+        hovertemplate=(
+            f"{x_name} <b>%{{customdata[0]:g}}</b>, {y_name} <b>%{{customdata[1]:g}}</b><br>"
+            "%{customdata[2]:d} segments, %{customdata[3]:d} chunks, %{customdata[4]:,d} characters"
+            f"{recall_line}<br><i>click to apply</i><extra></extra>"
+        ),
+        selected={"marker": {"opacity": 0}},
+        unselected={"marker": {"opacity": 0}},
+    )
+    traces = [heatmap, clickable]
+    if current is not None and current[0] in result.x_values and current[1] in result.y_values:
+        cx, cy = result.x_values.index(current[0]), result.y_values.index(current[1])
+        traces.append(
+            go.Scatter(
+                x=[cx],
+                y=[cy],
+                mode="markers",
+                name="current setting",
+                marker={
+                    "symbol": "square-open",
+                    "size": 30,
+                    "color": REFUSED,
+                    "line": {"width": 3.5, "color": REFUSED},
+                },
+                hoverinfo="skip",
+                showlegend=True,
+            )
+        )
+
+    def ticks(values: np.ndarray, count: int) -> dict:
+        step = max(1, math.ceil(count / 16))
+        positions = list(range(0, count, step))
+        return {
+            "tickmode": "array",
+            "tickvals": positions,
+            "ticktext": [axis_text(values[i]) for i in positions],
+        }
+
+    layout = _layout(height, top=48, bottom=70, left=80)
+    layout.update(
+        xaxis=_axis(x_name, range=[-0.5, nx - 0.5], showgrid=False, zeroline=False, **ticks(x_values, nx)),
+        yaxis=_axis(y_name, range=[-0.5, ny - 0.5], showgrid=False, zeroline=False, **ticks(y_values, ny)),
+        hoverdistance=60,
+        clickmode="event+select",
+        dragmode=False,
+        legend={**layout["legend"], "x": 0, "xanchor": "left"},  # the mode bar sits top right
+    )
+    return go.Figure(data=traces, layout=layout)

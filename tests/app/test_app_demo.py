@@ -1,0 +1,64 @@
+"""The Demo page (AppTest): three stories, five steps each, live narration, answers from a fake LLM."""
+
+from __future__ import annotations
+
+import html as html_module
+
+import pytest
+
+from app_ui.samples import SAMPLE_DIR, list_samples
+from rse_core import extract, get_scorer, load_document
+from rse_core.teaching.demo_stories import STEPS, STORIES, narration, story_facts
+from tests.support.apptest_support import html_text, new_app, no_problems, open_page
+from tests.support.fake_llm import FakeLLM
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch):
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CO_API_KEY", "RSE_LLM_MODEL", "RSE_LLM_PROVIDER"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def expected_facts(story):
+    sample = list_samples()[story.sample]
+    golden = next(query for query in sample.golden.queries if query.id == story.query_id)
+    scorer = get_scorer("minilm", bundled_embeddings=(SAMPLE_DIR / "embeddings",))
+    return story_facts(extract(load_document(sample.path), golden.query, scorer=scorer), golden.span)
+
+
+def test_three_stories_walk_step_by_step_with_live_numbers_and_answers(monkeypatch):
+    with FakeLLM() as fake:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{fake.url}/v1")
+        monkeypatch.setenv("RSE_LLM_MODEL", "fake-model")
+        at = open_page(new_app().run(), "demo")
+        no_problems(at)
+        for story in STORIES:
+            at.session_state["demo_story"] = story.key
+            at.session_state["demo_step"] = 0
+            at.run()
+            facts = expected_facts(story)
+            for number, step in enumerate(STEPS):
+                no_problems(at)
+                page = html_text(at)
+                assert f"step {number + 1} of {len(STEPS)}" in page
+                assert html_module.escape(narration(step, facts)) in page
+                if step != STEPS[-1]:
+                    at.button(key="demo_next").click().run()
+            answers = "\n".join(m.value for m in at.markdown)
+            assert "According to the context" in answers
+        assert fake.request_count == 2 * len(STORIES)  # RSE and top-k, once per story
+
+
+def test_gapped_story_says_what_top_k_drops():
+    story = next(story for story in STORIES if story.key == "gapped")
+    facts = expected_facts(story)
+    assert facts.gap_chunks_dropped_by_top_k >= 1 and facts.rse_recall > facts.top_k_recall
+    assert "leaves out" in narration("compare", facts)
+
+
+def test_without_an_llm_the_last_step_shows_prompts():
+    at = open_page(new_app().run(), "demo")
+    at.session_state["demo_step"] = len(STEPS) - 1
+    at.run()
+    no_problems(at)
+    assert any("No LLM is configured" in info.value for info in at.info)
