@@ -333,101 +333,107 @@ class ExtractionResult:
         """The JSON the CLI prints: parameters, segments, both baselines (top-k chunks, window
         segments; each also at RSE's character budget) and every chunk."""
         corpus = self.corpus
-        chunk_rows = []
-        for index, chunk in enumerate(corpus.chunks):
-            row: dict[str, object] = {
-                "doc": corpus.documents_by_id[chunk.doc_id].name,
-                "doc_id": chunk.doc_id,
-                "index": chunk.index,
-                "start_char": chunk.start,
-                "end_char": chunk.end,
-                "first_page": chunk.first_page,
-                "last_page": chunk.last_page,
-                "score": float(self.values[0].raw[index]),
-                "calibrated": float(self.values[0].calibrated[index]),
-                "transformed": float(self.values[0].transformed[index]),
-                "rank": int(self.values[0].rank[index]),
-                "value": float(self.values[0].value[index]),
-            }
-            if len(self.values) > 1:
-                row["per_query"] = [
-                    {
-                        "score": float(values.raw[index]),
-                        "value": float(values.value[index]),
-                        "rank": int(values.rank[index]),
-                    }
-                    for values in self.values
-                ]
-            chunk_rows.append(row)
-
-        def chunk_ref(index: int) -> dict[str, object]:
-            chunk = corpus.chunks[index]
-            return {
-                "doc": corpus.documents_by_id[chunk.doc_id].name,
-                "index": chunk.index,
-                "start_char": chunk.start,
-                "end_char": chunk.end,
-                "score": float(self.values[0].raw[index]),
-                "text": chunk.text,
-            }
-
-        def window_ref(segment: WindowSegment) -> dict[str, object]:
-            first, last = corpus.chunks[segment.start], corpus.chunks[segment.end - 1]
-            return {
-                "doc": corpus.documents_by_id[first.doc_id].name,
-                "first_chunk": first.index,
-                "last_chunk": last.index,
-                "start_char": first.start,
-                "end_char": last.end,
-                "hits": [corpus.chunks[hit].index for hit in segment.hits],
-                "text": corpus.document_of(segment.start).text[first.start : last.end],
-            }
-
         return {
             "queries": list(self.queries),
             "scorer": self.scorer,
             "model": self.model,
             "calibration": self.calibration.describe(),
             "parameters": self.params.to_dict(),
-            "documents": [
-                {
-                    "doc": document.name,
-                    "doc_id": document.doc_id,
-                    "title": document.title,
-                    "pages": document.page_count,
-                    "characters": len(document.text),
-                    "encoding": document.encoding or None,
-                    "also_named": corpus.other_names(document.doc_id),
-                }
-                for document in corpus.documents
-            ],
+            "documents": [_document_row(corpus, document) for document in corpus.documents],
             "stop_reason": self.stop_reason.value,
-            "segments": [
-                {
-                    "label": segment.label,
-                    "query": segment.query,
-                    "doc": segment.doc_name,
-                    "doc_id": segment.doc_id,
-                    "first_chunk": segment.first_chunk,
-                    "last_chunk": segment.last_chunk,
-                    "start_char": segment.start_char,
-                    "end_char": segment.end_char,
-                    "first_page": segment.first_page,
-                    "last_page": segment.last_page,
-                    "score": segment.score,
-                    "inner_gaps": [corpus.chunks[i].index for i in segment.inner_gaps],
-                    "edge_padding": [corpus.chunks[i].index for i in segment.edge_padding],
-                    "text": segment.text,
-                }
-                for segment in self.segments
-            ],
-            "top_k": [chunk_ref(index) for index in self.top_k],
-            "top_k_equal_budget": [chunk_ref(index) for index in self.top_k_equal_budget],
-            "window": [window_ref(segment) for segment in self.window],
-            "window_equal_budget": [window_ref(segment) for segment in self.window_equal_budget],
-            "chunks": chunk_rows,
+            "segments": [_segment_row(corpus, segment) for segment in self.segments],
+            "top_k": [self._chunk_ref(index) for index in self.top_k],
+            "top_k_equal_budget": [self._chunk_ref(index) for index in self.top_k_equal_budget],
+            "window": [_window_row(corpus, segment) for segment in self.window],
+            "window_equal_budget": [_window_row(corpus, segment) for segment in self.window_equal_budget],
+            "chunks": [self._chunk_row(index) for index in range(len(corpus.chunks))],
             "notes": list(self.notes),
         }
+
+    def _chunk_row(self, index: int) -> dict[str, object]:
+        """One chunk with every stage of its value (the first query's; ``per_query`` for more)."""
+        chunk = self.corpus.chunks[index]
+        first = self.values[0]
+        row: dict[str, object] = {
+            "doc": self.corpus.documents_by_id[chunk.doc_id].name,
+            "doc_id": chunk.doc_id,
+            "index": chunk.index,
+            "start_char": chunk.start,
+            "end_char": chunk.end,
+            "first_page": chunk.first_page,
+            "last_page": chunk.last_page,
+            "score": float(first.raw[index]),
+            "calibrated": float(first.calibrated[index]),
+            "transformed": float(first.transformed[index]),
+            "rank": int(first.rank[index]),
+            "value": float(first.value[index]),
+        }
+        if len(self.values) > 1:
+            row["per_query"] = [
+                {
+                    "score": float(values.raw[index]),
+                    "value": float(values.value[index]),
+                    "rank": int(values.rank[index]),
+                }
+                for values in self.values
+            ]
+        return row
+
+    def _chunk_ref(self, index: int) -> dict[str, object]:
+        """A top-k chunk: where it is, its raw score and its text."""
+        chunk = self.corpus.chunks[index]
+        return {
+            "doc": self.corpus.documents_by_id[chunk.doc_id].name,
+            "index": chunk.index,
+            "start_char": chunk.start,
+            "end_char": chunk.end,
+            "score": float(self.values[0].raw[index]),
+            "text": chunk.text,
+        }
+
+
+def _document_row(corpus: Corpus, document: Document) -> dict[str, object]:
+    return {
+        "doc": document.name,
+        "doc_id": document.doc_id,
+        "title": document.title,
+        "pages": document.page_count,
+        "characters": len(document.text),
+        "encoding": document.encoding or None,
+        "also_named": corpus.other_names(document.doc_id),
+    }
+
+
+def _segment_row(corpus: Corpus, segment: ExtractedSegment) -> dict[str, object]:
+    return {
+        "label": segment.label,
+        "query": segment.query,
+        "doc": segment.doc_name,
+        "doc_id": segment.doc_id,
+        "first_chunk": segment.first_chunk,
+        "last_chunk": segment.last_chunk,
+        "start_char": segment.start_char,
+        "end_char": segment.end_char,
+        "first_page": segment.first_page,
+        "last_page": segment.last_page,
+        "score": segment.score,
+        "inner_gaps": [corpus.chunks[i].index for i in segment.inner_gaps],
+        "edge_padding": [corpus.chunks[i].index for i in segment.edge_padding],
+        "text": segment.text,
+    }
+
+
+def _window_row(corpus: Corpus, segment: WindowSegment) -> dict[str, object]:
+    first, last = corpus.chunks[segment.start], corpus.chunks[segment.end - 1]
+    return {
+        "doc": corpus.documents_by_id[first.doc_id].name,
+        "first_chunk": first.index,
+        "last_chunk": last.index,
+        "start_char": first.start,
+        "end_char": last.end,
+        "hits": [corpus.chunks[hit].index for hit in segment.hits],
+        "text": corpus.document_of(segment.start).text[first.start : last.end],
+    }
 
 
 SMALL_DOCUMENT_CHUNKS = 3
@@ -464,19 +470,7 @@ def run_rse(
     notes: Sequence[str] = (),
 ) -> ExtractionResult:
     """Values, segments, top-k and context from cached raw scores (the fast step)."""
-    if params.chunk_size != corpus.chunk_size:
-        raise RSEError(
-            f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
-        )
-    if params.chunk_headers != corpus.headers:
-        state = "with" if corpus.headers else "without"
-        raise RSEError(f"The scores were computed {state} chunk headers, unlike the parameters; rescore first.")
-    if len(raw_scores) != len(queries):
-        raise InvalidScoresError(f"{len(raw_scores)} score arrays for {len(queries)} queries; score every query.")
-    raw_scores = [
-        finite_scores(raw, source=f"The scorer (query {number})", expected=len(corpus.chunks))
-        for number, raw in enumerate(raw_scores)
-    ]
+    raw_scores = _checked_scores(corpus, queries, raw_scores, params)
     lengths = corpus.lengths
     splits = corpus.document_splits
     scope = splits if params.per_document_calibration else ()  # calibrate and rank per document, or over all
@@ -498,11 +492,6 @@ def run_rse(
     ranking = ranked_chunks([rank_by_score(v.raw) if splits else v.rank for v in values])
     rse_characters = sum(segment.end_char - segment.start_char for segment in segments)
     splits = corpus.document_splits
-    all_notes = list(notes) + [notice for notice in corpus.notices if notice not in notes]
-    if len(values[0]) > 1 and np.ptp(values[0].raw) == 0:
-        all_notes.append("All chunks got the same score, so the ranking is just document order.")
-    if params.per_document_calibration and _many_small_documents(corpus):
-        all_notes.append(MANY_SMALL_DOCUMENTS_NOTE.format(count=len(corpus.documents)))
     return ExtractionResult(
         corpus=corpus,
         queries=tuple(queries),
@@ -520,8 +509,39 @@ def run_rse(
         window_equal_budget=tuple(
             window_within_budget(ranking, lengths, rse_characters, params.window, document_splits=splits)
         ),
-        notes=tuple(all_notes),
+        notes=_result_notes(corpus, values, params, notes),
     )
+
+
+def _checked_scores(
+    corpus: Corpus, queries: Sequence[str], raw_scores: Sequence[np.ndarray], params: RSEParams
+) -> list[np.ndarray]:
+    """The raw scores, refused if they were computed for other chunks or are not one finite score a chunk."""
+    if params.chunk_size != corpus.chunk_size:
+        raise RSEError(
+            f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
+        )
+    if params.chunk_headers != corpus.headers:
+        state = "with" if corpus.headers else "without"
+        raise RSEError(f"The scores were computed {state} chunk headers, unlike the parameters; rescore first.")
+    if len(raw_scores) != len(queries):
+        raise InvalidScoresError(f"{len(raw_scores)} score arrays for {len(queries)} queries; score every query.")
+    return [
+        finite_scores(raw, source=f"The scorer (query {number})", expected=len(corpus.chunks))
+        for number, raw in enumerate(raw_scores)
+    ]
+
+
+def _result_notes(
+    corpus: Corpus, values: Sequence[ChunkValues], params: RSEParams, notes: Sequence[str]
+) -> tuple[str, ...]:
+    """The caller's notes, the corpus's, and what this result's scores say about themselves."""
+    all_notes = list(notes) + [notice for notice in corpus.notices if notice not in notes]
+    if len(values[0]) > 1 and np.ptp(values[0].raw) == 0:
+        all_notes.append("All chunks got the same score, so the ranking is just document order.")
+    if params.per_document_calibration and _many_small_documents(corpus):
+        all_notes.append(MANY_SMALL_DOCUMENTS_NOTE.format(count=len(corpus.documents)))
+    return tuple(all_notes)
 
 
 def _describe_segment(corpus: Corpus, values: Sequence[ChunkValues], number: int, segment) -> ExtractedSegment:

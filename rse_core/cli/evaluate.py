@@ -12,8 +12,9 @@ from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run
 from rse_core.errors import RSEError
 from rse_core.evaluation.golden import load_golden_set
 from rse_core.evaluation.metrics import summarize
-from rse_core.evaluation.runs import evaluate, format_markdown, format_summary, format_table, rows_to_csv
-from rse_core.params import Preset, preset
+from rse_core.evaluation.runs import Evaluation, evaluate, format_markdown, format_summary, format_table, rows_to_csv
+from rse_core.evaluation.sets import SetName
+from rse_core.params import Preset, RSEParams, preset
 from rse_core.scoring import ScorerName, get_scorer
 
 _PARAM_OPTIONS = ("window", "top_k", "chunk_headers", "per_document_calibration")
@@ -25,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(_main, argv)
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _parser() -> OneLineParser:
     parser = OneLineParser(prog="python -m rse_core.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "golden",
@@ -49,9 +50,17 @@ def _main(argv: Sequence[str] | None) -> int:
     parser.add_argument("--budget", type=float, default=8000.0, help="characters per query for --tune (default 8000)")
     parser.add_argument("--limit", type=int, help="only the first N queries of each named set (a quick run)")
     parser.add_argument("--curves", action="store_true", help="also print every curve point")
-    args = parser.parse_args(argv)
-    from rse_core.evaluation.sets import SetName
+    return parser
 
+
+def _params(args: argparse.Namespace) -> RSEParams:
+    """The preset's parameters with the fields given on the command line."""
+    changes = {name: getattr(args, name) for name in _PARAM_OPTIONS if getattr(args, name) is not None}
+    return preset(args.preset).with_changes(**changes)
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
     names = [value for value in SetName]
     sets = list(args.sets) + [item for item in args.golden if item in names]
     files = [item for item in args.golden if item not in names]
@@ -60,9 +69,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if not files:
         return _main_sets(args, sets)
     try:
-        params = preset(args.preset)
-        changes = {name: getattr(args, name) for name in _PARAM_OPTIONS if getattr(args, name) is not None}
-        params = params.with_changes(**changes)
+        params = _params(args)
         scorer = get_scorer(args.scorer)
         evaluations = [evaluate(load_golden_set(path), params, scorer) for path in files]
     except RSEError as error:
@@ -75,6 +82,12 @@ def _main(argv: Sequence[str] | None) -> int:
         print("\n".join(format_summary(pooled)))
     if args.markdown:
         print("\n" + format_markdown(pooled))
+    _write_files(args, evaluations)
+    return 0
+
+
+def _write_files(args: argparse.Namespace, evaluations: Sequence[Evaluation]) -> None:
+    """``--json`` and ``--csv``, each failing in one line if it cannot be written."""
     try:
         if args.json:
             args.json.write_text(
@@ -85,7 +98,6 @@ def _main(argv: Sequence[str] | None) -> int:
             args.csv.write_text(rows_to_csv([row for evaluation in evaluations for row in evaluation.rows()]), "utf-8")
     except OSError as error:
         fail(f"could not write {error.filename}: {error.strerror or error}")
-    return 0
 
 
 def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
@@ -104,9 +116,7 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
         if missing and not explicit:
             print(f"note: {missing} Running the samples only.", file=sys.stderr)
             chosen = [SetName.SAMPLES]
-        params = preset(args.preset)
-        changes = {name: getattr(args, name) for name in _PARAM_OPTIONS if getattr(args, name) is not None}
-        params = params.with_changes(**changes)
+        params = _params(args)
         scorer = get_scorer(args.scorer)
         to_run = [*chosen, *(s for s in SetName if args.tune and s not in chosen and not missing)]
         reports = []
