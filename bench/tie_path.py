@@ -16,7 +16,7 @@ a near-tie to settle the way ``sum`` adds. Three paths run on the same input in 
 
 On a Python <= 3.11 the >= 3.12 paths are forced (``_SUM_IS_SEQUENTIAL = False``), which times
 the same code; ``--python`` runs this script again under another interpreter (it needs numpy
-there; ``rse_core.search`` is loaded on its own, without the rest of the package) so the real
+there; ``rse_core.search.greedy`` is loaded on its own, without the rest of the package) so the real
 >= 3.12 ``sum`` is used. Each row also checks that the paths pick the same segments.
 """
 
@@ -34,16 +34,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_search():
-    """``rse_core.search`` alone (numpy only), so an interpreter without the app's packages runs it."""
-    package = types.ModuleType("rse_core")
-    package.__path__ = [str(ROOT / "rse_core")]
-    sys.modules.setdefault("rse_core", package)
-    for name in ("errors", "search"):
-        spec = importlib.util.spec_from_file_location(f"rse_core.{name}", ROOT / "rse_core" / f"{name}.py")
+    """``rse_core.search.greedy`` alone (numpy only), so an interpreter without the app's packages runs it."""
+    for package_name, folder in (("rse_core", ROOT / "rse_core"), ("rse_core.search", ROOT / "rse_core" / "search")):
+        package = types.ModuleType(package_name)
+        package.__path__ = [str(folder)]
+        sys.modules.setdefault(package_name, package)
+    for name, path in (("rse_core.errors", "errors.py"), ("rse_core.search.greedy", "search/greedy.py")):
+        spec = importlib.util.spec_from_file_location(name, ROOT / "rse_core" / path)
         module = importlib.util.module_from_spec(spec)
-        sys.modules[f"rse_core.{name}"] = module
+        sys.modules[name] = module
         spec.loader.exec_module(module)
-    return sys.modules["rse_core.search"]
+    return sys.modules["rse_core.search.greedy"]
 
 
 def timed(search, values, *, sequential: bool, many_ties: float) -> tuple[float, list]:
