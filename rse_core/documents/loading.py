@@ -206,31 +206,7 @@ def load_document(
         DocumentError: a subclass naming the problem: empty, unsupported or mislabelled file,
             corrupt or encrypted PDF, no text layer, or over a limit.
     """
-    if isinstance(source, (str, Path)):
-        path = Path(source)
-        shown = _printable_name(str(path))
-        try:
-            if path.is_dir():
-                raise UnsupportedFormatError(f"{shown} is a folder, not a file; give the files inside it.")
-            if not path.exists():
-                raise UnsupportedFormatError(f"No such file: {shown}")
-            if not path.is_file():
-                raise UnsupportedFormatError(f"{shown} is not a regular file; give a PDF, .txt or .md file.")
-            _check_size(path.stat().st_size, _printable_name(path.name), limits)
-            data = path.read_bytes()
-        except OSError as error:  # no permission, a broken disk, a name the system refuses
-            raise UnreadableFileError(
-                f"{shown} could not be read ({error.strerror or error}); check that it exists and you may read it."
-            ) from None
-        name = name or path.name
-    elif isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-        _check_size(len(data), _printable_name(name or "the upload"), limits)
-    else:
-        raise UnsupportedFormatError(
-            f"load_document takes a file path or the file's bytes, not {type(source).__name__}; "
-            "for a string of text use Document.from_text(text)."
-        )
+    data, name = _read_source(source, name, limits)
     if name is not None:
         name = _printable_name(name)
     head = data[:1024]
@@ -257,7 +233,40 @@ def load_document(
         return _load_pdf(data, name, doc_id, limits)
     if is_pdf:
         raise UnsupportedFormatError(f"{name} is a PDF file with a {suffix} extension; rename it to .pdf.")
-    kind = "text" if suffix == ".txt" else "markdown"
+    return _load_text(data, name, doc_id, "text" if suffix == ".txt" else "markdown", limits)
+
+
+def _read_source(source: str | Path | bytes, name: str | None, limits: LoadLimits) -> tuple[bytes, str | None]:
+    """The bytes to load and the file's name, refusing what is not a readable file within the size limit."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        _check_size(len(data), _printable_name(name or "the upload"), limits)
+        return data, name
+    if not isinstance(source, (str, Path)):
+        raise UnsupportedFormatError(
+            f"load_document takes a file path or the file's bytes, not {type(source).__name__}; "
+            "for a string of text use Document.from_text(text)."
+        )
+    path = Path(source)
+    shown = _printable_name(str(path))
+    try:
+        if path.is_dir():
+            raise UnsupportedFormatError(f"{shown} is a folder, not a file; give the files inside it.")
+        if not path.exists():
+            raise UnsupportedFormatError(f"No such file: {shown}")
+        if not path.is_file():
+            raise UnsupportedFormatError(f"{shown} is not a regular file; give a PDF, .txt or .md file.")
+        _check_size(path.stat().st_size, _printable_name(path.name), limits)
+        data = path.read_bytes()
+    except OSError as error:  # no permission, a broken disk, a name the system refuses
+        raise UnreadableFileError(
+            f"{shown} could not be read ({error.strerror or error}); check that it exists and you may read it."
+        ) from None
+    return data, name or path.name
+
+
+def _load_text(data: bytes, name: str, doc_id: str, kind: str, limits: LoadLimits) -> Document:
+    """A text or Markdown file: decoded, cleaned, within the character limit, with its headings."""
     decoded, encoding = decode_text(data, name)
     text = clean_text(decoded)
     if not text.strip():
@@ -319,44 +328,11 @@ def _text_title(text: str, kind: str, name: str) -> str:
 
 
 def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Document:
-    pymupdf = import_pymupdf()
-
-    try:
-        pdf = pymupdf.open(stream=data, filetype="pdf")
-    except Exception as error:  # PyMuPDF raises several types for damaged files
-        raise CorruptDocumentError(
-            f"{name} could not be opened as a PDF ({error}). It may be damaged or truncated."
-        ) from error
-    with pdf:
-        if pdf.needs_pass:
-            raise EncryptedDocumentError(f"{name} is password protected; remove the password and upload it again.")
-        try:
-            page_count = pdf.page_count
-        except Exception as error:  # a truncated file whose page tree cannot be rebuilt
-            raise CorruptDocumentError(
-                f"{name}: its list of pages could not be read ({error}). It may be damaged or truncated."
-            ) from error
-        if page_count == 0:
-            raise CorruptDocumentError(f"{name} has no pages; it may be damaged or truncated.")
-        if page_count > limits.max_pages:
-            raise DocumentTooLargeError(
-                f"{name} has {page_count:,} pages; the limit is {limits.max_pages:,} pages. "
-                "Raise it with RSE_MAX_PAGES (or LoadLimits(max_pages=...)), or split the file."
-            )
+    with _open_pdf(data, name) as pdf:
+        page_count = _page_count(pdf, name, limits)
         deadline = time.monotonic() + limits.max_seconds
         _check_content(pdf, name, page_count, limits, deadline)
-        page_texts: list[str] = []
-        failed = characters = 0
-        for number in range(page_count):
-            try:  # loading a page can fail too (a malformed or cyclic page tree)
-                page_text = clean_text(pdf.load_page(number).get_text("text"))
-            except Exception:  # a damaged page: keep the others
-                page_text, failed = "", failed + 1
-            if page_text and not page_text.endswith("\n"):
-                page_text += "\n"  # keep words on either side of a page break apart
-            page_texts.append(page_text)
-            characters += len(page_text)
-            _check_extraction(name, number + 1, page_count, len(page_text), characters, limits, deadline)
+        page_texts, failed = _page_texts(pdf, name, page_count, limits, deadline)
         try:
             metadata_title = (pdf.metadata or {}).get("title") or ""
         except Exception:  # damaged metadata is no reason to refuse the text
@@ -386,6 +362,55 @@ def _load_pdf(data: bytes, name: str, doc_id: str, limits: LoadLimits) -> Docume
         headings=headings,
         source=data,
     )
+
+
+def _open_pdf(data: bytes, name: str):
+    """The PDF opened by PyMuPDF, or a CorruptDocumentError/EncryptedDocumentError that says why not."""
+    pymupdf = import_pymupdf()
+    try:
+        pdf = pymupdf.open(stream=data, filetype="pdf")
+    except Exception as error:  # PyMuPDF raises several types for damaged files
+        raise CorruptDocumentError(
+            f"{name} could not be opened as a PDF ({error}). It may be damaged or truncated."
+        ) from error
+    if pdf.needs_pass:
+        pdf.close()
+        raise EncryptedDocumentError(f"{name} is password protected; remove the password and upload it again.")
+    return pdf
+
+
+def _page_count(pdf, name: str, limits: LoadLimits) -> int:
+    try:
+        page_count = pdf.page_count
+    except Exception as error:  # a truncated file whose page tree cannot be rebuilt
+        raise CorruptDocumentError(
+            f"{name}: its list of pages could not be read ({error}). It may be damaged or truncated."
+        ) from error
+    if page_count == 0:
+        raise CorruptDocumentError(f"{name} has no pages; it may be damaged or truncated.")
+    if page_count > limits.max_pages:
+        raise DocumentTooLargeError(
+            f"{name} has {page_count:,} pages; the limit is {limits.max_pages:,} pages. "
+            "Raise it with RSE_MAX_PAGES (or LoadLimits(max_pages=...)), or split the file."
+        )
+    return page_count
+
+
+def _page_texts(pdf, name: str, page_count: int, limits: LoadLimits, deadline: float) -> tuple[list[str], int]:
+    """Each page's cleaned text (ending in a newline), and how many pages failed to load."""
+    page_texts: list[str] = []
+    failed = characters = 0
+    for number in range(page_count):
+        try:  # loading a page can fail too (a malformed or cyclic page tree)
+            page_text = clean_text(pdf.load_page(number).get_text("text"))
+        except Exception:  # a damaged page: keep the others
+            page_text, failed = "", failed + 1
+        if page_text and not page_text.endswith("\n"):
+            page_text += "\n"  # keep words on either side of a page break apart
+        page_texts.append(page_text)
+        characters += len(page_text)
+        _check_extraction(name, number + 1, page_count, len(page_text), characters, limits, deadline)
+    return page_texts, failed
 
 
 def _check_content(pdf, name: str, page_count: int, limits: LoadLimits, deadline: float) -> None:
