@@ -9,11 +9,11 @@ from itertools import groupby
 import numpy as np
 
 from rse_core.chunking import Chunk, scoring_text
-from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 from rse_core.scoring.embedding_cache import embedding_key
 
 BM25_CALIBRATION = Calibration(
-    kind="max_ratio",
+    kind=CalibrationKind.MAX_RATIO,
     note=(
         "BM25 sums are unbounded and their scale depends on the query's words, so there is no "
         "absolute threshold: each score is divided by the best chunk's score for that query. The "
@@ -35,7 +35,7 @@ class BM25Scorer:
     built once and kept (a few dozen per scorer), so a new query costs one sparse lookup.
     """
 
-    name = "bm25"
+    name = ScorerName.BM25
     model = "bm25s"
     calibration = BM25_CALIBRATION
 

@@ -37,7 +37,7 @@ from rse_core.remote import (
     server_detail,
     with_cause,
 )
-from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 
 DEFAULT_MODEL = "rerank-v3.5"
 DEFAULT_BASE_URL = "https://api.cohere.com"
@@ -70,9 +70,9 @@ class CohereScorer:
         ScorerUnavailableError: the ``cohere`` package is not installed.
     """
 
-    name = "cohere"
+    name = ScorerName.COHERE
     calibration = Calibration(
-        "identity",
+        CalibrationKind.IDENTITY,
         note=(
             "Cohere's relevance scores are already calibrated probabilities in [0, 1]; "
             "beta a = b = 0.4 is the RSE authors' choice for them."
