@@ -5,8 +5,9 @@ A stakeholder judges retrieval by the answers it produces, so the only thing tha
 the calls is the context. Two official clients do the HTTP: ``openai`` for any OpenAI-compatible
 chat endpoint (OpenAI, Ollama, llama.cpp, vLLM: base URL + model + key) and ``cohere`` for
 Cohere's chat. As with the Cohere reranker, the SDKs' own retries are off so the bound is ours
-(429, 5xx and a dropped connection, before the first token), and every message that leaves this
-module has the API key scrubbed out of it.
+(429, 5xx and a dropped connection, before the first token) and every message that leaves this
+module has the API key scrubbed out of it; both come from :mod:`rse_core.remote`, which the
+reranker shares, and this module only says which SDK exception means what.
 """
 
 from __future__ import annotations

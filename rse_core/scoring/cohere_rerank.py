@@ -2,9 +2,9 @@
 
 The ``cohere`` SDK does the HTTP; this module adds what the SDK leaves to callers: batching to
 the API's per-request document limit, a bounded retry with exponential backoff on 429 and 5xx
-(the SDK's own retries are turned off so the count is ours), a check that every document came
-back exactly once, and translation of SDK and transport exceptions into :mod:`rse_core.errors`
-with messages that never contain the API key.
+(the SDK's own retries are turned off so the count is ours; the loop and the key scrubbing are
+:mod:`rse_core.remote`'s), a check that every document came back exactly once, and translation of
+SDK and transport exceptions into :mod:`rse_core.errors` with messages that never contain the API key.
 """
 
 from __future__ import annotations
