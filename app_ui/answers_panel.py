@@ -23,13 +23,12 @@ import streamlit as st
 from rse_core import ExtractionResult, RSEError
 from rse_core.llm.answers import (
     BASE_URL_VARIABLES,
-    COHERE,
     DEFAULT_MODELS,
     KEY_VARIABLES,
     MODEL_VARIABLE,
-    OPENAI,
     AnswerContext,
     ChatClient,
+    LLMProvider,
     LLMSettings,
     answer_contexts,
     build_messages,
@@ -43,7 +42,10 @@ MODEL_KEY = "ans_model"
 API_KEY_KEY = "ans_api_key"
 _STORE_KEY = "_answers"
 _STORE_ENTRIES = 40
-PROVIDER_LABELS = {OPENAI: "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM)", COHERE: "Cohere chat"}
+PROVIDER_LABELS = {
+    LLMProvider.OPENAI: "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM)",
+    LLMProvider.COHERE: "Cohere chat",
+}
 CHIPS = {"rse": "segment", "top_k": "topk", "top_k_budget": "topk", "window": "muted"}
 
 HOW_TO = (
@@ -68,8 +70,8 @@ def init_defaults() -> None:
     """Fill the settings once per session from the environment (``RSE_LLM_PROVIDER`` etc.)."""
     if PROVIDER_KEY in st.session_state:
         return
-    provider = os.environ.get("RSE_LLM_PROVIDER", OPENAI)
-    provider = provider if provider in (OPENAI, COHERE) else OPENAI
+    provider = os.environ.get("RSE_LLM_PROVIDER", LLMProvider.OPENAI)
+    provider = provider if provider in tuple(LLMProvider) else LLMProvider.OPENAI
     st.session_state[PROVIDER_KEY] = provider
     st.session_state[BASE_URL_KEY] = os.environ.get(BASE_URL_VARIABLES[provider], "")
     st.session_state[MODEL_KEY] = os.environ.get(MODEL_VARIABLE, DEFAULT_MODELS[provider])
@@ -90,9 +92,9 @@ def current_settings() -> tuple[LLMSettings | None, str | None, str]:
     base_url = (st.session_state.get(BASE_URL_KEY) or "").strip()
     model = (st.session_state.get(MODEL_KEY) or "").strip() or DEFAULT_MODELS[provider]
     key = resolve_key(provider, st.session_state.get(API_KEY_KEY), secrets=_secrets())
-    if provider == OPENAI and not base_url and not key:
+    if provider == LLMProvider.OPENAI and not base_url and not key:
         return None, None, "No OpenAI-compatible endpoint: give a base URL (a local server) or an API key."
-    if provider == COHERE and not key:
+    if provider == LLMProvider.COHERE and not key:
         return None, None, "No Cohere API key."
     if not model:
         return None, None, "No model name."
@@ -108,7 +110,7 @@ def render_settings(prefix: str) -> None:
     with st.expander("LLM for answers", icon=":material/settings:"):
         st.radio(
             "Provider",
-            (OPENAI, COHERE),
+            tuple(LLMProvider),
             format_func=PROVIDER_LABELS.get,
             key=PROVIDER_KEY,
             horizontal=True,
@@ -118,7 +120,7 @@ def render_settings(prefix: str) -> None:
         columns[0].text_input(
             "Base URL",
             key=BASE_URL_KEY,
-            placeholder="http://localhost:11434/v1" if provider == OPENAI else "https://api.cohere.com",
+            placeholder="http://localhost:11434/v1" if provider == LLMProvider.OPENAI else "https://api.cohere.com",
             help="The API root. Empty: OpenAI's or Cohere's public endpoint.",
         )
         columns[1].text_input("Model", key=MODEL_KEY, placeholder=DEFAULT_MODELS[provider] or "gpt-4o-mini")

@@ -5,33 +5,53 @@ A stakeholder judges retrieval by the answers it produces, so the only thing tha
 the calls is the context. Two official clients do the HTTP: ``openai`` for any OpenAI-compatible
 chat endpoint (OpenAI, Ollama, llama.cpp, vLLM: base URL + model + key) and ``cohere`` for
 Cohere's chat. As with the Cohere reranker, the SDKs' own retries are off so the bound is ours
-(429, 5xx and a dropped connection, before the first token), and every message that leaves this
-module has the API key scrubbed out of it.
+(429, 5xx and a dropped connection, before the first token) and every message that leaves this
+module has the API key scrubbed out of it; both come from :mod:`rse_core.remote`, which the
+reranker shares, and this module only says which SDK exception means what.
 """
 
 from __future__ import annotations
 
-import logging
 import math
 import os
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from rse_core.errors import LLMAuthenticationError, LLMError, LLMRateLimitError, LLMServiceError, ParameterError
 from rse_core.pipeline import ExtractionResult
+from rse_core.remote import (
+    RetryPolicy,
+    Transient,
+    Verdict,
+    body_message,
+    call_with_retries,
+    scrub_stream,
+    server_detail,
+)
+from rse_core.validation import parse_choice
 
-logger = logging.getLogger(__name__)
 
-OPENAI, COHERE = "openai", "cohere"
-PROVIDERS = (OPENAI, COHERE)
-KEY_VARIABLES = {OPENAI: "OPENAI_API_KEY", COHERE: "CO_API_KEY"}
-BASE_URL_VARIABLES = {OPENAI: "OPENAI_BASE_URL", COHERE: "CO_API_URL"}
+class LLMProvider(StrEnum):
+    """Which official client speaks to the endpoint (a StrEnum, so ``"openai"`` still compares equal)."""
+
+    OPENAI = "openai"  # any OpenAI-compatible chat endpoint: OpenAI, Ollama, llama.cpp, vLLM
+    COHERE = "cohere"
+
+    @classmethod
+    def parse(cls, name: str | LLMProvider) -> LLMProvider:
+        return parse_choice(cls, name, "LLM provider", ParameterError)
+
+
+KEY_VARIABLES = {LLMProvider.OPENAI: "OPENAI_API_KEY", LLMProvider.COHERE: "CO_API_KEY"}
+BASE_URL_VARIABLES = {LLMProvider.OPENAI: "OPENAI_BASE_URL", LLMProvider.COHERE: "CO_API_URL"}
 MODEL_VARIABLE = "RSE_LLM_MODEL"
-DEFAULT_BASE_URLS = {OPENAI: "https://api.openai.com/v1", COHERE: "https://api.cohere.com"}
-DEFAULT_MODELS = {OPENAI: "", COHERE: "command-a-03-2025"}
+DEFAULT_BASE_URLS = {LLMProvider.OPENAI: "https://api.openai.com/v1", LLMProvider.COHERE: "https://api.cohere.com"}
+DEFAULT_MODELS = {LLMProvider.OPENAI: "", LLMProvider.COHERE: "command-a-03-2025"}
 MAX_RETRY_DELAY = 20.0
+_AUTH_STATUSES = (401, 403, 498)  # 498 is Cohere's "invalid token"
 CHARS_PER_TOKEN = 4.0  # the usual rough figure for English; exact counts come from the server
 
 SYSTEM_PROMPT = (
@@ -40,8 +60,6 @@ SYSTEM_PROMPT = (
     "Quote figures exactly and cite the passage labels in square brackets, like [S1] or [#2]."
 )
 USER_TEMPLATE = "Context:\n{context}\n\nQuestion: {question}"
-
-_sleep = time.sleep  # module-level so tests can record the backoff without waiting
 
 
 @dataclass(frozen=True)
@@ -74,7 +92,7 @@ class LLMSettings:
             number out of range.
     """
 
-    provider: str = OPENAI
+    provider: LLMProvider = LLMProvider.OPENAI
     model: str = ""
     base_url: str = field(default="", repr=False)  # may carry credentials: shown via display_url
     timeout: float = 60.0
@@ -83,8 +101,7 @@ class LLMSettings:
     temperature: float = 0.0
 
     def __post_init__(self) -> None:
-        if self.provider not in PROVIDERS:
-            raise ParameterError(f"Unknown LLM provider {self.provider!r}; choose one of {', '.join(PROVIDERS)}.")
+        object.__setattr__(self, "provider", LLMProvider.parse(self.provider))
         if not self.model.strip():
             raise ParameterError("The LLM model name is empty; type one (for example gpt-4o-mini or llama3.1).")
         url = self.resolved_base_url
@@ -162,7 +179,7 @@ def prompt_text(messages: Sequence[Mapping[str, str]]) -> str:
 
 
 def resolve_key(
-    provider: str,
+    provider: LLMProvider | str,
     typed: str | None = None,
     environ: Mapping[str, str] | None = None,
     secrets: Mapping[str, object] | None = None,
@@ -196,40 +213,47 @@ class ChatClient:
 
     def __post_init__(self) -> None:
         self._key = (self.api_key or "").strip()
-        settings = self.settings
-        if settings.provider == OPENAI:
-            try:
-                import openai
-            except ImportError as error:
-                raise LLMError("Answers from an OpenAI-compatible endpoint need the 'openai' package.") from error
-            # Local servers ignore the key, but the client insists on one.
-            self._client = openai.OpenAI(
-                api_key=self._key or "no-key",
-                base_url=settings.resolved_base_url,
-                timeout=settings.timeout,
-                max_retries=0,
-            )
+        if self.settings.provider is LLMProvider.OPENAI:
+            self._client = self._openai_client()
         else:
-            if not self._key:
-                raise LLMAuthenticationError(
-                    "No Cohere API key: type it in the API key field or set CO_API_KEY "
-                    "(environment or .streamlit/secrets.toml)."
-                )
-            import cohere
+            self._client = self._cohere_client()
 
-            self._client = cohere.ClientV2(
-                api_key=self._key,
-                base_url=settings.resolved_base_url,
-                timeout=settings.timeout,
-                max_retries=0,
-                log_warning_experimental_features=False,
+    def _openai_client(self) -> Any:
+        try:
+            import openai
+        except ImportError as error:
+            raise LLMError("Answers from an OpenAI-compatible endpoint need the 'openai' package.") from error
+        # Local servers ignore the key, but the client insists on one.
+        return openai.OpenAI(
+            api_key=self._key or "no-key",
+            base_url=self.settings.resolved_base_url,
+            timeout=self.settings.timeout,
+            max_retries=0,
+        )
+
+    def _cohere_client(self) -> Any:
+        if not self._key:
+            raise LLMAuthenticationError(
+                "No Cohere API key: type it in the API key field or set CO_API_KEY "
+                "(environment or .streamlit/secrets.toml)."
             )
+        import cohere
+
+        return cohere.ClientV2(
+            api_key=self._key,
+            base_url=self.settings.resolved_base_url,
+            timeout=self.settings.timeout,
+            max_retries=0,
+            log_warning_experimental_features=False,
+        )
 
     def __repr__(self) -> str:
         return f"ChatClient({self.settings.provider}, {self.settings.describe()})"
 
     def stream(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
         """Pieces of the answer as they arrive; ``self.usage`` holds the server's token counts after.
+
+        The key is scrubbed from the pieces, even when a server echoes it split across two.
 
         Raises:
             LLMAuthenticationError: the key was rejected (401/403).
@@ -238,29 +262,19 @@ class ChatClient:
                 or an answer that could not be read.
         """
         self.usage = Usage()
-        pieces = self._stream_openai(messages) if self.settings.provider == OPENAI else self._stream_cohere(messages)
-        yield from self._scrubbed(pieces)
-
-    def _scrubbed(self, pieces: Iterator[str]) -> Iterator[str]:
-        """The pieces with the key replaced, even when a server echoes it split across pieces:
-        the last ``len(key) - 1`` characters are held back until the next piece arrives."""
-        if not self._key:
-            yield from pieces
-            return
-        hold = len(self._key) - 1
-        buffer = ""
-        for piece in pieces:
-            buffer = self._scrub(buffer + piece)
-            if len(buffer) > hold:
-                cut = len(buffer) - hold
-                yield buffer[:cut]
-                buffer = buffer[cut:]
-        if buffer:
-            yield self._scrub(buffer)
+        if self.settings.provider is LLMProvider.OPENAI:
+            pieces = self._stream_openai(messages)
+        else:
+            pieces = self._stream_cohere(messages)
+        yield from scrub_stream(pieces, self._key)
 
     def answer(self, messages: Sequence[Mapping[str, str]]) -> str:
         """The whole answer at once (for the CLI and tests)."""
         return "".join(self.stream(messages))
+
+    @property
+    def _policy(self) -> RetryPolicy:
+        return RetryPolicy(self.settings.max_retries, base_delay=1.0, max_delay=MAX_RETRY_DELAY)
 
     # -- OpenAI-compatible -------------------------------------------------------------------
 
@@ -268,47 +282,20 @@ class ChatClient:
         import openai
 
         settings = self.settings
-        attempt = 0
-        while True:
-            attempt += 1
-            failure: LLMError | None = None
-            try:
-                stream = self._client.chat.completions.create(
-                    model=settings.model,
-                    messages=list(messages),
-                    stream=True,
-                    temperature=settings.temperature,
-                    max_tokens=settings.max_tokens,
-                )
-                iterator = iter(stream)
-                first = next(iterator, None)
-                break
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
-                failure = self._auth_error(error.status_code, _openai_message(error))
-            except (openai.RateLimitError, openai.InternalServerError) as error:
-                if attempt <= settings.max_retries:
-                    self._wait(attempt, f"HTTP {error.status_code}")
-                    continue
-                failure = self._status_error(error.status_code, _openai_message(error), attempt)
-            except openai.APITimeoutError:
-                failure = self._timeout_error()
-            except openai.APIConnectionError:
-                if attempt <= settings.max_retries:
-                    self._wait(attempt, "a dropped connection")
-                    continue
-                failure = LLMServiceError(
-                    f"Could not get an answer from {settings.display_url}: the connection failed or "
-                    f"was closed, {attempt} time(s) in a row. Check the base URL and that the server runs."
-                )
-            except openai.APIStatusError as error:
-                failure = self._status_error(error.status_code, _openai_message(error), attempt)
-            except Exception as error:  # an unreadable first event (malformed JSON) and the like
-                failure = self._unreadable(error)
-            # Raised here, outside the handler, so the SDK's exception (whose text may quote the
-            # server's body, key and all) is neither the cause nor the context of ours.
-            raise failure
+
+        def first_chunk() -> tuple[Iterator[Any], Any]:
+            stream = self._client.chat.completions.create(
+                model=settings.model,
+                messages=list(messages),
+                stream=True,
+                temperature=settings.temperature,
+                max_tokens=settings.max_tokens,
+            )
+            iterator = iter(stream)
+            return iterator, next(iterator, None)
+
+        iterator, chunk = call_with_retries(first_chunk, self._classify_openai, self._policy, "LLM call")
         received = 0
-        chunk = first
         while chunk is not None:
             if getattr(chunk, "usage", None) is not None:
                 self.usage = Usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens)
@@ -317,65 +304,53 @@ class ChatClient:
                 if piece:
                     received += len(piece)
                     yield piece
-            failure = None
-            try:
-                chunk = next(iterator, None)
-            except openai.APITimeoutError:
-                failure = self._timeout_error()
-            except Exception as error:
-                failure = self._broken_stream(error, received)
-            if failure is not None:
-                raise failure
+            chunk = self._next(iterator, received, openai.APITimeoutError)
+
+    def _classify_openai(self, error: Exception, attempt: int) -> Verdict:
+        """429, 5xx and a failed or dropped connection are transient; anything unknown is unreadable."""
+        import openai
+
+        if isinstance(error, (openai.AuthenticationError, openai.PermissionDeniedError)):
+            return self._auth_error(error.status_code, body_message(error.body))
+        if isinstance(error, (openai.RateLimitError, openai.InternalServerError)):
+            failure = self._status_error(error.status_code, body_message(error.body), attempt)
+            return Transient(f"HTTP {error.status_code}", failure)
+        if isinstance(error, openai.APITimeoutError):  # before APIConnectionError, its base class
+            return self._timeout_error()
+        if isinstance(error, openai.APIConnectionError):
+            return Transient(
+                "a dropped connection",
+                LLMServiceError(
+                    f"Could not get an answer from {self.settings.display_url}: the connection failed or "
+                    f"was closed, {attempt} time(s) in a row. Check the base URL and that the server runs."
+                ),
+            )
+        if isinstance(error, openai.APIStatusError):
+            return self._status_error(error.status_code, body_message(error.body), attempt)
+        return self._unreadable(error)  # an unreadable first event (malformed JSON) and the like
 
     # -- Cohere ------------------------------------------------------------------------------
 
     def _stream_cohere(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
         import httpx
-        from cohere.core.api_error import ApiError
 
         settings = self.settings
-        attempt = 0
-        while True:
-            attempt += 1
-            failure: LLMError | None = None
-            try:
-                events = iter(
-                    self._client.chat_stream(
-                        model=settings.model,
-                        messages=list(messages),
-                        temperature=settings.temperature,
-                        max_tokens=settings.max_tokens,
-                        request_options={"max_retries": 0, "timeout": settings.timeout},
-                    )
+
+        def first_event() -> tuple[Iterator[Any], Any]:
+            events = iter(
+                self._client.chat_stream(
+                    model=settings.model,
+                    messages=list(messages),
+                    temperature=settings.temperature,
+                    max_tokens=settings.max_tokens,
+                    request_options={"max_retries": 0, "timeout": settings.timeout},
                 )
-                first = next(events, None)
-                break
-            except ApiError as error:
-                status = error.status_code or 0
-                message = str(error.body.get("message", "")) if isinstance(error.body, dict) else ""
-                if status in (401, 403, 498):
-                    failure = self._auth_error(status, message)
-                elif (status == 429 or status >= 500) and attempt <= settings.max_retries:
-                    self._wait(attempt, f"HTTP {status}")
-                    continue
-                else:
-                    failure = self._status_error(status, message, attempt)
-            except httpx.TimeoutException:
-                failure = self._timeout_error()
-            except (httpx.RemoteProtocolError, httpx.ConnectError, httpx.ReadError):
-                if attempt <= settings.max_retries:
-                    self._wait(attempt, "a dropped connection")
-                    continue
-                failure = LLMServiceError(
-                    f"Could not get an answer from Cohere at {settings.display_url}: the connection failed "
-                    f"or was closed, {attempt} time(s) in a row."
-                )
-            except Exception as error:
-                failure = self._unreadable(error)
-            raise failure  # outside the handler: no SDK exception as cause or context
+            )
+            return events, next(events, None)
+
+        events, event = call_with_retries(first_event, self._classify_cohere, self._policy, "LLM call")
         received = 0
         ended = False
-        event = first
         while event is not None:
             kind = getattr(event, "type", None)
             if kind == "content-delta":
@@ -388,37 +363,59 @@ class ChatClient:
                 tokens = getattr(getattr(event.delta, "usage", None), "tokens", None)
                 if tokens is not None:
                     self.usage = Usage(_int(tokens.input_tokens), _int(tokens.output_tokens))
-            failure = None
-            try:
-                event = next(events, None)
-            except httpx.TimeoutException:
-                failure = self._timeout_error()
-            except Exception as error:
-                failure = self._broken_stream(error, received)
-            if failure is not None:
-                raise failure
+            event = self._next(events, received, httpx.TimeoutException)
         if not received and not ended:
             raise LLMServiceError(
                 "Cohere's answer could not be read (no text arrived); the service or the cohere package "
                 "may have changed."
             )
 
+    def _classify_cohere(self, error: Exception, attempt: int) -> Verdict:
+        """As for OpenAI: 429, 5xx and a failed, reset or dropped connection are transient."""
+        import httpx
+        from cohere.core.api_error import ApiError
+
+        if isinstance(error, ApiError):
+            status = error.status_code or 0
+            message = body_message(error.body)
+            if status in _AUTH_STATUSES:
+                return self._auth_error(status, message)
+            failure = self._status_error(status, message, attempt)
+            return Transient(f"HTTP {status}", failure) if status == 429 or status >= 500 else failure
+        if isinstance(error, httpx.TimeoutException):
+            return self._timeout_error()
+        if isinstance(error, (httpx.RemoteProtocolError, httpx.ConnectError, httpx.ReadError)):
+            return Transient(
+                "a dropped connection",
+                LLMServiceError(
+                    f"Could not get an answer from Cohere at {self.settings.display_url}: the connection "
+                    f"failed or was closed, {attempt} time(s) in a row."
+                ),
+            )
+        return self._unreadable(error)
+
     # -- errors ------------------------------------------------------------------------------
 
-    def _wait(self, attempt: int, reason: str) -> None:
-        delay = min(1.0 * 2 ** (attempt - 1), MAX_RETRY_DELAY)
-        logger.warning("LLM call got %s; retrying in %.1f s (attempt %d).", reason, delay, attempt + 1)
-        _sleep(delay)
+    def _next(self, iterator: Iterator[Any], received: int, timeout: type[Exception]) -> Any:
+        """The next chunk or event, or ``None`` at the end; a failure mid-stream is raised outside
+        the handler, so the SDK's exception is neither its cause nor its context."""
+        try:
+            return next(iterator, None)
+        except timeout:
+            failure = self._timeout_error()
+        except Exception as error:
+            failure = self._broken_stream(error, received)
+        raise failure
 
     def _auth_error(self, status: int, message: str) -> LLMAuthenticationError:
         where = KEY_VARIABLES[self.settings.provider]
         return LLMAuthenticationError(
-            f"The LLM endpoint rejected the API key (HTTP {status}{_detail(self._scrub(message))}). "
+            f"The LLM endpoint rejected the API key (HTTP {status}{server_detail(message, self._key)}). "
             f"Check the key in the API key field, or {where}."
         )
 
     def _status_error(self, status: int, message: str, attempts: int) -> LLMError:
-        detail = _detail(self._scrub(message))
+        detail = server_detail(message, self._key)
         if status == 429:
             return LLMRateLimitError(
                 f"The LLM endpoint is rate-limiting this key (HTTP 429 on {attempts} attempt(s)); "
@@ -449,25 +446,6 @@ class ChatClient:
         return LLMServiceError(
             f"The answer broke off after {received:,} characters ({type(error).__name__}); ask again."
         )
-
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "[api key]") if self._key else text
-
-
-def _openai_message(error: Exception) -> str:
-    body = getattr(error, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        message = inner.get("message") if isinstance(inner, dict) else inner
-        return str(message or "")
-    return ""
-
-
-def _detail(message: str) -> str:
-    text = " ".join(message.split())
-    if not text:
-        return ""
-    return ": " + (text if len(text) <= 200 else text[:197] + "...")
 
 
 def _int(value: object) -> int | None:

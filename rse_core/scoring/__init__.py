@@ -5,23 +5,16 @@ Backends are imported lazily, so importing ``rse_core`` never loads torch or the
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from rse_core.errors import ScorerError
-from rse_core.scoring.base import Calibration, ProgressCallback, Scorer, check_scores, clean_query
-from rse_core.validation import parse_choice
-
-
-class ScorerName(StrEnum):
-    MINILM = "minilm"
-    BM25 = "bm25"
-    COHERE = "cohere"
-    CROSS_ENCODER = "cross-encoder"
-    HYBRID = "hybrid"
-
-    @classmethod
-    def parse(cls, name: str | ScorerName) -> ScorerName:
-        return parse_choice(cls, name, "scorer", ScorerError)
+from rse_core.scoring.base import (
+    Calibration,
+    CalibrationKind,
+    ProgressCallback,
+    Scorer,
+    ScorerName,
+    check_scores,
+    clean_query,
+)
 
 
 def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) -> Scorer:
@@ -52,6 +45,7 @@ def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) ->
 
 __all__ = [
     "Calibration",
+    "CalibrationKind",
     "ProgressCallback",
     "Scorer",
     "ScorerName",

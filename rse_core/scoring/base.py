@@ -11,20 +11,45 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from itertools import pairwise
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from rse_core.chunking import Chunk
-from rse_core.errors import QueryError
-from rse_core.validation import finite_scores
+from rse_core.errors import ParameterError, QueryError, ScorerError
+from rse_core.validation import finite_scores, parse_choice
 
 ProgressCallback = Callable[[float, str], None]
 """Called with the fraction done (0 to 1) and a short label, for progress bars."""
 
 MAX_QUERY_CHARS = 2000
 """Longer queries are cut to this many characters (see :func:`clean_query`)."""
+
+
+class ScorerName(StrEnum):
+    """The registry names of the scorers (a StrEnum: JSON, URLs and ``== "bm25"`` keep working)."""
+
+    MINILM = "minilm"
+    BM25 = "bm25"
+    COHERE = "cohere"
+    CROSS_ENCODER = "cross-encoder"
+    HYBRID = "hybrid"
+
+    @classmethod
+    def parse(cls, name: str | ScorerName) -> ScorerName:
+        return parse_choice(cls, name, "scorer", ScorerError)
+
+
+class CalibrationKind(StrEnum):
+    """How a :class:`Calibration` maps raw scores into [0, 1] (see there for each formula)."""
+
+    IDENTITY = "identity"
+    LINEAR = "linear"
+    LOGISTIC = "logistic"
+    MAX_RATIO = "max_ratio"
+    QUANTILE = "quantile"
 
 
 @dataclass(frozen=True)
@@ -45,34 +70,45 @@ class Calibration:
           scale; a one-chunk page, whose quantile *is* its best chunk, is judged on the fixed one.
 
     The pipeline applies it to each document separately (:meth:`per_document`).
+
+    Raises:
+        ParameterError: ``kind`` is not a :class:`CalibrationKind` (a ``ValueError`` too).
     """
 
-    kind: str = "identity"
+    kind: CalibrationKind = CalibrationKind.IDENTITY
     low: float = 0.0
     high: float = 1.0
     note: str = ""
     prior_floor: float = 0.0
     prior_chunks: float = 0.0
 
+    def __post_init__(self) -> None:
+        # Accept the plain string too, and refuse a typo when the calibration is made, not first used.
+        object.__setattr__(self, "kind", parse_choice(CalibrationKind, self.kind, "calibration kind", ParameterError))
+
     def __call__(self, raw: np.ndarray) -> np.ndarray:
-        raw = np.asarray(raw, dtype=np.float64)
-        if self.kind == "identity":
-            return np.clip(raw, 0.0, 1.0)
-        if self.kind == "linear":
-            return np.clip((raw - self.low) / (self.high - self.low), 0.0, 1.0)
-        if self.kind == "logistic":
-            return 1.0 / (1.0 + np.exp(-(raw - self.low) / self.high))
-        if self.kind == "max_ratio":
-            top = float(raw.max()) if len(raw) else 0.0
-            return np.clip(raw / top, 0.0, 1.0) if top > 0 else np.zeros_like(raw)
-        if self.kind == "quantile":
-            if not len(raw):
-                return raw
-            n, m = len(raw), self.prior_chunks
-            floor = (n * float(np.quantile(raw, self.low)) + m * self.prior_floor) / (n + m)
-            ceiling = (n * max(float(raw.max()), self.high) + m * self.high) / (n + m)
-            return np.clip((raw - floor) / (ceiling - floor), 0.0, 1.0) if ceiling > floor else np.zeros_like(raw)
-        raise ValueError(f"unknown calibration kind {self.kind!r}")
+        return _MAPS[self.kind](self, np.asarray(raw, dtype=np.float64))
+
+    def _identity(self, raw: np.ndarray) -> np.ndarray:
+        return np.clip(raw, 0.0, 1.0)
+
+    def _linear(self, raw: np.ndarray) -> np.ndarray:
+        return np.clip((raw - self.low) / (self.high - self.low), 0.0, 1.0)
+
+    def _logistic(self, raw: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-(raw - self.low) / self.high))
+
+    def _max_ratio(self, raw: np.ndarray) -> np.ndarray:
+        top = float(raw.max()) if len(raw) else 0.0
+        return np.clip(raw / top, 0.0, 1.0) if top > 0 else np.zeros_like(raw)
+
+    def _quantile(self, raw: np.ndarray) -> np.ndarray:
+        if not len(raw):
+            return raw
+        n, m = len(raw), self.prior_chunks
+        floor = (n * float(np.quantile(raw, self.low)) + m * self.prior_floor) / (n + m)
+        ceiling = (n * max(float(raw.max()), self.high) + m * self.high) / (n + m)
+        return np.clip((raw - floor) / (ceiling - floor), 0.0, 1.0) if ceiling > floor else np.zeros_like(raw)
 
     def per_document(self, raw: np.ndarray, document_splits: Sequence[int] = ()) -> np.ndarray:
         """Calibrate each document's scores on their own (``document_splits`` as in a corpus).
@@ -98,14 +134,24 @@ class Calibration:
         )
 
     def describe(self) -> str:
+        """The formula in words, then the scorer's note on why it fits."""
         formula = {
-            "identity": "raw score used as is (already in [0, 1])",
-            "linear": f"clip((raw - {self.low:g}) / ({self.high:g} - {self.low:g}), 0, 1)",
-            "logistic": f"1 / (1 + exp(-(raw - {self.low:g}) / {self.high:g}))",
-            "max_ratio": "raw / highest raw score in the document for this query",
-            "quantile": self._describe_quantile(),
+            CalibrationKind.IDENTITY: "raw score used as is (already in [0, 1])",
+            CalibrationKind.LINEAR: f"clip((raw - {self.low:g}) / ({self.high:g} - {self.low:g}), 0, 1)",
+            CalibrationKind.LOGISTIC: f"1 / (1 + exp(-(raw - {self.low:g}) / {self.high:g}))",
+            CalibrationKind.MAX_RATIO: "raw / highest raw score in the document for this query",
+            CalibrationKind.QUANTILE: self._describe_quantile(),
         }[self.kind]
         return f"{formula}. {self.note}".strip()
+
+
+_MAPS: dict[CalibrationKind, Callable[[Calibration, np.ndarray], np.ndarray]] = {
+    CalibrationKind.IDENTITY: Calibration._identity,
+    CalibrationKind.LINEAR: Calibration._linear,
+    CalibrationKind.LOGISTIC: Calibration._logistic,
+    CalibrationKind.MAX_RATIO: Calibration._max_ratio,
+    CalibrationKind.QUANTILE: Calibration._quantile,
+}
 
 
 @runtime_checkable

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import threading
 from collections.abc import Sequence
 from itertools import groupby
+from typing import Any
 
 import numpy as np
+from cachetools import LRUCache
 
 from rse_core.chunking import Chunk, scoring_text
-from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 from rse_core.scoring.embedding_cache import embedding_key
 
 BM25_CALIBRATION = Calibration(
-    kind="max_ratio",
+    kind=CalibrationKind.MAX_RATIO,
     note=(
         "BM25 sums are unbounded and their scale depends on the query's words, so there is no "
         "absolute threshold: each score is divided by the best chunk's score for that query. The "
@@ -32,17 +34,20 @@ class BM25Scorer:
 
     Each document gets its own index (word statistics from that document only), so a
     document's scores do not change when another document is loaded beside it. An index is
-    built once and kept (a few dozen per scorer), so a new query costs one sparse lookup.
+    built once and kept (a few dozen per scorer), so a new query costs one sparse lookup. The
+    scorer may be shared by several app sessions, so the index cache is behind a lock; an index
+    is built outside it, so one session's large document does not hold up another's lookup.
     """
 
-    name = "bm25"
+    name = ScorerName.BM25
     model = "bm25s"
     calibration = BM25_CALIBRATION
 
     def __init__(self, k1: float = 1.5, b: float = 0.75, stopwords: str | None = "en", max_indexes: int = 32) -> None:
         self.k1, self.b, self.stopwords = k1, b, stopwords
         self.max_indexes = max_indexes
-        self._indexes: OrderedDict[str, object | None] = OrderedDict()
+        self._indexes: LRUCache[str, Any] = LRUCache(maxsize=max(max_indexes, 0))
+        self._lock = threading.Lock()
 
     def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         import bm25s
@@ -66,18 +71,24 @@ class BM25Scorer:
             progress(1.0, "BM25 scores ready")
         return check_scores(scores, len(chunks), self.name)
 
-    def _index(self, texts: list[str]):
+    def _index(self, texts: list[str]) -> Any:
+        """The document's ``bm25s`` index, built once; ``None`` if it has no indexable word."""
+        key = embedding_key(f"bm25:{self.k1}:{self.b}:{self.stopwords}", texts)
+        with self._lock:
+            if key in self._indexes:
+                return self._indexes[key]
+        retriever = self._build_index(texts)
+        if self._indexes.maxsize >= 1:  # max_indexes=0: build every time, keep none
+            with self._lock:
+                self._indexes[key] = retriever
+        return retriever
+
+    def _build_index(self, texts: list[str]) -> Any:
         import bm25s
 
-        key = embedding_key(f"bm25:{self.k1}:{self.b}:{self.stopwords}", texts)
-        if key not in self._indexes:
-            tokens = bm25s.tokenize(texts, stopwords=self.stopwords, token_pattern=TOKEN_PATTERN, show_progress=False)
-            retriever = None
-            if any(len(ids) for ids in tokens.ids):
-                retriever = bm25s.BM25(k1=self.k1, b=self.b)
-                retriever.index(tokens, show_progress=False)
-            self._indexes[key] = retriever
-            while len(self._indexes) > self.max_indexes:
-                self._indexes.popitem(last=False)
-        self._indexes.move_to_end(key)
-        return self._indexes[key]
+        tokens = bm25s.tokenize(texts, stopwords=self.stopwords, token_pattern=TOKEN_PATTERN, show_progress=False)
+        if not any(len(ids) for ids in tokens.ids):
+            return None
+        retriever = bm25s.BM25(k1=self.k1, b=self.b)
+        retriever.index(tokens, show_progress=False)
+        return retriever

@@ -2,17 +2,15 @@
 
 The ``cohere`` SDK does the HTTP; this module adds what the SDK leaves to callers: batching to
 the API's per-request document limit, a bounded retry with exponential backoff on 429 and 5xx
-(the SDK's own retries are turned off so the count is ours), a check that every document came
-back exactly once, and translation of SDK and transport exceptions into :mod:`rse_core.errors`
-with messages that never contain the API key.
+(the SDK's own retries are turned off so the count is ours; the loop and the key scrubbing are
+:mod:`rse_core.remote`'s), a check that every document came back exactly once, and translation of
+SDK and transport exceptions into :mod:`rse_core.errors` with messages that never contain the API key.
 """
 
 from __future__ import annotations
 
-import logging
 import math
 import os
-import time
 from collections.abc import Sequence
 from numbers import Real
 from typing import Any
@@ -29,9 +27,17 @@ from rse_core.errors import (
     ScorerUnavailableError,
     ScoringServiceError,
 )
-from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
-
-logger = logging.getLogger(__name__)
+from rse_core.remote import (
+    RetryPolicy,
+    Transient,
+    Verdict,
+    body_message,
+    call_with_retries,
+    scrub,
+    server_detail,
+    with_cause,
+)
+from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 
 DEFAULT_MODEL = "rerank-v3.5"
 DEFAULT_BASE_URL = "https://api.cohere.com"
@@ -40,9 +46,6 @@ MAX_DOCUMENTS_PER_REQUEST = 1000
 MAX_RETRY_DELAY = 30.0
 """Longest single wait between retries, in seconds, however many retries are allowed."""
 _AUTH_STATUSES = (401, 403, 498)  # 498 is Cohere's "invalid token"
-_SERVER_MESSAGE_CHARS = 200
-
-_sleep = time.sleep  # module-level so tests can record the backoff without waiting
 
 
 class CohereScorer:
@@ -67,9 +70,9 @@ class CohereScorer:
         ScorerUnavailableError: the ``cohere`` package is not installed.
     """
 
-    name = "cohere"
+    name = ScorerName.COHERE
     calibration = Calibration(
-        "identity",
+        CalibrationKind.IDENTITY,
         note=(
             "Cohere's relevance scores are already calibrated probabilities in [0, 1]; "
             "beta a = b = 0.4 is the RSE authors' choice for them."
@@ -153,72 +156,62 @@ class CohereScorer:
 
     def _rerank(self, query: str, documents: list[str]) -> Any:
         """One rerank call with our bounded retry; SDK and transport errors are translated."""
+        return call_with_retries(
+            lambda: self._client.rerank(
+                model=self.model,
+                query=query,
+                documents=documents,
+                request_options={"max_retries": 0, "timeout": self.timeout},
+            ),
+            self._classify,
+            RetryPolicy(self.max_retries, self.retry_base_delay, MAX_RETRY_DELAY),
+            "Cohere rerank",
+        )
+
+    def _classify(self, error: Exception, attempt: int) -> Verdict:
+        """429, 5xx and a dropped connection are transient; everything else is final at once.
+
+        Timeouts and refused connections are not retried (see the class docstring). The SDK's
+        own exceptions are never the cause: their text dumps the headers and the body.
+        """
         import httpx
         from cohere.core.api_error import ApiError
         from cohere.core.parse_error import ParsingError
 
-        attempt = 0
-        while True:
-            attempt += 1
-            try:
-                return self._client.rerank(
-                    model=self.model,
-                    query=query,
-                    documents=documents,
-                    request_options={"max_retries": 0, "timeout": self.timeout},
-                )
-            except ApiError as error:
-                status = error.status_code or 0
-                if (status == 429 or status >= 500) and attempt <= self.max_retries:
-                    self._wait(attempt, f"HTTP {status}")
-                    continue
-                raise self._status_error(status, error.body, attempt) from None
-            except httpx.RemoteProtocolError as error:
-                if attempt <= self.max_retries:
-                    self._wait(attempt, "a dropped connection")
-                    continue
-                raise ScoringServiceError(
-                    f"Cohere at {self.base_url} closed the connection without answering, "
-                    f"{attempt} time(s) in a row; try again later."
-                ) from error
-            except httpx.TimeoutException as error:
-                raise ScoringServiceError(
-                    f"Cohere at {self.base_url} did not answer within {self.timeout:g} s; "
-                    "try again, or raise the timeout for long documents."
-                ) from error
-            except httpx.ConnectError as error:
-                raise ScoringServiceError(
-                    f"Could not connect to Cohere at {self.base_url} ({self._scrub(str(error))}); "
-                    "check the network and the base URL."
-                ) from error
-            except httpx.HTTPError as error:
-                raise ScoringServiceError(
-                    f"The request to Cohere at {self.base_url} failed ({type(error).__name__})."
-                ) from error
-            except ParsingError:
-                raise ScoringServiceError(
-                    "Cohere's answer did not have the expected shape; the service or the "
-                    "cohere package may have changed."
-                ) from None
-
-    def _wait(self, attempt: int, reason: str) -> None:
-        delay = min(self.retry_base_delay * 2 ** (attempt - 1), MAX_RETRY_DELAY)
-        logger.warning(
-            "Cohere rerank got %s; retrying in %.1f s (attempt %d of %d).",
-            reason,
-            delay,
-            attempt + 1,
-            self.max_retries + 1,
-        )
-        _sleep(delay)
+        if isinstance(error, ApiError):
+            status = error.status_code or 0
+            failure = self._status_error(status, error.body, attempt)
+            return Transient(f"HTTP {status}", failure) if status == 429 or status >= 500 else failure
+        if isinstance(error, httpx.RemoteProtocolError):
+            failure = ScoringServiceError(
+                f"Cohere at {self.base_url} closed the connection without answering, "
+                f"{attempt} time(s) in a row; try again later."
+            )
+            return Transient("a dropped connection", with_cause(failure, error))
+        if isinstance(error, httpx.TimeoutException):
+            failure = ScoringServiceError(
+                f"Cohere at {self.base_url} did not answer within {self.timeout:g} s; "
+                "try again, or raise the timeout for long documents."
+            )
+            return with_cause(failure, error)
+        if isinstance(error, httpx.ConnectError):
+            failure = ScoringServiceError(
+                f"Could not connect to Cohere at {self.base_url} ({scrub(str(error), self._key)}); "
+                "check the network and the base URL."
+            )
+            return with_cause(failure, error)
+        if isinstance(error, httpx.HTTPError):
+            failure = ScoringServiceError(f"The request to Cohere at {self.base_url} failed ({type(error).__name__}).")
+            return with_cause(failure, error)
+        if isinstance(error, ParsingError):
+            return ScoringServiceError(
+                "Cohere's answer did not have the expected shape; the service or the cohere package may have changed."
+            )
+        return None
 
     def _status_error(self, status: int, body: object, attempts: int) -> ScorerError:
-        """The error matching an unsuccessful (or unreadable) answer.
-
-        It is raised without the SDK's exception as cause or context: that one's text dumps every
-        response header and the body, which this message summarises with the key scrubbed.
-        """
-        detail = self._server_message(body)
+        """The error matching an unsuccessful (or unreadable) answer, its server message scrubbed."""
+        detail = server_detail(body_message(body), self._key)
         if 200 <= status < 300:
             return ScoringServiceError("Cohere answered with a body that is not valid JSON.")
         if status in _AUTH_STATUSES:
@@ -241,19 +234,6 @@ class CohereScorer:
                 f"{self.model!r} and the base URL {self.base_url}."
             )
         return ScoringServiceError(f"Cohere answered with unexpected HTTP status {status}{detail}.")
-
-    def _server_message(self, body: object) -> str:
-        """``": <message>"`` from an error body, shortened and scrubbed, or ``""``."""
-        message = body.get("message") if isinstance(body, dict) else body
-        if not isinstance(message, str) or not message.strip():
-            return ""
-        text = " ".join(self._scrub(message).split())
-        if len(text) > _SERVER_MESSAGE_CHARS:
-            text = text[: _SERVER_MESSAGE_CHARS - 3] + "..."
-        return f": {text}"
-
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._key, "[api key]")
 
 
 def _scores_in_order(response: object, count: int) -> np.ndarray:

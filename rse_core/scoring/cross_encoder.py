@@ -20,7 +20,7 @@ import numpy as np
 
 from rse_core.chunking import Chunk, scoring_text
 from rse_core.errors import ParameterError, ScorerError, ScorerUnavailableError
-from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 
 MAX_BATCH_SIZE = 4096
 _REASON_CHARS = 300
@@ -43,9 +43,9 @@ class CrossEncoderScorer:
             sentence-transformers is not installed.
     """
 
-    name = "cross-encoder"
+    name = ScorerName.CROSS_ENCODER
     calibration = Calibration(
-        "logistic",
+        CalibrationKind.LOGISTIC,
         low=0.0,
         high=1.0,
         note=(

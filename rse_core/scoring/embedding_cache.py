@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections import OrderedDict
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from cachetools import LRUCache
 
 CACHE_ENV = "RSE_CACHE_DIR"
 
@@ -40,6 +41,8 @@ class EmbeddingCache:
 
     ``read_only`` folders are looked in last and never written or cleaned: an app can ship
     embeddings of its bundled documents there, so its first page opens without embedding them.
+    One cache may serve several app sessions at once, so the memory part is behind a lock
+    (``cachetools`` caches are not thread-safe); the files need none, as they are replaced whole.
     """
 
     def __init__(
@@ -48,13 +51,15 @@ class EmbeddingCache:
         self.directory = Path(directory) if directory is not None else None
         self.read_only = tuple(Path(folder) for folder in read_only)
         self.memory_entries = memory_entries
-        self._memory: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._memory: LRUCache[str, np.ndarray] = LRUCache(maxsize=max(memory_entries, 0))
+        self._lock = threading.Lock()
 
     def get(self, key: str, rows: int) -> np.ndarray | None:
         """The cached matrix for ``key`` if it exists and has ``rows`` finite rows."""
-        if key in self._memory:
-            self._memory.move_to_end(key)
-            return self._memory[key]
+        with self._lock:
+            array = self._memory.get(key)
+        if array is not None:
+            return array
         path = self._path(key)
         array = _load(path, rows, discard_if_bad=True) if path is not None else None
         for folder in self.read_only:
@@ -83,10 +88,10 @@ class EmbeddingCache:
             pass  # a read-only or full disk only costs a recompute next time
 
     def _remember(self, key: str, array: np.ndarray) -> None:
-        self._memory[key] = array
-        self._memory.move_to_end(key)
-        while len(self._memory) > self.memory_entries:
-            self._memory.popitem(last=False)
+        if self._memory.maxsize < 1:
+            return  # memory_entries=0: disk only (an LRUCache of size 0 refuses every entry)
+        with self._lock:
+            self._memory[key] = array
 
     def _path(self, key: str) -> Path | None:
         return None if self.directory is None else self.directory / "embeddings" / f"{key}.npy"

@@ -47,7 +47,7 @@ import numpy as np
 
 from rse_core.chunking import Chunk
 from rse_core.errors import ScorerError
-from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 from rse_core.scoring.bm25 import BM25_CALIBRATION, BM25Scorer
 from rse_core.scoring.minilm import MINILM_CALIBRATION, MODEL_NAME, MiniLMScorer
 from rse_core.validation import parse_choice
@@ -102,7 +102,7 @@ def fuse(
         quantile = RRF_QUANTILE if quantile is None else quantile
     if quantile is None:
         return fused
-    return Calibration("quantile", low=quantile, high=0.0)(fused)
+    return Calibration(CalibrationKind.QUANTILE, low=quantile, high=0.0)(fused)
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:
@@ -121,7 +121,7 @@ class HybridScorer:
             :class:`~rse_core.scoring.minilm.MiniLMScorer` (the embeddings are shared with it).
     """
 
-    name = "hybrid"
+    name = ScorerName.HYBRID
 
     def __init__(
         self,
@@ -148,7 +148,7 @@ class HybridScorer:
         mix = f"{self.fusion.value} w={self.weight:g}" if self.fusion is Fusion.MEAN else self.fusion.value
         self.model = f"{MODEL_NAME if model_path is None else model_path} + bm25s ({mix})"
         self.calibration = Calibration(
-            "identity",
+            CalibrationKind.IDENTITY,
             note=(
                 f"Already in [0, 1]: minilm ({MINILM_CALIBRATION.describe().split('.')[0]}) and bm25 "
                 f"({BM25_CALIBRATION.describe().split('.')[0]}), each within its document, fused by {mix}. "

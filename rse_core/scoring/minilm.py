@@ -17,7 +17,7 @@ import numpy as np
 
 from rse_core.chunking import Chunk, scoring_text
 from rse_core.errors import ParameterError, ScorerUnavailableError, TooManyChunksError
-from rse_core.scoring.base import Calibration, ProgressCallback, check_scores, clean_query
+from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 from rse_core.scoring.embedding_cache import EmbeddingCache, default_cache_dir, embedding_key
 
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -39,7 +39,7 @@ def max_new_chunks_from_environment() -> int:
 
 
 MINILM_CALIBRATION = Calibration(
-    kind="quantile",
+    kind=CalibrationKind.QUANTILE,
     low=0.7,
     high=0.45,
     prior_floor=0.3,
@@ -73,7 +73,7 @@ class MiniLMScorer:
             ``RSE_MAX_EMBED_CHUNKS`` or :data:`DEFAULT_MAX_NEW_CHUNKS`.
     """
 
-    name = "minilm"
+    name = ScorerName.MINILM
     calibration = MINILM_CALIBRATION
 
     def __init__(

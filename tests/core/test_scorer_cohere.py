@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from rse_core import remote
 from rse_core.chunking import Chunk, chunk_document, scoring_text
 from rse_core.documents import Document
 from rse_core.errors import (
@@ -23,7 +24,7 @@ from rse_core.errors import (
     ScorerError,
     ScoringServiceError,
 )
-from rse_core.scoring import Scorer, cohere_rerank, get_scorer
+from rse_core.scoring import Scorer, get_scorer
 from rse_core.scoring.cohere_rerank import CohereScorer
 from tests.support.fake_cohere import FakeCohere, overlap_score
 
@@ -221,7 +222,7 @@ def test_backoff_doubles_from_the_base_delay(
     server: FakeCohere, chunks: list[Chunk], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     waits: list[float] = []
-    monkeypatch.setattr(cohere_rerank, "_sleep", waits.append)
+    monkeypatch.setattr(remote, "_sleep", waits.append)
     server.fail("rate_limited")
     with pytest.raises(RateLimitError):
         make_scorer(server, retry_base_delay=0.5, max_retries=3).score(QUERY, chunks)

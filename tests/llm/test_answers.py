@@ -7,12 +7,12 @@ from functools import cache
 
 import pytest
 
+from rse_core import remote
 from rse_core.errors import LLMAuthenticationError, LLMError, LLMRateLimitError, LLMServiceError, ParameterError
 from rse_core.llm import answers
 from rse_core.llm.answers import (
-    COHERE,
-    OPENAI,
     ChatClient,
+    LLMProvider,
     LLMSettings,
     answer_contexts,
     build_messages,
@@ -34,12 +34,12 @@ def fake():
 @pytest.fixture(autouse=True)
 def no_backoff(monkeypatch):
     waits: list[float] = []
-    monkeypatch.setattr(answers, "_sleep", waits.append)
+    monkeypatch.setattr(remote, "_sleep", waits.append)
     return waits
 
 
-def settings_for(fake: FakeLLM, provider: str = OPENAI, **changes) -> LLMSettings:
-    base_url = f"{fake.url}/v1" if provider == OPENAI else fake.url
+def settings_for(fake: FakeLLM, provider: LLMProvider = LLMProvider.OPENAI, **changes) -> LLMSettings:
+    base_url = f"{fake.url}/v1" if provider == LLMProvider.OPENAI else fake.url
     return LLMSettings(provider=provider, model="fake-model", base_url=base_url, **{"timeout": 5.0, **changes})
 
 
@@ -89,7 +89,7 @@ def test_window_context_is_used_when_the_pipeline_has_one():
     assert contexts[-1].key == "window" and contexts[-1].document_characters == 4
 
 
-@pytest.mark.parametrize("provider", [OPENAI, COHERE])
+@pytest.mark.parametrize("provider", [LLMProvider.OPENAI, LLMProvider.COHERE])
 def test_answer_streams_in_pieces_with_usage(fake, provider):
     messages = build_messages("How long is the probation period?", "[S1] Handbook\nThe probation period is six months.")
     client = ChatClient(settings_for(fake, provider), KEY)
@@ -104,14 +104,14 @@ def test_answer_streams_in_pieces_with_usage(fake, provider):
     assert KEY not in request["path"]
 
 
-@pytest.mark.parametrize("provider", [OPENAI, COHERE])
+@pytest.mark.parametrize("provider", [LLMProvider.OPENAI, LLMProvider.COHERE])
 def test_rejected_key(fake, provider):
     client = ChatClient(settings_for(fake, provider), "wrong-key-123")
     with pytest.raises(LLMAuthenticationError, match="rejected the API key"):
         client.answer(build_messages("q", "c"))
 
 
-@pytest.mark.parametrize("provider", [OPENAI, COHERE])
+@pytest.mark.parametrize("provider", [LLMProvider.OPENAI, LLMProvider.COHERE])
 def test_rate_limit_is_retried_a_bounded_number_of_times(fake, provider, no_backoff):
     fake.fail("rate_limited", times=2)
     client = ChatClient(settings_for(fake, provider, max_retries=2), KEY)
@@ -123,7 +123,7 @@ def test_rate_limit_is_retried_a_bounded_number_of_times(fake, provider, no_back
     assert fake.request_count == 6
 
 
-@pytest.mark.parametrize("provider", [OPENAI, COHERE])
+@pytest.mark.parametrize("provider", [LLMProvider.OPENAI, LLMProvider.COHERE])
 def test_timeout(fake, provider):
     fake.fail("slow")
     client = ChatClient(settings_for(fake, provider, timeout=0.5, max_retries=0), KEY)
@@ -131,7 +131,7 @@ def test_timeout(fake, provider):
         client.answer(build_messages("q", "c"))
 
 
-@pytest.mark.parametrize("provider", [OPENAI, COHERE])
+@pytest.mark.parametrize("provider", [LLMProvider.OPENAI, LLMProvider.COHERE])
 def test_dropped_connection_is_retried_then_reported(fake, provider):
     fake.fail("drop", times=1)
     client = ChatClient(settings_for(fake, provider, max_retries=1), KEY)
@@ -141,7 +141,7 @@ def test_dropped_connection_is_retried_then_reported(fake, provider):
         client.answer(build_messages("q", "c"))
 
 
-@pytest.mark.parametrize("provider", [OPENAI, COHERE])
+@pytest.mark.parametrize("provider", [LLMProvider.OPENAI, LLMProvider.COHERE])
 def test_malformed_and_cut_streams(fake, provider):
     client = ChatClient(settings_for(fake, provider, max_retries=0), KEY)
     fake.fail("malformed_json", times=1)
@@ -152,7 +152,7 @@ def test_malformed_and_cut_streams(fake, provider):
         client.answer(build_messages("q", "c"))
 
 
-def test_keys_never_appear_in_any_output(caplog, provider_pairs=(OPENAI, COHERE)):
+def test_keys_never_appear_in_any_output(caplog, provider_pairs=(LLMProvider.OPENAI, LLMProvider.COHERE)):
     """A server that echoes the Authorization header in its errors and its answers."""
     caplog.set_level(logging.DEBUG)
     outputs: list[str] = []
@@ -186,14 +186,16 @@ def test_settings_are_validated():
     with pytest.raises(ParameterError, match="http"):
         LLMSettings(model="m", base_url="ftp://x")
     with pytest.raises(LLMAuthenticationError, match="CO_API_KEY"):
-        ChatClient(LLMSettings(provider=COHERE, model="command"), None)
+        ChatClient(LLMSettings(provider=LLMProvider.COHERE, model="command"), None)
 
 
 def test_key_resolution_order():
-    assert resolve_key(OPENAI, " typed ", {"OPENAI_API_KEY": "env"}, {"OPENAI_API_KEY": "secret"}) == "typed"
-    assert resolve_key(OPENAI, "", {"OPENAI_API_KEY": "env"}, {"OPENAI_API_KEY": "secret"}) == "env"
-    assert resolve_key(COHERE, None, {}, {"CO_API_KEY": "secret"}) == "secret"
-    assert resolve_key(COHERE, None, {}, {}) is None
+    assert (
+        resolve_key(LLMProvider.OPENAI, " typed ", {"OPENAI_API_KEY": "env"}, {"OPENAI_API_KEY": "secret"}) == "typed"
+    )
+    assert resolve_key(LLMProvider.OPENAI, "", {"OPENAI_API_KEY": "env"}, {"OPENAI_API_KEY": "secret"}) == "env"
+    assert resolve_key(LLMProvider.COHERE, None, {}, {"CO_API_KEY": "secret"}) == "secret"
+    assert resolve_key(LLMProvider.COHERE, None, {}, {}) is None
 
 
 def test_credentials_in_a_base_url_are_never_shown(fake):
