@@ -45,12 +45,12 @@ class RSEParams:
         chunk_headers: score each chunk with its contextual header (document title and section
             heading, see :mod:`rse_core.documents.headings`) in front of its text; segments are unchanged
             text either way. Like ``chunk_size``, changing it rescores. On by default: measured
-            on the three evaluation sets it lifts the external set and FinanceBench (README).
+            on the three evaluation sets it lifts the external set and FinanceBench (``docs/evaluation.md``).
         per_document_calibration: calibrate scores and rank chunks within each document (the
             default), so a document's values never change when another document is loaded beside
             it; ``False`` calibrates and ranks over every loaded chunk, which separates relevant
             from irrelevant documents better in a collection of many small ones (FinanceBench's
-            pages) but lets one document's values move with the others. See the README.
+            pages) but lets one document's values move with the others. See ``docs/evaluation.md``.
         window: neighbouring chunks the fixed-window baseline adds on each side of a top-k hit.
         context_order: ``"document"`` (the lesson's: segments as they stand in the documents)
             or ``"score"`` (most relevant first); how every context is sent.

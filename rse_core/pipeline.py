@@ -18,7 +18,7 @@ from rse_core.context import ContextOrder, ContextPiece, format_context
 from rse_core.documents import Document
 from rse_core.errors import InvalidScoresError, ParameterError, QueryError, RSEError
 from rse_core.params import RSEParams
-from rse_core.scoring import Calibration, ProgressCallback, Scorer, clean_query, get_scorer
+from rse_core.scoring import Calibration, ProgressCallback, Scorer, ScorerName, clean_query, get_scorer
 from rse_core.search import SearchResult, StopReason, find_best_segments
 from rse_core.topk import (
     WindowSegment,
@@ -591,7 +591,7 @@ def extract(
             f"params must be an RSEParams, not a {type(params).__name__}; "
             "build one with RSEParams(...), RSEParams.from_dict({...}) or preset(name)."
         )
-    scorer = get_scorer(scorer or "minilm") if scorer is None or isinstance(scorer, str) else scorer
+    scorer = get_scorer(scorer or ScorerName.MINILM) if scorer is None or isinstance(scorer, str) else scorer
     queries, notes = normalize_queries(query_or_queries)
     corpus = build_corpus(documents, params.chunk_size, headers=params.chunk_headers)
     raw_scores = score_corpus(corpus, queries, scorer, progress)

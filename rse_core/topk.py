@@ -22,7 +22,7 @@ from rse_core.errors import ParameterError
 DEFAULT_WINDOW = 1
 """Neighbours added on each side of a hit: one, the smallest window that grows a hit. At k = 5
 and 800-character chunks it sends at most 15 chunks (about 12,000 characters), half of RSE's
-default 30-chunk budget; the README's evaluation table compares w = 1 and w = 2."""
+default 30-chunk budget; ``docs/evaluation.md`` compares w = 1 and w = 2."""
 
 
 def ranked_chunks(ranks: Sequence[np.ndarray]) -> list[int]:

@@ -90,8 +90,10 @@ def _main(argv: Sequence[str] | None) -> int:
             if getattr(args, flag) is not None:
                 changes[flag] = getattr(args, flag)
         params = params.with_changes(**changes)
-        options = {"model": args.model} if args.model and args.scorer in ("cohere", "cross-encoder") else {}
-        if args.scorer == "cross-encoder" and not args.model:
+        options = (
+            {"model": args.model} if args.model and args.scorer in (ScorerName.COHERE, ScorerName.CROSS_ENCODER) else {}
+        )
+        if args.scorer == ScorerName.CROSS_ENCODER and not args.model:
             raise RSEError("The cross-encoder scorer needs --model (a model name or local path).")
         scorer = get_scorer(args.scorer, **options)
         documents = [load_document(path) for path in args.files]

@@ -40,7 +40,7 @@ def add_scoring_switches(parser: argparse.ArgumentParser) -> None:
         dest="per_document_calibration",
         action="store_false",
         default=None,
-        help="calibrate and rank over every loaded chunk instead of within each document (see the README)",
+        help="calibrate and rank over every loaded chunk instead of within each document (see docs/evaluation.md)",
     )
 
 

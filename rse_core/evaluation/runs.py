@@ -280,7 +280,7 @@ def format_summary(summary: Sequence[dict[str, object]]) -> list[str]:
 
 
 def format_markdown(summary: Sequence[dict[str, object]]) -> str:
-    """The per-kind averages as a Markdown table (what the README shows)."""
+    """The per-kind averages as a Markdown table (as in docs/evaluation.md)."""
     lines = [
         "| kind (queries) | method | recall | precision | full coverage | characters |",
         "| --- | --- | ---: | ---: | ---: | ---: |",

@@ -1,7 +1,7 @@
 """Hybrid scorer: MiniLM embeddings and BM25 word statistics, both offline, fused per document.
 
 Why two: a bi-encoder finds paraphrases but misses exact names, numbers and rare terms; BM25
-finds those and misses paraphrases. Neither won on every golden set (see the README), so the
+finds those and misses paraphrases. Neither won on every golden set (``docs/evaluation.md``), so the
 hybrid scores a chunk by both and fuses them. Each is calibrated first, within each document
 (minilm: its percentile calibration; bm25: divided by the document's best score), so the
 two live on one [0, 1] scale and a document's scores never depend on the other documents loaded.
@@ -13,27 +13,10 @@ Fusions (:class:`Fusion`), for calibrated dense ``d`` and lexical ``l`` scores o
 - ``rrf``: reciprocal rank fusion ``1 / (k + rank_d) + 1 / (k + rank_l)``, k = 60, then the
   document's 75th percentile -> 0 and best -> 1, since RRF sums have no fixed scale.
 
-The default, ``mean`` with w = 0.7, was chosen by ``python bench/hybrid_fusion.py`` at
-``RSEParams()`` (penalty 0.2, contextual headers on) on the samples (36 queries), the external
-golden set (48 queries over six third-party documents) and FinanceBench (150 questions over 145
-pages searched together): RSE recall / top-k recall at RSE's characters / characters per query.
-
-    candidate        samples               external              financebench
-    minilm alone     0.86 / 0.76 /  5,832  0.83 / 0.73 / 6,007   0.85 / 0.91 / 13,929
-    bm25 alone       0.53 / 0.53 /  8,137  0.72 / 0.65 / 6,600   0.14 / 0.25 / 20,115
-    max              0.89 / 0.83 / 10,492  0.93 / 0.82 / 9,266   0.35 / 0.33 / 20,132
-    rrf (k = 60)     0.76 / 0.66 /  5,848  0.78 / 0.66 / 5,584   0.05 / 0.09 / 20,936
-    max, then q75    0.77 / 0.68 /  5,424  0.79 / 0.69 / 5,259   0.03 / 0.02 / 20,803
-    mean w = 0.3     0.66 / 0.62 /  6,624  0.80 / 0.71 / 5,798   0.54 / 0.56 / 19,035
-    mean w = 0.5     0.75 / 0.73 /  6,122  0.83 / 0.77 / 5,826   0.72 / 0.66 / 18,408
-    mean w = 0.7     0.83 / 0.76 /  5,661  0.84 / 0.75 / 5,753   0.79 / 0.78 / 16,496   <- default
-
-``max`` recalls most on the samples and the external set but sends about 10,000 characters a
-query, over the 7,000 the issue allows; of the fusions within that budget, ``mean`` w = 0.7
-recalls most. Every fusion does badly on FinanceBench's one-page documents: BM25's per-document
-``max_ratio`` gives every page with a matching word a best chunk of 1. minilm alone meets the
-targets on the samples and the external set and the hybrid does not (its broad and gapped margins
-on the samples are +0.07 and +0.06), so minilm stays the default scorer (README).
+The default, ``mean`` with w = 0.7, recalls most among the fusions that stay within the
+character budget on the samples, the external set and FinanceBench (``python bench/hybrid_fusion.py``;
+the table is in ``docs/evaluation.md``). minilm alone still meets more targets, so it stays the
+default scorer.
 """
 
 from __future__ import annotations
@@ -74,7 +57,7 @@ DEFAULT_QUANTILE: float | None = None
 
 FUSION_NOTE = (
     "Mean with w = 0.7 chosen by measurement on the samples, the external golden set and FinanceBench (numbers in the "
-    "docstring of rse_core.scoring.hybrid and the README)."
+    "docs/evaluation.md)."
 )
 
 

@@ -53,7 +53,7 @@ MINILM_CALIBRATION = Calibration(
         "pulled towards fixed values (0.3 and 0.45) as if the document held 5 more chunks: a 100-chunk "
         "document barely moves, while a one-chunk page, whose percentile would be its own best chunk, "
         "is judged on the fixed scale instead of mapping to 0. Chosen with headers on at RSEParams() "
-        "on all three evaluation sets (README, Evaluation)."
+        "on all three evaluation sets (docs/evaluation.md)."
     ),
 )
 
