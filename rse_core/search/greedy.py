@@ -278,12 +278,7 @@ def find_best_segments(
     """
     _check_limits(max_length, overall_max_length, minimum_value)
     queries = _as_query_arrays(values)
-    n = len(queries[0][0])
-    # No segment is longer than the document or the overall budget: a wider grid only costs memory.
-    width = max(1, min(int(max_length), int(overall_max_length), n))
-    _check_grid(queries, width, max_length)
-    splits = _split_points(document_splits, n)
-    candidates = [_Candidates(array, exact, width, splits, floats) for array, exact, floats in queries]
+    candidates = _candidate_grids(queries, max_length, overall_max_length, document_splits)
 
     picked: list[Segment] = []
     trace: list[tuple[int, tuple[int, int, float] | None, StopReason | None, int]] = []
@@ -309,13 +304,26 @@ def find_best_segments(
             query_candidates.remove_overlapping(start, end)
         trace.append((query, best, None, total))
 
+    return SearchResult(picked, _overall_stop(total, overall_max_length, query_stops), trace, query_stops)
+
+
+def _overall_stop(total: int, overall_max_length: int, query_stops: Sequence[StopReason | None]) -> StopReason:
+    """Why the whole search ended: the budget, else a query's best fell below the minimum, else nothing was left."""
     if total >= overall_max_length:
-        stop_reason = StopReason.BUDGET_SPENT
-    elif StopReason.BELOW_MINIMUM in query_stops:
-        stop_reason = StopReason.BELOW_MINIMUM
-    else:
-        stop_reason = StopReason.NO_CANDIDATES
-    return SearchResult(picked, stop_reason, trace, query_stops)
+        return StopReason.BUDGET_SPENT
+    if StopReason.BELOW_MINIMUM in query_stops:
+        return StopReason.BELOW_MINIMUM
+    return StopReason.NO_CANDIDATES
+
+
+def _candidate_grids(queries, max_length: int, overall_max_length: int, document_splits: Sequence[int]) -> list:
+    """Every query's candidate segments, within the memory the search may use."""
+    n = len(queries[0][0])
+    # No segment is longer than the document or the overall budget: a wider grid only costs memory.
+    width = max(1, min(int(max_length), int(overall_max_length), n))
+    _check_grid(queries, width, max_length)
+    splits = _split_points(document_splits, n)
+    return [_Candidates(array, exact, width, splits, floats) for array, exact, floats in queries]
 
 
 def _split_points(document_splits: Sequence[int], n: int) -> np.ndarray:
