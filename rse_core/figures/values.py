@@ -113,20 +113,11 @@ def value_chart(
     layout.update(
         barmode="overlay",
         uirevision=f"{result.corpus.key}/{query}",
-        xaxis=chunk_x_axis(
-            n, "Chunk, in document order" if len(labels.doc_starts) == 1 else "Chunk, documents in order"
-        ),
+        xaxis=_value_x_axis(n, len(labels.doc_starts), range_slider),
         yaxis=_value_y_axis(low, high, show_stages),
         shapes=shapes,
         annotations=annotations,
     )
-    if range_slider or (range_slider is None and n > RANGE_SLIDER_ABOVE):
-        layout["xaxis"]["rangeslider"] = {
-            "visible": True,
-            "thickness": 0.07,
-            "bgcolor": "#f8fafc",
-            "range": [-0.5, n - 0.5],
-        }
     return go.Figure(data=traces, layout=layout, _validate=False)
 
 
@@ -286,6 +277,19 @@ def _selected_shape(chunk: int) -> dict:
         "fillcolor": "rgba(0,0,0,0)",
         "layer": "above",
     }
+
+
+def _value_x_axis(n: int, documents: int, range_slider: bool | None) -> dict:
+    """The chunk axis, with a zoom strip under it when asked (``None``: for long corpora only)."""
+    axis = chunk_x_axis(n, "Chunk, in document order" if documents == 1 else "Chunk, documents in order")
+    if range_slider or (range_slider is None and n > RANGE_SLIDER_ABOVE):
+        axis["rangeslider"] = {
+            "visible": True,
+            "thickness": 0.07,
+            "bgcolor": "#f8fafc",
+            "range": [-0.5, n - 0.5],
+        }
+    return axis
 
 
 def _value_y_axis(low: float, high: float, show_stages: bool) -> dict:

@@ -107,16 +107,7 @@ def candidate_segments(
     splits = split_points(document_splits, n)
     bounds = [0, *splits, n]
     exact = array.tolist()
-    allowed: dict[tuple[int, int], float] = {}
-    too_long: dict[tuple[int, int], float] = {}
-    for low, high in itertools.pairwise(bounds):
-        for start in range(low, high):
-            if exact[start] < 0:
-                continue
-            for end in range(start + 1, high + 1):
-                if exact[end - 1] >= 0:
-                    target = allowed if end - start <= max_length else too_long
-                    target[(start, end)] = sum(exact[start:end])
+    allowed, too_long = _segments_by_length(exact, bounds, max_length)
     rows: list[CandidateSegment] = []
     best = min(allowed, key=lambda key: (-allowed[key], key[0], key[1] - key[0])) if allowed else None
     for (start, end), total in allowed.items():
@@ -134,6 +125,24 @@ def candidate_segments(
                 rows.append(CandidateSegment(start, end, total, False, False, note))
     rows.sort(key=lambda row: (-row.value, row.start, row.length))
     return rows
+
+
+def _segments_by_length(
+    exact: list[float], bounds: list[int], max_length: int
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]]:
+    """(start, end) -> value of every run within one document that starts and ends on a
+    non-negative chunk: those at most ``max_length`` long, and the longer ones."""
+    allowed: dict[tuple[int, int], float] = {}
+    too_long: dict[tuple[int, int], float] = {}
+    for low, high in itertools.pairwise(bounds):
+        for start in range(low, high):
+            if exact[start] < 0:
+                continue
+            for end in range(start + 1, high + 1):
+                if exact[end - 1] >= 0:
+                    target = allowed if end - start <= max_length else too_long
+                    target[(start, end)] = sum(exact[start:end])
+    return allowed, too_long
 
 
 def all_runs(

@@ -130,20 +130,7 @@ def explain_chunk(
     profile = {p: scan.in_segment(p) for p in grid}
     profile[p0] = current
     found = _nearest_flip(profile, p0, current)
-    values_now = tuple(float(v.value[chunk_index]) for v in result.values)
-    ranks = tuple(int(v.rank[chunk_index]) for v in result.values)
-    in_top_k = chunk_index in result.top_k
-    head = _chunk_head(values_now, ranks, n, in_top_k, params.top_k, label)
-    common = {
-        "chunk_index": chunk_index,
-        "values": values_now,
-        "in_segment": current,
-        "segment_label": label,
-        "ranking_position": result.ranking.index(chunk_index),
-        "ranks": ranks,
-        "in_top_k": in_top_k,
-        "penalty": p0,
-    }
+    head, common = _chunk_facts(result, chunk_index, label)
     if found is None:
         reason = _no_flip_reason(corpus, result, params, scan.bases, chunk_index, current, label)
         return ChunkExplanation(
@@ -176,6 +163,26 @@ def explain_chunk(
         threshold_segment_label=new_label,
         holds_beyond_threshold=holds,
     )
+
+
+def _chunk_facts(result: ExtractionResult, chunk_index: int, label: str | None) -> tuple[str, dict]:
+    """What every explanation starts with: the chunk's values, ranks and place, as a sentence
+    and as the :class:`ChunkExplanation` fields they fill."""
+    values_now = tuple(float(v.value[chunk_index]) for v in result.values)
+    ranks = tuple(int(v.rank[chunk_index]) for v in result.values)
+    in_top_k = chunk_index in result.top_k
+    head = _chunk_head(values_now, ranks, len(result.corpus.chunks), in_top_k, result.params.top_k, label)
+    common = {
+        "chunk_index": chunk_index,
+        "values": values_now,
+        "in_segment": label is not None,
+        "segment_label": label,
+        "ranking_position": result.ranking.index(chunk_index),
+        "ranks": ranks,
+        "in_top_k": in_top_k,
+        "penalty": float(result.params.irrelevant_chunk_penalty),
+    }
+    return head, common
 
 
 @dataclass(frozen=True)
