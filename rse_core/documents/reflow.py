@@ -10,7 +10,8 @@ from ``hyph-`` / ``enated`` without a dictionary). What is exported or sent to a
 
 Each break is decided from the two lines around it alone, never from the rest of the text, so a
 segment reflowed chunk by chunk (the segment panel) reads like the same segment reflowed whole
-(the page view); only a break that falls exactly at a chunk's edge can differ (see :func:`reflow`).
+(the page view). Only a break next to a chunk's edge can differ, since a chunk sees part of the
+line there: chunks are cut after a sentence or paragraph where they can, and there both agree.
 """
 
 from __future__ import annotations
