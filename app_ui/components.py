@@ -12,7 +12,6 @@ import functools
 import html
 import json
 import logging
-import re
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar
@@ -21,6 +20,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
+from rse_core.documents.reflow import reflow  # one reflow for the segment panel and the page view
 from rse_core.figures.chunk_axis import shorten
 
 from . import backend, state
@@ -187,20 +187,6 @@ def segment_meta(result: ExtractionResult, segment: ExtractedSegment) -> str:
         f"{chunks} · {pages} · score {number(segment.score)} · "
         f"{segment.end_char - segment.start_char:,} characters{query}"
     )
-
-
-# A line break inside a paragraph: after a long line that does not end a sentence, or before a
-# lowercase word. PDFs break every line; shown as is, the text reads like a poem.
-_SOFT_BREAK = re.compile(r"(?<=[^\n.:!?;])(?<=.{65})\n(?=[^\n\s])|(?<=[^\n])\n(?=[a-z])")
-_HYPHEN_BREAK = re.compile(r"(?<=[a-z])-\n(?=[a-z])")
-
-
-def reflow(text: str) -> str:
-    """``text`` for reading on screen: a PDF's hard line breaks inside paragraphs become spaces
-    (a word hyphenated across lines is joined). Blank lines, short lines (headings) and lines
-    that end a sentence keep their break. Display only: exports and contexts keep the exact text.
-    """
-    return _SOFT_BREAK.sub(" ", _HYPHEN_BREAK.sub("-", text))
 
 
 def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_chunk: int | None = None) -> str:

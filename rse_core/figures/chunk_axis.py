@@ -18,6 +18,11 @@ from rse_core.pipeline import Corpus, ExtractionResult
 SNIPPET_WORDS = 12
 
 
+# Keyed by id(corpus) and checked against a weak reference: a Corpus is a frozen dataclass, so
+# keying by the object would hash every chunk (and keep the corpus alive). Not cachetools: keyed
+# by the object it has the same two problems; keyed by id() the weak-reference check and the purge
+# of dead entries stay hand-written, and only the size limit would move (its FIFOCache also
+# reorders a key on re-insertion, which this dict does not).
 _LABEL_CACHE_ENTRIES = 8
 _label_cache: dict[int, tuple[weakref.ref, CorpusLabels]] = {}
 _label_lock = threading.Lock()

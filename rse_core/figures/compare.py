@@ -7,10 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from rse_core.figures.chunk_axis import corpus_labels, document_boundaries, segment_bands
+from rse_core.figures.chunk_axis import CorpusLabels, corpus_labels, document_boundaries, segment_bands
 from rse_core.figures.style import PALETTE, base_layout, chunk_x_axis
 from rse_core.figures.values import RANGE_SLIDER_ABOVE
 from rse_core.pipeline import ExtractionResult
+from rse_core.topk import WindowSegment
 
 CompareRows = tuple[str, str, str]
 
@@ -40,42 +41,115 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 560
     budget (hits green, the neighbours it adds light green). Segment bands span the whole
     figure, so a glance down a band shows what top-k keeps of each segment and what it drops.
     """
-    palette = PALETTE
     values = result.values[query].value
     n = len(values)
     labels = corpus_labels(result.corpus)
-    rse = np.asarray(result.rse_chunks, dtype=np.int64)
-    gap_set = {index for segment in result.segments for index in segment.inner_gaps + segment.edge_padding}
-    is_gap = np.array([index in gap_set for index in rse.tolist()], dtype=bool)
-    top_k = np.asarray(result.top_k, dtype=np.int64)
-    budget = np.asarray(result.top_k_equal_budget, dtype=np.int64)
-    rse_set = set(rse.tolist())
-    width = 0.82 if n <= RANGE_SLIDER_ABOVE else 1.0
-    w = result.params.window
-    rows = {
-        "RSE": 4,
-        f"Top-k (k={result.params.top_k})": 3,
-        f"Top-k, RSE's characters<br>({len(budget)} chunk{'s' * (len(budget) != 1)})": 2,
-        f"Window ±{w}": 1,
-        "Window, RSE's characters": 0,
+    strip = _Strip(result, values, labels)
+    rows = strip.rows()
+    traces = [_value_bars(values, labels, strip.width), *strip.traces(rows)]
+    shapes, annotations = segment_bands(result, query, n)
+    boundary_shapes, _ = document_boundaries(labels, n)
+    shapes += boundary_shapes
+    layout = base_layout(height, top=48, bottom=10)
+    layout.update(
+        barmode="overlay",
+        uirevision=f"compare/{result.corpus.key}/{query}",
+        xaxis={**chunk_x_axis(n, "Chunk, in document order"), "anchor": "y2"},
+        yaxis=_value_axis(values),
+        yaxis2=_strip_axis(rows),
+        shapes=shapes,
+        annotations=annotations,
+    )
+    layout["margin"]["l"] = 150
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def _value_bars(values: np.ndarray, labels: CorpusLabels, width: float) -> dict:
+    """The upper panel: one bar per chunk, blue when worth keeping, grey when not."""
+    n = len(values)
+    return {
+        "type": "bar",
+        "name": "Chunk value",
+        "x": np.arange(n),
+        "y": values,
+        "width": width,
+        "marker": {"color": np.where(values >= 0, PALETTE.positive, PALETTE.negative)},
+        "customdata": np.arange(n),
+        "hovertext": labels.headers,
+        "hovertemplate": "%{hovertext}<br>value <b>%{y:.3f}</b><extra></extra>",
+        "showlegend": False,
     }
 
-    def window_cells(segments) -> tuple[np.ndarray, np.ndarray]:
-        hits = sorted({hit for segment in segments for hit in segment.hits})
-        added = sorted({index for segment in segments for index in segment.padding})
-        return np.asarray(hits, dtype=np.int64), np.asarray(added, dtype=np.int64)
 
-    rank_of = {index: rank for rank, index in enumerate(result.ranking)}  # 0 = best, as in the formula
+def _window_cells(segments: Sequence[WindowSegment]) -> tuple[np.ndarray, np.ndarray]:
+    """The fixed window's hits and the neighbours it adds around them, each once."""
+    hits = sorted({hit for segment in segments for hit in segment.hits})
+    added = sorted({index for segment in segments for index in segment.padding})
+    return np.asarray(hits, dtype=np.int64), np.asarray(added, dtype=np.int64)
 
-    def strip(name: str, indices: np.ndarray, row: int, fill: str, line: str, what: str, legend: bool) -> dict:
-        """One row of the strip: a cell per kept chunk, with a hover that says who else keeps it."""
+
+class _Strip:
+    """The lower panel: a row per method, a cell per chunk it keeps.
+
+    Holds what every row's hover needs (each chunk's rank, whether RSE keeps it), computed once.
+    """
+
+    def __init__(self, result: ExtractionResult, values: np.ndarray, labels: CorpusLabels) -> None:
+        self.result = result
+        self.values = values
+        self.labels = labels
+        self.width = 0.82 if len(values) <= RANGE_SLIDER_ABOVE else 1.0
+        self.rse = np.asarray(result.rse_chunks, dtype=np.int64)
+        self.rse_set = set(self.rse.tolist())
+        self.rank_of = {index: rank for rank, index in enumerate(result.ranking)}  # 0 = best, as in the formula
+
+    def rows(self) -> dict[str, int]:
+        """Row label -> y position, RSE at the top."""
+        budget = len(self.result.top_k_equal_budget)
+        return {
+            "RSE": 4,
+            f"Top-k (k={self.result.params.top_k})": 3,
+            f"Top-k, RSE's characters<br>({budget} chunk{'s' * (budget != 1)})": 2,
+            f"Window ±{self.result.params.window}": 1,
+            "Window, RSE's characters": 0,
+        }
+
+    def traces(self, rows: dict[str, int]) -> list[dict]:
+        """Every row's cells; a kind of cell shown twice (top-k, window) has one legend entry."""
+        result, palette, rse = self.result, PALETTE, self.rse
+        gap_set = {index for segment in result.segments for index in segment.inner_gaps + segment.edge_padding}
+        is_gap = np.array([index in gap_set for index in rse.tolist()], dtype=bool)
+        top_k = np.asarray(result.top_k, dtype=np.int64)
+        budget = np.asarray(result.top_k_equal_budget, dtype=np.int64)
+        top_label, budget_label, window_label, window_budget_label = list(rows)[1:]
+        window_hits, window_added = _window_cells(result.window)
+        budget_hits, budget_added = _window_cells(result.window_equal_budget)
+        window, padding = palette.window, palette.window_padding
+        return [
+            self.cells("RSE segment chunk", rse[~is_gap], rows["RSE"], palette.segment, palette.segment, "RSE", True),
+            self.cells(
+                "RSE inner gap", rse[is_gap], rows["RSE"], palette.gap_fill, palette.gap, "RSE, inner gap", True
+            ),
+            self.cells("Top-k chunk", top_k, rows[top_label], palette.top_k, palette.top_k, top_label, True),
+            self.cells("Top-k chunk", budget, rows[budget_label], palette.top_k, palette.top_k, budget_label, False),
+            self.cells("Window hit", window_hits, rows[window_label], window, window, "Window hit", True),
+            self.cells("Window padding", window_added, rows[window_label], padding, window, "Window padding", True),
+            self.cells("Window hit", budget_hits, rows[window_budget_label], window, window, "Window hit", False),
+            self.cells(
+                "Window padding", budget_added, rows[window_budget_label], padding, window, "Window padding", False
+            ),
+        ]
+
+    def cells(self, name: str, indices: np.ndarray, row: int, fill: str, line: str, what: str, legend: bool) -> dict:
+        """One row's cells, with a hover that says who else keeps each chunk."""
+        headers = self.labels.headers
         if what.startswith("RSE"):
-            notes = labels.headers[indices] if len(indices) else []
+            notes = headers[indices] if len(indices) else []
         else:
             notes = np.array(
                 [
-                    f"{labels.headers[i]}<br>rank {rank_of.get(i, '?')} (best = rank 0), "
-                    + ("also kept by RSE" if i in rse_set else "not kept by RSE")
+                    f"{headers[i]}<br>rank {self.rank_of.get(i, '?')} (best = rank 0), "
+                    + ("also kept by RSE" if i in self.rse_set else "not kept by RSE")
                     for i in indices.tolist()
                 ],
                 dtype=object,
@@ -86,94 +160,44 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 560
             "x": indices,
             "y": np.full(len(indices), 0.76),
             "base": np.full(len(indices), row - 0.38),
-            "width": width,
+            "width": self.width,
             "xaxis": "x",
             "yaxis": "y2",
             "marker": {"color": fill, "line": {"color": line, "width": 1.5 if line != fill else 0}},
-            "customdata": np.column_stack((indices, values[indices])) if len(indices) else [],
+            "customdata": np.column_stack((indices, self.values[indices])) if len(indices) else [],
             "hovertext": notes,
             "hovertemplate": f"<b>{what}</b><br>%{{hovertext}}<br>value %{{customdata[1]:.3f}}<extra></extra>",
             "showlegend": legend,
             "legendgroup": name,
         }
 
-    top_label, budget_label, window_label, window_budget_label = list(rows)[1:]
-    window_hits, window_added = window_cells(result.window)
-    budget_hits, budget_added = window_cells(result.window_equal_budget)
-    traces: list[dict] = [
-        {
-            "type": "bar",
-            "name": "Chunk value",
-            "x": np.arange(n),
-            "y": values,
-            "width": width,
-            "marker": {"color": np.where(values >= 0, palette.positive, palette.negative)},
-            "customdata": np.arange(n),
-            "hovertext": labels.headers,
-            "hovertemplate": "%{hovertext}<br>value <b>%{y:.3f}</b><extra></extra>",
-            "showlegend": False,
-        },
-        strip("RSE segment chunk", rse[~is_gap], rows["RSE"], palette.segment, palette.segment, "RSE", True),
-        strip("RSE inner gap", rse[is_gap], rows["RSE"], palette.gap_fill, palette.gap, "RSE, inner gap", True),
-        strip("Top-k chunk", top_k, rows[top_label], palette.top_k, palette.top_k, top_label, True),
-        strip("Top-k chunk", budget, rows[budget_label], palette.top_k, palette.top_k, budget_label, False),
-        strip("Window hit", window_hits, rows[window_label], palette.window, palette.window, "Window hit", True),
-        strip(
-            "Window padding",
-            window_added,
-            rows[window_label],
-            palette.window_padding,
-            palette.window,
-            "Window padding",
-            True,
-        ),
-        strip(
-            "Window hit", budget_hits, rows[window_budget_label], palette.window, palette.window, "Window hit", False
-        ),
-        strip(
-            "Window padding",
-            budget_added,
-            rows[window_budget_label],
-            palette.window_padding,
-            palette.window,
-            "Window padding",
-            False,
-        ),
-    ]
 
-    shapes, annotations = segment_bands(result, query, n)
-    boundary_shapes, _ = document_boundaries(labels, n)
-    shapes += boundary_shapes
+def _value_axis(values: np.ndarray) -> dict:
+    """The upper panel's axis: zero always in view."""
     low = min(float(values.min(initial=0.0)), 0.0)
     high = max(float(values.max(initial=0.0)), 0.0)
     span = (high - low) or 1.0
-    layout = base_layout(height, top=48, bottom=10)
-    layout.update(
-        barmode="overlay",
-        uirevision=f"compare/{result.corpus.key}/{query}",
-        xaxis={**chunk_x_axis(n, "Chunk, in document order"), "anchor": "y2"},
-        yaxis={
-            "domain": [0.5, 1.0],
-            "title": {"text": "Chunk value"},
-            "range": [low - 0.05 * span, high + 0.08 * span],
-            "gridcolor": palette.grid,
-            "zeroline": True,
-            "zerolinecolor": palette.zero,
-            "zerolinewidth": 1.5,
-        },
-        yaxis2={
-            "domain": [0.0, 0.44],
-            "anchor": "x",
-            "range": [-0.5, 4.5],
-            "tickvals": list(rows.values()),
-            "ticktext": list(rows),
-            "automargin": True,
-            "showgrid": False,
-            "zeroline": False,
-            "fixedrange": True,
-        },
-        shapes=shapes,
-        annotations=annotations,
-    )
-    layout["margin"]["l"] = 150
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return {
+        "domain": [0.5, 1.0],
+        "title": {"text": "Chunk value"},
+        "range": [low - 0.05 * span, high + 0.08 * span],
+        "gridcolor": PALETTE.grid,
+        "zeroline": True,
+        "zerolinecolor": PALETTE.zero,
+        "zerolinewidth": 1.5,
+    }
+
+
+def _strip_axis(rows: dict[str, int]) -> dict:
+    """The lower panel's axis: one labelled tick per method, not zoomable."""
+    return {
+        "domain": [0.0, 0.44],
+        "anchor": "x",
+        "range": [-0.5, 4.5],
+        "tickvals": list(rows.values()),
+        "ticktext": list(rows),
+        "automargin": True,
+        "showgrid": False,
+        "zeroline": False,
+        "fixedrange": True,
+    }

@@ -67,41 +67,59 @@ def build_report(
         top_k: the top-k chunks compared (default ``result.top_k``).
         generated: timestamp (default now, UTC).
     """
-    import plotly.io as pio
-
     top_k = list(result.top_k if top_k is None else top_k)
-    generated = generated or datetime.now(UTC)
-    chart = pio.to_html(value_chart(result, 0), include_plotlyjs=True, full_html=False, config={"displaylogo": False})
-    comparison = pio.to_html(
-        compare_chart(result), include_plotlyjs=False, full_html=False, config={"displaylogo": False}
-    )
-    safe_link = _safe_link(link)
-    parts = [
-        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-        f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">",
-        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
-        f"<title>RSE report: {_e(result.queries[0][:80])}</title>",
-        f"<style>{_STYLE}</style></head><body>",
-        "<h1>Relevant Segment Extraction: report</h1>",
-        "".join(f"<p class='query'>Query: <q>{_e(query)}</q></p>" for query in result.queries),
-        f"<p class='meta'>Documents: {_e(', '.join(d.name for d in result.corpus.documents))} · scorer "
-        f"{_e(result.scorer)} ({_e(result.model)}) · generated {generated:%Y-%m-%d %H:%M} UTC</p>",
-        (
-            f"<p class='meta'>Reopen this view: <a href='{_e(safe_link)}'>{_e(safe_link)}</a></p>"
-            if safe_link
-            else "<p class='meta'>No link back: the view was not opened from a web address.</p>"
-        ),
-        _sizes_html(result, top_k),
-        "<h2>Chunk values</h2><p class='meta'>Bars are chunk values in document order; shaded runs are "
-        "segments, orange marks the top-k chunks. Hover and zoom work offline.</p>",
-        f"<div class='chart'>{chart}</div>",
-        "<h2>RSE vs top-k</h2>",
-        f"<div class='chart'>{comparison}</div>",
-    ]
+    parts = [_head_html(result, link, generated or datetime.now(UTC)), _sizes_html(result, top_k), _charts_html(result)]
     if answers:
         parts.append(_answers_html(answers, model))
-    parts.append("<h2>Segments on their pages</h2>")
-    parts.append(_legend_html())
+    parts.append(_segments_html(result, top_k))
+    parts.append(_top_k_html(result, top_k))
+    parts.append(_params_html(result))
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def _head_html(result: ExtractionResult, link: str, generated: datetime) -> str:
+    """The document head (with its CSP) and what the report is of: queries, documents, scorer, link."""
+    safe_link = _safe_link(link)
+    return "".join(
+        [
+            "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+            f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">",
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+            f"<title>RSE report: {_e(result.queries[0][:80])}</title>",
+            f"<style>{_STYLE}</style></head><body>",
+            "<h1>Relevant Segment Extraction: report</h1>",
+            "".join(f"<p class='query'>Query: <q>{_e(query)}</q></p>" for query in result.queries),
+            f"<p class='meta'>Documents: {_e(', '.join(d.name for d in result.corpus.documents))} · scorer "
+            f"{_e(result.scorer)} ({_e(result.model)}) · generated {generated:%Y-%m-%d %H:%M} UTC</p>",
+            (
+                f"<p class='meta'>Reopen this view: <a href='{_e(safe_link)}'>{_e(safe_link)}</a></p>"
+                if safe_link
+                else "<p class='meta'>No link back: the view was not opened from a web address.</p>"
+            ),
+        ]
+    )
+
+
+def _charts_html(result: ExtractionResult) -> str:
+    """The value and comparison charts, interactive offline: plotly.js is embedded once, in the first."""
+    import plotly.io as pio
+
+    config = {"displaylogo": False}
+    chart = pio.to_html(value_chart(result, 0), include_plotlyjs=True, full_html=False, config=config)
+    comparison = pio.to_html(compare_chart(result), include_plotlyjs=False, full_html=False, config=config)
+    return (
+        "<h2>Chunk values</h2><p class='meta'>Bars are chunk values in document order; shaded runs are "
+        "segments, orange marks the top-k chunks. Hover and zoom work offline.</p>"
+        f"<div class='chart'>{chart}</div>"
+        "<h2>RSE vs top-k</h2>"
+        f"<div class='chart'>{comparison}</div>"
+    )
+
+
+def _segments_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
+    """Each segment on its pages (at most :data:`MAX_PAGES_PER_SEGMENT`), then its exact text."""
+    parts = ["<h2>Segments on their pages</h2>", _legend_html()]
     if not result.segments:
         parts.append(f"<p>{_e(result.empty_reason() or 'No segment.')}</p>")
     marks = all_marks(result, top_k)
@@ -124,7 +142,12 @@ def build_report(
             if len(pages) > len(shown):
                 parts.append(f"<p class='meta'>{len(pages) - len(shown)} more page(s) in the app.</p>")
         parts.append(f"<details><summary>The exact text sent</summary><pre>{_e(segment.text)}</pre></details>")
-    parts.append("<h2>Top-k chunks</h2><ol class='topk'>")
+    return "".join(parts)
+
+
+def _top_k_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
+    """The top-k chunks in rank order, each with where it is and whether a segment holds it too."""
+    parts = ["<h2>Top-k chunks</h2><ol class='topk'>"]
     for index in top_k:
         chunk = result.corpus.chunks[index]
         inside = any(s.start <= index < s.end for s in result.segments)
@@ -133,8 +156,6 @@ def build_report(
             f"<pre>{_e(chunk.text)}</pre></li>"
         )
     parts.append("</ol>")
-    parts.append(_params_html(result))
-    parts.append("</body></html>")
     return "".join(parts)
 
 

@@ -10,14 +10,14 @@ elsewhere is never marked by mistake. Each kind of mark has its own style:
 - ``top_k``: top-k chunks, underlined with their rank (orange), so they show on top of a segment.
 
 Pages are rendered with PyMuPDF to PNG; text and Markdown documents get the same marks as
-escaped HTML. :func:`reflow` joins a PDF's hard line breaks for reading only.
+escaped HTML. :func:`~rse_core.documents.reflow.reflow` (re-exported here) joins a PDF's hard line
+breaks for reading only, the same way as the segment panel.
 """
 
 from __future__ import annotations
 
 import html
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -25,6 +25,7 @@ import numpy as np
 
 from rse_core.documents import Document
 from rse_core.documents.layout import NO_GLYPH
+from rse_core.documents.reflow import reflow as reflow  # re-exported: the page view panel reads it here
 from rse_core.errors import RSEError
 from rse_core.figures.style import PALETTE
 from rse_core.pipeline import ExtractedSegment, ExtractionResult
@@ -301,41 +302,6 @@ def text_html(document: Document, marks: Sequence[Mark], context: int = 300) -> 
         parts.append(f'<mark class="rse-mark {" ".join(classes)}">{text}</mark>' if classes else text)
         position = end
     return "".join(parts)
-
-
-_SENTENCE_END = re.compile(r"[.:;!?)\]\"']$")
-_LIST_START = re.compile(r"^\s*(?:[-*\u2022\u25cf]|\d+[.)]|[a-z][.)])\s")
-
-
-def reflow(text: str) -> str:
-    """``text`` with a PDF's hard line breaks joined, for reading only (never what is sent).
-
-    A line break becomes a space when the line before it runs on (no sentence end) and the next
-    line does not start a list item; a hyphen at a line's end before a lower-case letter is
-    joined without a space. Blank lines and short lines (headings, table cells) stay as they are.
-    """
-    lines = text.split("\n")
-    if len(lines) < 2:
-        return text
-    widths = sorted(len(line) for line in lines if line.strip())
-    typical = widths[int(len(widths) * 0.8)] if widths else 0
-    out = [lines[0]]
-    for line in lines[1:]:
-        previous = out[-1]
-        runs_on = (
-            previous.strip()
-            and line.strip()
-            and len(previous) >= 0.6 * typical
-            and not _SENTENCE_END.search(previous.rstrip())
-            and not _LIST_START.match(line)
-        )
-        if runs_on and previous.endswith("-") and line[:1].islower():
-            out[-1] = previous[:-1] + line
-        elif runs_on:
-            out[-1] = previous.rstrip() + " " + line.lstrip()
-        else:
-            out.append(line)
-    return "\n".join(out)
 
 
 def _layout(document: Document):

@@ -121,6 +121,42 @@ def worked_example_chart(
     """
     array = np.asarray(values, dtype=np.float64)
     n = len(array)
+    low = min(float(array.min(initial=0.0)), 0.0)
+    high = max(float(array.max(initial=0.0)), 0.0)
+    span = (high - low) or 1.0
+    shapes, annotations, label_rows = _worked_bands(bands, n)
+    layout = _layout(height, top=40 + 22 * max(label_rows, 1), bottom=56, size=BIG_FONT)
+    layout.update(
+        barmode="overlay",
+        showlegend=False,
+        xaxis=_axis(
+            "chunk",
+            range=[-0.6, n - 0.4],
+            tickmode="array" if n <= 40 else "auto",
+            tickvals=list(range(n)) if n <= 40 else None,
+            tickfont={"size": BIG_FONT if n <= 24 else 12},
+            showgrid=False,
+            zeroline=False,
+            fixedrange=True,
+        ),
+        yaxis=_axis(
+            "value",
+            range=[low - 0.14 * span, high + 0.16 * span],
+            zeroline=True,
+            zerolinewidth=2,
+            fixedrange=True,
+        ),
+        shapes=shapes,
+        annotations=annotations,
+    )
+    if title:
+        layout["title"] = {"text": title, "x": 0, "font": {"size": BIG_FONT}}
+    return go.Figure(data=_worked_bars(array, bands), layout=layout)
+
+
+def _worked_bars(array: np.ndarray, bands: Sequence[Band]) -> list[go.Bar]:
+    """A bar trace per colour class, each bar with its value written on it (read from afar)."""
+    n = len(array)
     inside = np.zeros(n, dtype=bool)
     for band in bands:
         if not band.refused:
@@ -150,9 +186,14 @@ def worked_example_chart(
                 hovertemplate="chunk %{x}: value %{y:.3g}<extra></extra>",
             )
         )
-    low = min(float(array.min(initial=0.0)), 0.0)
-    high = max(float(array.max(initial=0.0)), 0.0)
-    span = (high - low) or 1.0
+    return traces
+
+
+def _worked_bands(bands: Sequence[Band], n: int) -> tuple[list[dict], list[dict], int]:
+    """Band shapes, their labels ("S1 = 1.2"), and how many label rows they take.
+
+    A label that would overlap the one before it moves up a row, so close segments stay readable.
+    """
     shapes, annotations = [], []
     rows: list[float] = []  # right end of the last label in each label row, to stagger close labels
     for band in sorted(bands, key=lambda b: b.start):
@@ -177,33 +218,7 @@ def worked_example_chart(
         rows[row] = centre
         text = f"{band.label} = {fmt(band.value)}"
         annotations.append(band_label(centre, text, yshift=4 + 22 * row, color=color, size=BIG_FONT))
-    layout = _layout(height, top=40 + 22 * max(len(rows), 1), bottom=56, size=BIG_FONT)
-    layout.update(
-        barmode="overlay",
-        showlegend=False,
-        xaxis=_axis(
-            "chunk",
-            range=[-0.6, n - 0.4],
-            tickmode="array" if n <= 40 else "auto",
-            tickvals=list(range(n)) if n <= 40 else None,
-            tickfont={"size": BIG_FONT if n <= 24 else 12},
-            showgrid=False,
-            zeroline=False,
-            fixedrange=True,
-        ),
-        yaxis=_axis(
-            "value",
-            range=[low - 0.14 * span, high + 0.16 * span],
-            zeroline=True,
-            zerolinewidth=2,
-            fixedrange=True,
-        ),
-        shapes=shapes,
-        annotations=annotations,
-    )
-    if title:
-        layout["title"] = {"text": title, "x": 0, "font": {"size": BIG_FONT}}
-    return go.Figure(data=traces, layout=layout)
+    return shapes, annotations, len(rows)
 
 
 # --------------------------------------------------------------------------- transform lab
@@ -223,11 +238,20 @@ def beta_cdf_chart(
     and flat in the middle, so it spreads out scores bunched near the ends (a = b = 0.4:
     0.01 -> 0.094, 0.99 -> 0.906) and pulls middling ones towards 0.5.
     """
-    grid = np.linspace(0.0, 1.0, 401)
     calibrated = np.asarray(calibrated, dtype=np.float64)
     in_segment = np.asarray(in_segment, dtype=bool)
-    transformed = betainc(a, b, calibrated)
-    index = np.arange(len(calibrated))
+    traces = _beta_curves(a, b) + _beta_chunk_traces(calibrated, betainc(a, b, calibrated), in_segment)
+    layout = _layout(height, top=70, bottom=60)
+    layout.update(
+        xaxis=_axis("calibrated score", range=[-0.02, 1.02], zeroline=False),
+        yaxis=_axis("beta-transformed", range=[-0.11, 1.04], zeroline=False),
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def _beta_curves(a: float, b: float) -> list[go.Scatter]:
+    """The identity, the RSE authors' shape (unless it is the one shown) and the chosen CDF."""
+    grid = np.linspace(0.0, 1.0, 401)
     traces = [
         go.Scatter(
             x=grid,
@@ -260,6 +284,16 @@ def beta_cdf_chart(
             hovertemplate="calibrated %{x:.2f} → %{y:.3f}<extra></extra>",
         )
     )
+    return traces
+
+
+def _beta_chunk_traces(calibrated: np.ndarray, transformed: np.ndarray, in_segment: np.ndarray) -> list[go.Scatter]:
+    """Each chunk on the curve and in a rug under it, segment chunks apart from the others.
+
+    The rug shows where calibrated scores bunch, which the curve's points hide when they overlap.
+    """
+    index = np.arange(len(calibrated))
+    traces = []
     for name, mask, color in (
         ("other chunk", ~in_segment, PALETTE.negative),
         ("chunk in a segment", in_segment, PALETTE.segment),
@@ -291,12 +325,7 @@ def beta_cdf_chart(
                 hovertemplate="chunk %{customdata}: calibrated %{x:.3f}<extra></extra>",
             )
         )
-    layout = _layout(height, top=70, bottom=60)
-    layout.update(
-        xaxis=_axis("calibrated score", range=[-0.02, 1.02], zeroline=False),
-        yaxis=_axis("beta-transformed", range=[-0.11, 1.04], zeroline=False),
-    )
-    return go.Figure(data=traces, layout=layout)
+    return traces
 
 
 def score_histograms(values: ChunkValues, *, height: int = 340, bins: int = 30) -> go.Figure:
@@ -321,51 +350,58 @@ def score_histograms(values: ChunkValues, *, height: int = 340, bins: int = 30) 
         ),
         1,
     ):
-        data = np.asarray(data, dtype=np.float64)
-        if column == 1:
-            low, high = float(data.min(initial=0.0)), float(data.max(initial=0.0))
-            if high <= low:
-                low, high = low - 0.5, high + 0.5
-        else:
-            low, high = 0.0, 1.0
-        counts, edges = np.histogram(data, bins=bins, range=(low, high))
-        centres = (edges[:-1] + edges[1:]) / 2
-        figure.add_trace(
-            go.Bar(
-                x=centres,
-                y=counts,
-                width=(high - low) / bins,
-                marker={"color": color, "line": {"color": "white", "width": 1}},
-                customdata=np.column_stack((edges[:-1], edges[1:])),
-                hovertemplate="%{customdata[0]:.3g} to %{customdata[1]:.3g}: %{y} chunks<extra></extra>",
-                showlegend=False,
-            ),
-            row=1,
-            col=column,
-        )
-        ordered = np.sort(counts)
-        y_axis = _axis("chunks" if column == 1 else "", rangemode="tozero")
-        if len(ordered) > 1 and ordered[-1] > 3 * max(ordered[-2], 1):
-            top = max(ordered[-2], 1) * 1.6
-            tallest = int(np.argmax(counts))
-            y_axis["range"] = [0, top]
-            figure.add_annotation(
-                x=centres[tallest],
-                y=top,
-                yanchor="top",
-                xanchor="left" if tallest < bins / 2 else "right",
-                text=f"<b>{counts[tallest]}</b> chunks ↑",
-                showarrow=False,
-                font={"size": FONT, "color": PALETTE.text},
-                bgcolor="rgba(255,255,255,0.85)",
-                row=1,
-                col=column,
-            )
-        figure.update_xaxes(_axis("", showgrid=False, range=[low, high]), row=1, col=column)
-        figure.update_yaxes(y_axis, row=1, col=column)
+        _add_histogram(figure, column, np.asarray(data, dtype=np.float64), color, bins)
     layout = _layout(height, top=48, bottom=40)
     figure.update_layout(layout, bargap=0)
     return figure
+
+
+def _add_histogram(figure: go.Figure, column: int, data: np.ndarray, color: str, bins: int) -> None:
+    """One histogram in ``column``: raw scores over their own range, the others over [0, 1].
+
+    A bar more than three times the next tallest gets its axis cut and its count written on it.
+    """
+    if column == 1:
+        low, high = float(data.min(initial=0.0)), float(data.max(initial=0.0))
+        if high <= low:
+            low, high = low - 0.5, high + 0.5
+    else:
+        low, high = 0.0, 1.0
+    counts, edges = np.histogram(data, bins=bins, range=(low, high))
+    centres = (edges[:-1] + edges[1:]) / 2
+    figure.add_trace(
+        go.Bar(
+            x=centres,
+            y=counts,
+            width=(high - low) / bins,
+            marker={"color": color, "line": {"color": "white", "width": 1}},
+            customdata=np.column_stack((edges[:-1], edges[1:])),
+            hovertemplate="%{customdata[0]:.3g} to %{customdata[1]:.3g}: %{y} chunks<extra></extra>",
+            showlegend=False,
+        ),
+        row=1,
+        col=column,
+    )
+    ordered = np.sort(counts)
+    y_axis = _axis("chunks" if column == 1 else "", rangemode="tozero")
+    if len(ordered) > 1 and ordered[-1] > 3 * max(ordered[-2], 1):
+        top = max(ordered[-2], 1) * 1.6
+        tallest = int(np.argmax(counts))
+        y_axis["range"] = [0, top]
+        figure.add_annotation(
+            x=centres[tallest],
+            y=top,
+            yanchor="top",
+            xanchor="left" if tallest < bins / 2 else "right",
+            text=f"<b>{counts[tallest]}</b> chunks ↑",
+            showarrow=False,
+            font={"size": FONT, "color": PALETTE.text},
+            bgcolor="rgba(255,255,255,0.85)",
+            row=1,
+            col=column,
+        )
+    figure.update_xaxes(_axis("", showgrid=False, range=[low, high]), row=1, col=column)
+    figure.update_yaxes(y_axis, row=1, col=column)
 
 
 def decay_chart(values: ChunkValues, params: RSEParams, in_segment: np.ndarray, *, height: int = 400) -> go.Figure:
@@ -376,19 +412,31 @@ def decay_chart(values: ChunkValues, params: RSEParams, in_segment: np.ndarray, 
     """
     n = len(values)
     ranks = np.arange(n)
+    curve = go.Scatter(
+        x=ranks,
+        y=np.exp(-ranks / params.decay_rate),
+        mode="lines",
+        name=f"exp(−rank / {params.decay_rate:g})",
+        line={"color": PALETTE.stage_decayed, "width": 3},
+        hovertemplate="rank %{x}: decay factor %{y:.3f}<extra></extra>",
+    )
+    penalty_line, penalty_label = _penalty_line(params.irrelevant_chunk_penalty)
+    layout = _layout(height, top=70, bottom=60)
+    layout.update(
+        xaxis=_axis("rank (0 = best-scored chunk)", range=[-0.5, max(n - 0.5, 1)], zeroline=False),
+        yaxis=_axis("factor / value before the penalty", range=[-0.04, 1.06], zeroline=False),
+        shapes=[penalty_line],
+        annotations=[penalty_label],
+    )
+    traces = [curve, *_decayed_chunks(values, np.asarray(in_segment, dtype=bool))]
+    return go.Figure(data=traces, layout=layout)
+
+
+def _decayed_chunks(values: ChunkValues, in_segment: np.ndarray) -> list[go.Scatter]:
+    """Each chunk at (rank, transformed × decay), segment chunks apart from the others."""
     decayed = values.transformed * values.decay
-    in_segment = np.asarray(in_segment, dtype=bool)
-    index = np.arange(n)
-    traces = [
-        go.Scatter(
-            x=ranks,
-            y=np.exp(-ranks / params.decay_rate),
-            mode="lines",
-            name=f"exp(−rank / {params.decay_rate:g})",
-            line={"color": PALETTE.stage_decayed, "width": 3},
-            hovertemplate="rank %{x}: decay factor %{y:.3f}<extra></extra>",
-        )
-    ]
+    index = np.arange(len(values))
+    traces = []
     for name, mask, color in (
         ("other chunk", ~in_segment, PALETTE.negative),
         ("chunk in a segment", in_segment, PALETTE.segment),
@@ -408,38 +456,33 @@ def decay_chart(values: ChunkValues, params: RSEParams, in_segment: np.ndarray, 
                     ),
                 )
             )
-    penalty = params.irrelevant_chunk_penalty
-    layout = _layout(height, top=70, bottom=60)
-    layout.update(
-        xaxis=_axis("rank (0 = best-scored chunk)", range=[-0.5, max(n - 0.5, 1)], zeroline=False),
-        yaxis=_axis("factor / value before the penalty", range=[-0.04, 1.06], zeroline=False),
-        shapes=[
-            {
-                "type": "line",
-                "xref": "paper",
-                "x0": 0,
-                "x1": 1,
-                "yref": "y",
-                "y0": penalty,
-                "y1": penalty,
-                "line": {"color": PALETTE.zero, "width": 2, "dash": "dash"},
-            }
-        ],
-        annotations=[
-            {
-                "xref": "paper",
-                "x": 1,
-                "xanchor": "right",
-                "y": penalty,
-                "yanchor": "bottom",
-                "text": f"penalty {penalty:g}",
-                "showarrow": False,
-                "font": {"size": FONT, "color": PALETTE.zero},
-                "bgcolor": "rgba(255,255,255,0.8)",
-            }
-        ],
-    )
-    return go.Figure(data=traces, layout=layout)
+    return traces
+
+
+def _penalty_line(penalty: float) -> tuple[dict, dict]:
+    """A dashed line across the plot at the penalty, labelled at its right end."""
+    line = {
+        "type": "line",
+        "xref": "paper",
+        "x0": 0,
+        "x1": 1,
+        "yref": "y",
+        "y0": penalty,
+        "y1": penalty,
+        "line": {"color": PALETTE.zero, "width": 2, "dash": "dash"},
+    }
+    label = {
+        "xref": "paper",
+        "x": 1,
+        "xanchor": "right",
+        "y": penalty,
+        "yanchor": "bottom",
+        "text": f"penalty {penalty:g}",
+        "showarrow": False,
+        "font": {"size": FONT, "color": PALETTE.zero},
+        "bgcolor": "rgba(255,255,255,0.8)",
+    }
+    return line, label
 
 
 class Stage(StrEnum):
@@ -496,13 +539,6 @@ def stage_chart(
     n = len(values)
     x = np.arange(n)
     size = 7 if n <= 300 else 4
-    colour = {
-        Stage.CALIBRATE: PALETTE.stage_calibrated,
-        Stage.TRANSFORM: PALETTE.stage_transformed,
-        Stage.DECAY: PALETTE.stage_decayed,
-        Stage.PENALTY: PALETTE.stage_value,
-        Stage.LENGTH: PALETTE.stage_value,
-    }[stage]
     traces = [
         go.Scatter(
             x=x,
@@ -517,7 +553,7 @@ def stage_chart(
             y=after,
             mode="markers",
             name=f"after: {after_label}",
-            marker={"size": size, "color": colour},
+            marker={"size": size, "color": _STAGE_COLOURS[stage]},
             hovertemplate=f"chunk %{{x}}: {after_label} %{{y:.3f}}<extra></extra>",
         ),
     ]
@@ -532,22 +568,34 @@ def stage_chart(
         shapes=shapes,
     )
     if segments:
-        traces.append(
-            go.Scatter(
-                x=[None],
-                y=[None],
-                mode="markers",
-                name="RSE segment",
-                marker={
-                    "symbol": "square",
-                    "size": 14,
-                    "color": PALETTE.segment_band,
-                    "line": {"color": PALETTE.segment, "width": 1},
-                },
-                hoverinfo="skip",
-            )
-        )
+        traces.append(_segment_key())
     return go.Figure(data=traces, layout=layout)
+
+
+_STAGE_COLOURS = {
+    Stage.CALIBRATE: PALETTE.stage_calibrated,
+    Stage.TRANSFORM: PALETTE.stage_transformed,
+    Stage.DECAY: PALETTE.stage_decayed,
+    Stage.PENALTY: PALETTE.stage_value,
+    Stage.LENGTH: PALETTE.stage_value,
+}
+
+
+def _segment_key() -> go.Scatter:
+    """A legend entry for the segment bands (shapes have none)."""
+    return go.Scatter(
+        x=[None],
+        y=[None],
+        mode="markers",
+        name="RSE segment",
+        marker={
+            "symbol": "square",
+            "size": 14,
+            "color": PALETTE.segment_band,
+            "line": {"color": PALETTE.segment, "width": 1},
+        },
+        hoverinfo="skip",
+    )
 
 
 @dataclass(frozen=True)
@@ -681,18 +729,37 @@ def sweep_heatmap(
     chunks per segment still get equal cells. Trace 1 is an invisible scatter of cell centres
     whose ``customdata`` is (x value, y value): clicking a cell selects its point.
     """
+    ny, nx = len(result.y_values), len(result.x_values)
+    traces = [_sweep_heatmap_cells(result, metric), _sweep_click_targets(result)]
+    if current is not None and current[0] in result.x_values and current[1] in result.y_values:
+        traces.append(_current_cell(result.x_values.index(current[0]), result.y_values.index(current[1])))
+    x_values = np.array(result.x_values, dtype=np.float64)
+    y_values = np.array(result.y_values, dtype=np.float64)
+    x_name, y_name = result.x_param.label, result.y_param.label
+    layout = _layout(height, top=48, bottom=70, left=80)
+    layout.update(
+        xaxis=_axis(x_name, range=[-0.5, nx - 0.5], showgrid=False, zeroline=False, **_ticks(x_values)),
+        yaxis=_axis(y_name, range=[-0.5, ny - 0.5], showgrid=False, zeroline=False, **_ticks(y_values)),
+        hoverdistance=60,
+        clickmode="event+select",
+        dragmode=False,
+        legend={**layout["legend"], "x": 0, "xanchor": "left"},  # the mode bar sits top right
+    )
+    return go.Figure(data=traces, layout=layout)
+
+
+def _sweep_heatmap_cells(result: SweepResult, metric: str) -> go.Heatmap:
+    """The metric's grid as coloured cells, with the number written in each while they are wide enough."""
     grid = result.grid(metric)
-    ny, nx = grid.shape
+    nx = grid.shape[1]
     percent = metric in ("recall", "precision")
     if percent:
         grid = grid * 100  # shown as whole percentages: "45" fits a cell, "45%" barely does
-    xs, ys = np.meshgrid(np.arange(nx), np.arange(ny))
-    texttemplate = _TEXT_FORMAT[metric] if nx <= 26 else ""
     label = METRIC_LABELS[metric]
-    heatmap = go.Heatmap(
+    return go.Heatmap(
         z=grid,
         x=np.arange(nx),
-        y=np.arange(ny),
+        y=np.arange(grid.shape[0]),
         colorscale="Viridis" if percent else "Blues",
         zmin=0 if percent else None,
         zmax=100 if percent else None,
@@ -702,12 +769,19 @@ def sweep_heatmap(
             "tickfont": {"size": FONT},
             "thickness": 16,
         },
-        texttemplate=texttemplate,
+        texttemplate=_TEXT_FORMAT[metric] if nx <= 26 else "",
         textfont={"size": 12},
         hoverinfo="skip",
         xgap=1,
         ygap=1,
     )
+
+
+def _sweep_click_targets(result: SweepResult) -> go.Scatter:
+    """Invisible markers on the cell centres: a heat map cell cannot be selected by a click, a
+    point can, and its ``customdata`` (x value, y value, then the cell's numbers) feeds the hover."""
+    nx, ny = len(result.x_values), len(result.y_values)
+    xs, ys = np.meshgrid(np.arange(nx), np.arange(ny))
     x_values = np.array(result.x_values, dtype=np.float64)
     y_values = np.array(result.y_values, dtype=np.float64)
     cells = [cell for row in result.cells for cell in row]
@@ -727,7 +801,7 @@ def sweep_heatmap(
     )
     x_name, y_name = result.x_param.label, result.y_param.label
     recall_line = "<br>recall %{customdata[5]:.1%}" if result.cells and result.cells[0][0].recall is not None else ""
-    clickable = go.Scatter(
+    return go.Scatter(
         x=xs.ravel(),
         y=ys.ravel(),
         mode="markers",
@@ -743,42 +817,33 @@ def sweep_heatmap(
         selected={"marker": {"opacity": 0}},
         unselected={"marker": {"opacity": 0}},
     )
-    traces = [heatmap, clickable]
-    if current is not None and current[0] in result.x_values and current[1] in result.y_values:
-        cx, cy = result.x_values.index(current[0]), result.y_values.index(current[1])
-        traces.append(
-            go.Scatter(
-                x=[cx],
-                y=[cy],
-                mode="markers",
-                name="current setting",
-                marker={
-                    "symbol": "square-open",
-                    "size": 30,
-                    "color": REFUSED,
-                    "line": {"width": 3.5, "color": REFUSED},
-                },
-                hoverinfo="skip",
-                showlegend=True,
-            )
-        )
 
-    def ticks(values: np.ndarray, count: int) -> dict:
-        step = max(1, math.ceil(count / 16))
-        positions = list(range(0, count, step))
-        return {
-            "tickmode": "array",
-            "tickvals": positions,
-            "ticktext": [axis_text(values[i]) for i in positions],
-        }
 
-    layout = _layout(height, top=48, bottom=70, left=80)
-    layout.update(
-        xaxis=_axis(x_name, range=[-0.5, nx - 0.5], showgrid=False, zeroline=False, **ticks(x_values, nx)),
-        yaxis=_axis(y_name, range=[-0.5, ny - 0.5], showgrid=False, zeroline=False, **ticks(y_values, ny)),
-        hoverdistance=60,
-        clickmode="event+select",
-        dragmode=False,
-        legend={**layout["legend"], "x": 0, "xanchor": "left"},  # the mode bar sits top right
+def _current_cell(x: int, y: int) -> go.Scatter:
+    """A red square around the cell of the current setting."""
+    return go.Scatter(
+        x=[x],
+        y=[y],
+        mode="markers",
+        name="current setting",
+        marker={
+            "symbol": "square-open",
+            "size": 30,
+            "color": REFUSED,
+            "line": {"width": 3.5, "color": REFUSED},
+        },
+        hoverinfo="skip",
+        showlegend=True,
     )
-    return go.Figure(data=traces, layout=layout)
+
+
+def _ticks(values: np.ndarray) -> dict:
+    """At most about 16 tick labels, the axis values themselves (cells sit at 0, 1, 2 ...)."""
+    count = len(values)
+    step = max(1, math.ceil(count / 16))
+    positions = list(range(0, count, step))
+    return {
+        "tickmode": "array",
+        "tickvals": positions,
+        "ticktext": [axis_text(values[i]) for i in positions],
+    }

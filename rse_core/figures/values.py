@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from rse_core.figures.chunk_axis import corpus_labels, document_boundaries, gold_marks, segment_bands
+from rse_core.figures.chunk_axis import CorpusLabels, corpus_labels, document_boundaries, gold_marks, segment_bands
 from rse_core.figures.style import (
     EDGE_PADDING_NAME,
     INNER_GAP_NAME,
@@ -32,6 +32,7 @@ from rse_core.figures.style import (
     legend_swatch,
 )
 from rse_core.pipeline import ExtractionResult
+from rse_core.values import ChunkValues
 
 RANGE_SLIDER_ABOVE = 120  # chunks: more than this gets a range slider for zooming
 
@@ -82,20 +83,65 @@ def value_chart(
     if not 0 <= query < len(result.values):
         raise ValueError(f"query must be between 0 and {len(result.values) - 1}; got {query}.")
     values = result.values[query]
-    value = values.value
-    n = len(value)
+    n = len(values.value)
     labels = corpus_labels(result.corpus)
-    palette = PALETTE
-    params = result.params
+    low, high = _value_range(values.value, show_stages)
+    traces = _bar_traces(result, values, labels)
+    traces.append(_top_k_trace(result, values.value, labels, high - low))
+    traces.extend(_key_traces(labels))
+    if show_stages:
+        traces.extend(_stage_traces(values, result.params, n))
 
+    shapes, annotations = segment_bands(result, query, n)
+    boundary_shapes, title_annotations = document_boundaries(labels, n)
+    shapes += boundary_shapes
+    annotations += title_annotations
+    if gold_spans:
+        gold_shapes, gold_annotations = gold_marks(gold_spans)
+        shapes = gold_shapes + shapes  # under the segment bands
+        annotations += gold_annotations
+        traces.append(legend_swatch("Gold span (golden set)", PALETTE.gold_band, PALETTE.gold))
+    if optimal:
+        optimal_shapes, optimal_annotations = _optimal_marks(optimal)
+        shapes += optimal_shapes
+        annotations += optimal_annotations
+        traces.append(legend_swatch("Optimal segment (exact search)", "rgba(0,0,0,0)", PALETTE.optimal))
+    if selected_chunk is not None and 0 <= selected_chunk < n:
+        shapes.append(_selected_shape(selected_chunk))
+
+    layout = base_layout(height or (600 if show_stages else 520), top=44, bottom=10)
+    layout.update(
+        barmode="overlay",
+        uirevision=f"{result.corpus.key}/{query}",
+        xaxis=_value_x_axis(n, len(labels.doc_starts), range_slider),
+        yaxis=_value_y_axis(low, high, show_stages),
+        shapes=shapes,
+        annotations=annotations,
+    )
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def _gap_masks(result: ExtractionResult, value: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Inner-gap and edge-padding chunks, judged by the charted query's values: a segment picked
+    for another query may hold chunks that are positive for this one, and those are plain bars."""
     negative = value < 0
-    inner = np.zeros(n, dtype=bool)
-    padding = np.zeros(n, dtype=bool)
+    inner = np.zeros(len(value), dtype=bool)
+    padding = np.zeros(len(value), dtype=bool)
     for segment in result.segments:
         inner[list(segment.inner_gaps)] = True
         padding[list(segment.edge_padding)] = True
-    inner &= negative  # drawn from the charted query's values (a segment of another query may differ)
+    inner &= negative
     padding &= negative & ~inner
+    return inner, padding
+
+
+def _bar_traces(result: ExtractionResult, values: ChunkValues, labels: CorpusLabels) -> list[dict]:
+    """One bar trace per colour class (never one shape per bar: the chart is redrawn on every
+    slider move), each bar carrying its stages in ``customdata`` for the hover."""
+    value = values.value
+    n = len(value)
+    negative = value < 0
+    inner, padding = _gap_masks(result, value)
     customdata = np.column_stack(
         (
             np.arange(n),
@@ -108,7 +154,8 @@ def value_chart(
         )
     )
     bar_width = 0.82 if n <= RANGE_SLIDER_ABOVE else 1.0
-    hovertemplate = _value_hovertemplate(params)
+    hovertemplate = _value_hovertemplate(result.params)
+    palette = PALETTE
     traces: list[dict] = []
     for name, mask, fill, line, pattern in (
         ("Value ≥ 0", ~negative, palette.positive, None, None),
@@ -137,35 +184,43 @@ def value_chart(
                 "showlegend": bool(len(indices)) or name not in (INNER_GAP_NAME, EDGE_PADDING_NAME),
             }
         )
+    return traces
 
+
+def _value_range(value: np.ndarray, show_stages: bool) -> tuple[float, float]:
+    """Lowest and highest y to show: zero always, and 1 with the stages (scores run to 1)."""
     low = min(float(value.min(initial=0.0)), 0.0)
     high = max(float(value.max(initial=0.0)), 0.0)
-    if show_stages:
-        high = max(high, 1.0)
-    span = (high - low) or 1.0
+    return low, (max(high, 1.0) if show_stages else high)
 
+
+def _top_k_trace(result: ExtractionResult, value: np.ndarray, labels: CorpusLabels, span: float) -> dict:
+    """A triangle over each top-k chunk (above the bar, or above zero for a negative one)."""
+    span = span or 1.0
     top_k = np.asarray(result.top_k, dtype=np.int64)
-    traces.append(
-        {
-            "type": "scatter",
-            "mode": "markers",
-            "name": f"Top-k (k={params.top_k})",
-            "x": top_k,
-            "y": np.maximum(value[top_k], 0.0) + 0.055 * span if len(top_k) else top_k,
-            "marker": {
-                "symbol": "triangle-down",
-                "size": 13,
-                "color": palette.top_k,
-                "line": {"color": "white", "width": 1},
-            },
-            "customdata": np.column_stack((top_k, np.arange(len(top_k)))),
-            "hovertext": labels.headers[top_k] if len(top_k) else [],
-            "hovertemplate": "%{hovertext}<br><b>Top-k</b>, rank %{customdata[1]} of the baseline "
-            "(best = rank 0)<extra></extra>",
-            "legendrank": 3,
-        }
-    )
-    traces.append(legend_swatch("RSE segment", palette.segment_band, palette.segment))
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": f"Top-k (k={result.params.top_k})",
+        "x": top_k,
+        "y": np.maximum(value[top_k], 0.0) + 0.055 * span if len(top_k) else top_k,
+        "marker": {
+            "symbol": "triangle-down",
+            "size": 13,
+            "color": PALETTE.top_k,
+            "line": {"color": "white", "width": 1},
+        },
+        "customdata": np.column_stack((top_k, np.arange(len(top_k)))),
+        "hovertext": labels.headers[top_k] if len(top_k) else [],
+        "hovertemplate": "%{hovertext}<br><b>Top-k</b>, rank %{customdata[1]} of the baseline "
+        "(best = rank 0)<extra></extra>",
+        "legendrank": 3,
+    }
+
+
+def _key_traces(labels: CorpusLabels) -> list[dict]:
+    """Legend entries for what is drawn as shapes (bands, document boundaries), which have none."""
+    traces = [legend_swatch("RSE segment", PALETTE.segment_band, PALETTE.segment)]
     if len(labels.doc_starts) > 1:
         traces.append(
             {
@@ -174,92 +229,81 @@ def value_chart(
                 "name": "Document boundary",
                 "x": [None],
                 "y": [None],
-                "line": {"color": palette.boundary, "dash": "dash", "width": 1.5},
+                "line": {"color": PALETTE.boundary, "dash": "dash", "width": 1.5},
                 "hoverinfo": "skip",
                 "legendrank": 4,
             }
         )
-    if show_stages:
-        traces.extend(_stage_traces(values, params, n))
+    return traces
 
-    shapes, annotations = segment_bands(result, query, n)
-    boundary_shapes, title_annotations = document_boundaries(labels, n)
-    shapes += boundary_shapes
-    annotations += title_annotations
-    if gold_spans:
-        gold_shapes, gold_annotations = gold_marks(gold_spans)
-        shapes = gold_shapes + shapes  # under the segment bands
-        annotations += gold_annotations
-        traces.append(legend_swatch("Gold span (golden set)", palette.gold_band, palette.gold))
-    if optimal:
-        for number, (start, end) in enumerate(optimal, 1):
-            shapes.append(
-                {
-                    **band_shape(
-                        start, end, fill="rgba(0,0,0,0)", line={"color": palette.optimal, "width": 2, "dash": "dash"}
-                    ),
-                    "layer": "above",
-                    "name": "optimal-band",
-                }
-            )
-            annotations.append(
-                {
-                    "x": (start + end - 1) / 2,
-                    "xref": "x",
-                    "y": 0.97,
-                    "yref": "paper",
-                    "yanchor": "top",
-                    "yshift": -14 * ((number - 1) % 2),  # neighbours alternate rows so labels do not collide
-                    "text": f"<b>O{number}</b>",
-                    "showarrow": False,
-                    "font": {"color": palette.optimal, "size": 13},
-                    "bgcolor": "rgba(255,255,255,0.8)",
-                }
-            )
-        traces.append(legend_swatch("Optimal segment (exact search)", "rgba(0,0,0,0)", palette.optimal))
-    if selected_chunk is not None and 0 <= selected_chunk < n:
+
+def _optimal_marks(optimal: Sequence[tuple[int, int]]) -> tuple[list[dict], list[dict]]:
+    """Dashed outlines of the exact search's segments and their labels O1, O2 ... at the top."""
+    shapes: list[dict] = []
+    annotations: list[dict] = []
+    for number, (start, end) in enumerate(optimal, 1):
+        outline = {"color": PALETTE.optimal, "width": 2, "dash": "dash"}
         shapes.append(
+            {**band_shape(start, end, fill="rgba(0,0,0,0)", line=outline), "layer": "above", "name": "optimal-band"}
+        )
+        annotations.append(
             {
-                "type": "rect",
+                "x": (start + end - 1) / 2,
                 "xref": "x",
+                "y": 0.97,
                 "yref": "paper",
-                "x0": selected_chunk - 0.6,
-                "x1": selected_chunk + 0.6,
-                "y0": 0,
-                "y1": 1,
-                "line": {"color": palette.selected, "width": 2, "dash": "dot"},
-                "fillcolor": "rgba(0,0,0,0)",
-                "layer": "above",
+                "yanchor": "top",
+                "yshift": -14 * ((number - 1) % 2),  # neighbours alternate rows so labels do not collide
+                "text": f"<b>O{number}</b>",
+                "showarrow": False,
+                "font": {"color": PALETTE.optimal, "size": 13},
+                "bgcolor": "rgba(255,255,255,0.8)",
             }
         )
+    return shapes, annotations
 
-    layout = base_layout(height or (600 if show_stages else 520), top=44, bottom=10)
-    layout.update(
-        barmode="overlay",
-        uirevision=f"{result.corpus.key}/{query}",
-        xaxis=chunk_x_axis(
-            n, "Chunk, in document order" if len(labels.doc_starts) == 1 else "Chunk, documents in order"
-        ),
-        yaxis={
-            "title": {"text": "Chunk value" if not show_stages else "Score / value"},
-            "range": [low - 0.06 * span, high + 0.24 * span],
-            "gridcolor": palette.grid,
-            "zeroline": True,
-            "zerolinecolor": palette.zero,
-            "zerolinewidth": 1.5,
-            "fixedrange": False,
-        },
-        shapes=shapes,
-        annotations=annotations,
-    )
+
+def _selected_shape(chunk: int) -> dict:
+    """A dotted outline around the clicked chunk, over everything, the full plot height."""
+    return {
+        "type": "rect",
+        "xref": "x",
+        "yref": "paper",
+        "x0": chunk - 0.6,
+        "x1": chunk + 0.6,
+        "y0": 0,
+        "y1": 1,
+        "line": {"color": PALETTE.selected, "width": 2, "dash": "dot"},
+        "fillcolor": "rgba(0,0,0,0)",
+        "layer": "above",
+    }
+
+
+def _value_x_axis(n: int, documents: int, range_slider: bool | None) -> dict:
+    """The chunk axis, with a zoom strip under it when asked (``None``: for long corpora only)."""
+    axis = chunk_x_axis(n, "Chunk, in document order" if documents == 1 else "Chunk, documents in order")
     if range_slider or (range_slider is None and n > RANGE_SLIDER_ABOVE):
-        layout["xaxis"]["rangeslider"] = {
+        axis["rangeslider"] = {
             "visible": True,
             "thickness": 0.07,
             "bgcolor": "#f8fafc",
             "range": [-0.5, n - 0.5],
         }
-    return go.Figure(data=traces, layout=layout, _validate=False)
+    return axis
+
+
+def _value_y_axis(low: float, high: float, show_stages: bool) -> dict:
+    """The value axis: a little room under the lowest bar, more over the highest for the top-k marks."""
+    span = (high - low) or 1.0
+    return {
+        "title": {"text": "Chunk value" if not show_stages else "Score / value"},
+        "range": [low - 0.06 * span, high + 0.24 * span],
+        "gridcolor": PALETTE.grid,
+        "zeroline": True,
+        "zerolinecolor": PALETTE.zero,
+        "zerolinewidth": 1.5,
+        "fixedrange": False,
+    }
 
 
 def _value_hovertemplate(params) -> str:

@@ -107,16 +107,7 @@ def candidate_segments(
     splits = split_points(document_splits, n)
     bounds = [0, *splits, n]
     exact = array.tolist()
-    allowed: dict[tuple[int, int], float] = {}
-    too_long: dict[tuple[int, int], float] = {}
-    for low, high in itertools.pairwise(bounds):
-        for start in range(low, high):
-            if exact[start] < 0:
-                continue
-            for end in range(start + 1, high + 1):
-                if exact[end - 1] >= 0:
-                    target = allowed if end - start <= max_length else too_long
-                    target[(start, end)] = sum(exact[start:end])
+    allowed, too_long = _segments_by_length(exact, bounds, max_length)
     rows: list[CandidateSegment] = []
     best = min(allowed, key=lambda key: (-allowed[key], key[0], key[1] - key[0])) if allowed else None
     for (start, end), total in allowed.items():
@@ -134,6 +125,24 @@ def candidate_segments(
                 rows.append(CandidateSegment(start, end, total, False, False, note))
     rows.sort(key=lambda row: (-row.value, row.start, row.length))
     return rows
+
+
+def _segments_by_length(
+    exact: list[float], bounds: list[int], max_length: int
+) -> tuple[dict[tuple[int, int], float], dict[tuple[int, int], float]]:
+    """(start, end) -> value of every run within one document that starts and ends on a
+    non-negative chunk: those at most ``max_length`` long, and the longer ones."""
+    allowed: dict[tuple[int, int], float] = {}
+    too_long: dict[tuple[int, int], float] = {}
+    for low, high in itertools.pairwise(bounds):
+        for start in range(low, high):
+            if exact[start] < 0:
+                continue
+            for end in range(start + 1, high + 1):
+                if exact[end - 1] >= 0:
+                    target = allowed if end - start <= max_length else too_long
+                    target[(start, end)] = sum(exact[start:end])
+    return allowed, too_long
 
 
 def all_runs(
@@ -377,10 +386,10 @@ def _why_nothing(result, minimum_value: float) -> str:
 
 
 def _check_first(array, answer, picks, max_length, overall, splits) -> AnswerCheck:
+    """A one-segment answer against the search's first pick: right, against a rule, or short of it."""
     start, end = answer
     first = picks[0]
     best_text = f"The best is {chunk_range(first.start, first.end)} ({num(first.score)})."
-    answer_text = chunk_range(start, end)
     if (start, end) == (first.start, first.end):
         message = f"Right: {is_are(start, end)} worth {num(first.score)}, more than any other allowed segment."
         gaps = [i for i in range(start, end) if array[i] < 0]
@@ -388,7 +397,15 @@ def _check_first(array, answer, picks, max_length, overall, splits) -> AnswerChe
             gap = "is a gap" if len(gaps) == 1 else "are gaps"
             message += f" {valued(array, gaps).capitalize()} {gap} worth crossing."
         return AnswerCheck(True, message)
-    total = sum(array[start:end].tolist())
+    reasons = _rules_broken(array, start, end, max_length, overall, splits)
+    if reasons:
+        return AnswerCheck(False, "Not quite: " + "; ".join(reasons) + ". " + best_text)
+    return _short_of_the_best(array, start, end, picks)
+
+
+def _rules_broken(array, start: int, end: int, max_length: int, overall: int, splits) -> list[str]:
+    """Why chunks ``start:end`` cannot be a segment at all (empty: they can)."""
+    answer_text = chunk_range(start, end)
     reasons = []
     if end - start == 1 and array[start] < 0:
         reasons.append(
@@ -416,8 +433,13 @@ def _check_first(array, answer, picks, max_length, overall, splits) -> AnswerChe
         reasons.append(f"{answer_text} are {end - start} chunks long, more than the max of {max_length} per segment")
     elif end - start > overall:
         reasons.append(f"{answer_text} are {end - start} chunks long, more than the overall budget of {overall}")
-    if reasons:
-        return AnswerCheck(False, "Not quite: " + "; ".join(reasons) + ". " + best_text)
+    return reasons
+
+
+def _short_of_the_best(array, start: int, end: int, picks) -> AnswerCheck:
+    """An allowed segment that is not the first pick: what the first pick has that it lacks."""
+    first = picks[0]
+    total = sum(array[start:end].tolist())
     later = [i for i, pick in enumerate(picks[1:], 2) if (pick.start, pick.end) == (start, end)]
     worth = f"{is_are(start, end)} worth {num(total)}"
     best_worth = f"{is_are(first.start, first.end)} worth {num(first.score)}"

@@ -123,93 +123,36 @@ def explain_chunk(
     label = _segment_label(result, chunk_index)
     current = label is not None
     p0 = float(params.irrelevant_chunk_penalty)
-    bases = [ValueBasis(values, params.chunk_length_adjustment) for values in result.values]
-
-    def status(penalty: float) -> bool:
-        search = find_best_segments(
-            [basis.values(penalty, params.decay_rate) for basis in bases],
-            max_length=params.max_length,
-            overall_max_length=params.overall_max_length,
-            minimum_value=params.minimum_value,
-            document_splits=corpus.document_splits,
-        )
-        return any(segment.start <= chunk_index < segment.end for segment in search)
-
+    scan = _PenaltyScan(
+        corpus, params, [ValueBasis(values, params.chunk_length_adjustment) for values in result.values], chunk_index
+    )
     grid = [round(k * PENALTY_GRID_STEP, 10) for k in range(round(1 / PENALTY_GRID_STEP) + 1)]
-    profile = {p: status(p) for p in grid}
+    profile = {p: scan.in_segment(p) for p in grid}
     profile[p0] = current
-    # Search the direction the question asks first: down for a chunk that is out, up for one that is in.
-    directions = ("down", "up") if not current else ("up", "down")
-    found = None
-    for direction in directions:
-        flips = sorted(
-            (p for p, state in profile.items() if state != current and (p < p0 if direction == "down" else p > p0)),
-            reverse=direction == "down",
-        )
-        if flips:
-            found = direction, flips[0]
-            break
-    values_now = tuple(float(v.value[chunk_index]) for v in result.values)
-    ranks = tuple(int(v.rank[chunk_index]) for v in result.values)
-    position = result.ranking.index(chunk_index)
-    in_top_k = chunk_index in result.top_k
-    head = _chunk_head(values_now, ranks, n, in_top_k, params.top_k, label)
-    common = {
-        "chunk_index": chunk_index,
-        "values": values_now,
-        "in_segment": current,
-        "segment_label": label,
-        "ranking_position": position,
-        "ranks": ranks,
-        "in_top_k": in_top_k,
-        "penalty": p0,
-    }
+    found = _nearest_flip(profile, p0, current)
+    head, common = _chunk_facts(result, chunk_index, label)
     if found is None:
-        reason = _no_flip_reason(corpus, result, params, bases, chunk_index, current, label)
+        reason = _no_flip_reason(corpus, result, params, scan.bases, chunk_index, current, label)
         return ChunkExplanation(
             **common, message=f"{head}; no penalty in [0, 1] changes that: {reason}.", reason=reason
         )
     direction, flip = found
-    # Bracket: the scanned point nearest the flip on the current side.
-    if direction == "down":
-        lo, hi = flip, min([p for p in profile if p > flip and profile[p] == current] + [p0])
-    else:
-        lo, hi = max([p for p in profile if p < flip and profile[p] == current] + [p0]), flip
-    status_lo = profile[lo]
-    while hi - lo > PENALTY_PRECISION + 1e-12:
-        mid = round((lo + hi) / 2, 4)
-        if not lo < mid < hi:
-            mid = (lo + hi) / 2
-        if status(mid) == status_lo:
-            lo = mid
-        else:
-            hi = mid
-    threshold, beyond = (lo, hi) if direction == "down" else (hi, lo)
-    at_threshold, at_beyond = (
-        run_rse(corpus, queries, raw_scores, params.with_changes(irrelevant_chunk_penalty=p), calibration)
-        for p in (threshold, beyond)
-    )
-    new_label = _segment_label(at_threshold, chunk_index)
-    if (new_label is not None) == current or (_segment_label(at_beyond, chunk_index) is not None) != current:
+    threshold, beyond = _bisect(scan, profile, direction, flip, p0, current)
+
+    def label_at(penalty: float) -> str | None:
+        changed = params.with_changes(irrelevant_chunk_penalty=penalty)
+        return _segment_label(run_rse(corpus, queries, raw_scores, changed, calibration), chunk_index)
+
+    # Both ends of the bracket checked with run_rse itself, then the value to apply: the scan's
+    # first grid point with the flipped status (at or past the threshold).
+    new_label = label_at(threshold)
+    if (new_label is not None) == current or (label_at(beyond) is not None) != current:
         raise RSEError(f"Internal error: the penalty scan and run_rse disagree for chunk {chunk_index}.")
-    # The value to apply: the scan's first grid point with the flipped status (at or past the threshold).
     applied = flip
-    if applied != threshold:
-        at_applied = run_rse(
-            corpus, queries, raw_scores, params.with_changes(irrelevant_chunk_penalty=applied), calibration
-        )
-        if (_segment_label(at_applied, chunk_index) is not None) == current:
-            raise RSEError(f"Internal error: penalty {applied} does not flip chunk {chunk_index} as scanned.")
-    past = [p for p in profile if (p < threshold if direction == "down" else p > threshold)]
-    holds = all(profile[p] != current for p in past)
-    exception = None
-    if not holds:
-        counter = (
-            min(p for p in past if profile[p] == current)
-            if direction == "up"
-            else max(p for p in past if profile[p] == current)
-        )
-        exception = counter
+    if applied != threshold and (label_at(applied) is not None) == current:
+        raise RSEError(f"Internal error: penalty {applied} does not flip chunk {chunk_index} as scanned.")
+    exception = _counter_example(profile, threshold, direction, current)
+    holds = exception is None
     message = head + "; " + _flip_text(current, direction, threshold, applied, new_label, p0, holds, exception)
     return ChunkExplanation(
         **common,
@@ -220,6 +163,97 @@ def explain_chunk(
         threshold_segment_label=new_label,
         holds_beyond_threshold=holds,
     )
+
+
+def _chunk_facts(result: ExtractionResult, chunk_index: int, label: str | None) -> tuple[str, dict]:
+    """What every explanation starts with: the chunk's values, ranks and place, as a sentence
+    and as the :class:`ChunkExplanation` fields they fill."""
+    values_now = tuple(float(v.value[chunk_index]) for v in result.values)
+    ranks = tuple(int(v.rank[chunk_index]) for v in result.values)
+    in_top_k = chunk_index in result.top_k
+    head = _chunk_head(values_now, ranks, len(result.corpus.chunks), in_top_k, result.params.top_k, label)
+    common = {
+        "chunk_index": chunk_index,
+        "values": values_now,
+        "in_segment": label is not None,
+        "segment_label": label,
+        "ranking_position": result.ranking.index(chunk_index),
+        "ranks": ranks,
+        "in_top_k": in_top_k,
+        "penalty": float(result.params.irrelevant_chunk_penalty),
+    }
+    return head, common
+
+
+@dataclass(frozen=True)
+class _PenaltyScan:
+    """Whether a chunk is in a segment at a given penalty, everything else fixed.
+
+    The beta transform is done once (:class:`ValueBasis`); each penalty only redoes the search.
+    """
+
+    corpus: Corpus
+    params: RSEParams
+    bases: list[ValueBasis]
+    chunk_index: int
+
+    def in_segment(self, penalty: float) -> bool:
+        params = self.params
+        search = find_best_segments(
+            [basis.values(penalty, params.decay_rate) for basis in self.bases],
+            max_length=params.max_length,
+            overall_max_length=params.overall_max_length,
+            minimum_value=params.minimum_value,
+            document_splits=self.corpus.document_splits,
+        )
+        return any(segment.start <= self.chunk_index < segment.end for segment in search)
+
+
+def _nearest_flip(profile: dict[float, bool], p0: float, current: bool) -> tuple[str, float] | None:
+    """The scanned penalty nearest ``p0`` with the other status, and its direction ("down"/"up").
+
+    The direction the question asks is searched first: down for a chunk that is out, up for one
+    that is in.
+    """
+    for direction in ("down", "up") if not current else ("up", "down"):
+        flips = sorted(
+            (p for p, state in profile.items() if state != current and (p < p0 if direction == "down" else p > p0)),
+            reverse=direction == "down",
+        )
+        if flips:
+            return direction, flips[0]
+    return None
+
+
+def _bisect(
+    scan: _PenaltyScan, profile: dict[float, bool], direction: str, flip: float, p0: float, current: bool
+) -> tuple[float, float]:
+    """``(threshold, beyond)``: the flip narrowed to :data:`PENALTY_PRECISION` between the scanned
+    flip and the nearest scanned point on the current side; ``threshold`` flips the chunk."""
+    if direction == "down":
+        lo, hi = flip, min([p for p in profile if p > flip and profile[p] == current] + [p0])
+    else:
+        lo, hi = max([p for p in profile if p < flip and profile[p] == current] + [p0]), flip
+    status_lo = profile[lo]
+    while hi - lo > PENALTY_PRECISION + 1e-12:
+        mid = round((lo + hi) / 2, 4)
+        if not lo < mid < hi:
+            mid = (lo + hi) / 2
+        if scan.in_segment(mid) == status_lo:
+            lo = mid
+        else:
+            hi = mid
+    return (lo, hi) if direction == "down" else (hi, lo)
+
+
+def _counter_example(profile: dict[float, bool], threshold: float, direction: str, current: bool) -> float | None:
+    """A scanned penalty past the threshold where the chunk is back to its current status (the
+    flip does not hold all the way), the one nearest the threshold; ``None`` if it holds."""
+    past = [p for p in profile if (p < threshold if direction == "down" else p > threshold)]
+    back = [p for p in past if profile[p] == current]
+    if not back:
+        return None
+    return min(back) if direction == "up" else max(back)
 
 
 def format_penalty(p: float) -> str:

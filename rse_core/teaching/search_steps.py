@@ -10,12 +10,12 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 import numpy as np
 
-from rse_core.search import Segment, StopReason, find_best_segments
+from rse_core.search import SearchStep, Segment, StopReason, find_best_segments
 from rse_core.teaching.wording import chunk_range, join_and, nearly_equal, num, split_points, splits_crossed
 
 # --------------------------------------------------------------------------- explain the search
@@ -194,80 +194,108 @@ def explain_search(
         document_splits=document_splits,
     )
     rows = _query_rows(values)
-    n = len(rows[0])
-    splits = split_points(document_splits, n)
-    exacts = [row.tolist() for row in rows]
-    prefixes = [np.concatenate(([0.0], np.cumsum(row))) for row in rows]
-    taken = np.zeros(n, dtype=bool)
-    picks: list[Segment] = []
-    multi = len(rows) > 1
+    turns = _Turns(
+        rows=rows,
+        exacts=[row.tolist() for row in rows],
+        prefixes=[np.concatenate(([0.0], np.cumsum(row))) for row in rows],
+        splits=split_points(document_splits, len(rows[0])),
+        max_length=max_length,
+        overall_max_length=overall_max_length,
+        minimum_value=minimum_value,
+        taken=np.zeros(len(rows[0]), dtype=bool),
+    )
     entries: list[StepExplanation] = []
     used_before = 0
     for number, step in enumerate(result.steps, 1):
-        who = f" (query {step.query + 1})" if multi else ""
-        budget = overall_max_length - used_before
         if step.accepted:
-            segment = step.best
-            label = f"S{len(picks) + 1}"
-            relaxations, joint, unconstrained = _relax(
-                rows[step.query],
-                exacts[step.query],
-                prefixes[step.query],
-                segment,
-                max_length=max_length,
-                budget=budget,
-                splits=splits,
-                taken=taken,
-                picks=picks,
-            )
-            binding = tuple(r.constraints[0] for r in relaxations if r.binds)
-            if joint is not None:
-                binding = joint.constraints
-            note = _constraint_note(relaxations, joint, segment, max_length, budget, overall_max_length, splits, picks)
-            message = (
-                f"Turn {number}{who}: picks {chunk_range(segment.start, segment.end)} as {label}, worth "
-                f"{num(segment.score)}; {step.chunks_used} of {overall_max_length} chunks used. "
-                f"What bound it: {note}."
-            )
-            entries.append(
-                StepExplanation(
-                    number=number,
-                    kind=StepKind.PICK,
-                    query=step.query,
-                    segment=segment,
-                    chunks_used=step.chunks_used,
-                    budget_left=overall_max_length - step.chunks_used,
-                    message=message,
-                    label=label,
-                    binding=binding,
-                    relaxations=relaxations,
-                    joint=joint,
-                    unconstrained=unconstrained,
-                    constraint_note=note,
-                )
-            )
-            picks.append(segment)
-            taken[segment.start : segment.end] = True
+            entries.append(turns.pick(number, step, overall_max_length - used_before))
         else:
-            reason = _retire_reason(step.best, minimum_value, rows[step.query], taken)
-            retiring = f"query {step.query + 1}" if multi else "the query"
-            message = f"Turn {number}{who}: {reason}; {retiring} retires."
-            entries.append(
-                StepExplanation(
-                    number=number,
-                    kind=StepKind.RETIRE,
-                    query=step.query,
-                    segment=step.best,
-                    chunks_used=step.chunks_used,
-                    budget_left=overall_max_length - step.chunks_used,
-                    message=message,
-                    stop_reason=step.retired,
-                    constraint_note=reason,
-                )
-            )
+            entries.append(turns.retire(number, step))
         used_before = step.chunks_used
-    entries.append(_stop_entry(result, entries, overall_max_length, multi))
+    entries.append(_stop_entry(result, entries, overall_max_length, turns.multi))
     return entries
+
+
+@dataclass
+class _Turns:
+    """The search replayed turn by turn: each query's values, the limits, and the picks so far."""
+
+    rows: list[np.ndarray]
+    exacts: list[list[float]]  # the values as Python floats: sums a teacher can redo by hand
+    prefixes: list[np.ndarray]
+    splits: list[int]
+    max_length: int
+    overall_max_length: int
+    minimum_value: float
+    taken: np.ndarray
+    picks: list[Segment] = field(default_factory=list)
+
+    @property
+    def multi(self) -> bool:
+        return len(self.rows) > 1
+
+    def _who(self, step: SearchStep) -> str:
+        return f" (query {step.query + 1})" if self.multi else ""
+
+    def pick(self, number: int, step: SearchStep, budget: int) -> StepExplanation:
+        """A pick, and which constraints bound it (``budget``: chunks left before this turn)."""
+        segment = step.best
+        label = f"S{len(self.picks) + 1}"
+        relaxations, joint, unconstrained = _relax(
+            self.rows[step.query],
+            self.exacts[step.query],
+            self.prefixes[step.query],
+            segment,
+            max_length=self.max_length,
+            budget=budget,
+            splits=self.splits,
+            taken=self.taken,
+            picks=self.picks,
+        )
+        binding = tuple(r.constraints[0] for r in relaxations if r.binds)
+        if joint is not None:
+            binding = joint.constraints
+        note = _constraint_note(
+            relaxations, joint, segment, self.max_length, budget, self.overall_max_length, self.splits, self.picks
+        )
+        message = (
+            f"Turn {number}{self._who(step)}: picks {chunk_range(segment.start, segment.end)} as {label}, worth "
+            f"{num(segment.score)}; {step.chunks_used} of {self.overall_max_length} chunks used. "
+            f"What bound it: {note}."
+        )
+        self.picks.append(segment)
+        self.taken[segment.start : segment.end] = True
+        return StepExplanation(
+            number=number,
+            kind=StepKind.PICK,
+            query=step.query,
+            segment=segment,
+            chunks_used=step.chunks_used,
+            budget_left=self.overall_max_length - step.chunks_used,
+            message=message,
+            label=label,
+            binding=binding,
+            relaxations=relaxations,
+            joint=joint,
+            unconstrained=unconstrained,
+            constraint_note=note,
+        )
+
+    def retire(self, number: int, step: SearchStep) -> StepExplanation:
+        """A query that stops picking, and why (nothing left, or the best is below the minimum)."""
+        reason = _retire_reason(step.best, self.minimum_value, self.rows[step.query], self.taken)
+        retiring = f"query {step.query + 1}" if self.multi else "the query"
+        return StepExplanation(
+            number=number,
+            kind=StepKind.RETIRE,
+            query=step.query,
+            segment=step.best,
+            chunks_used=step.chunks_used,
+            budget_left=self.overall_max_length - step.chunks_used,
+            message=f"Turn {number}{self._who(step)}: {reason}; {retiring} retires.",
+            stop_reason=step.retired,
+            constraint_note=reason,
+        )
 
 
 def _relax(

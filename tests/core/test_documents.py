@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rse_core import (
     CorruptDocumentError,
@@ -15,6 +19,7 @@ from rse_core import (
     chunk_document,
     load_document,
 )
+from rse_core.documents.reflow import RUN_ON_WIDTH, reflow
 from tests.support.pdf_factory import make_encrypted_pdf, make_pdf, make_scanned_pdf
 
 
@@ -126,3 +131,58 @@ def test_limits_can_be_set_from_the_environment():
         load_document(make_pdf(["a", "b", "c"]), name="big.pdf", limits=tiny)
     with pytest.raises(ParameterError, match="RSE_MAX_PAGES"):
         LoadLimits.from_environment({"RSE_MAX_PAGES": "lots"})
+
+
+# --- reflow: display only, whitespace only ---
+
+LONG = "a line long enough to have been wrapped by the page rather than by its author, with"
+assert len(LONG) >= RUN_ON_WIDTH
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        (f"{LONG}\nThe rest", f"{LONG} The rest"),  # a long line that ends no sentence runs on
+        ("short\nline carried on", "short line carried on"),  # lower case: the sentence carries on
+        ("Heading\nText.\n\nNext paragraph", "Heading\nText.\n\nNext paragraph"),  # short, blank line
+        (f"{LONG} end.\nNext sentence", f"{LONG} end.\nNext sentence"),  # a sentence ends there
+        (f"{LONG}\n- item\n2) item\n(iv) item", f"{LONG}\n- item\n2) item\n(iv) item"),  # list items
+        (f"{LONG} well-\nknown", f"{LONG} well-known"),  # the hyphen stays: it may be a compound's
+        (f"{LONG} Ferreira-\nOlsen", f"{LONG} Ferreira-Olsen"),
+        (f"{LONG}  \n   indented", f"{LONG} indented"),  # indentation around a joined break goes
+        ("runs on\n", "runs on\n"),  # a text's last break: what follows is not known
+        ("", ""),
+    ],
+)
+def test_reflow_joins_only_breaks_inside_paragraphs(text, shown):
+    assert reflow(text) == shown
+
+
+_LINES = st.lists(
+    st.one_of(
+        st.sampled_from(["", "  ", "Heading", "Word.", "- item", "1) one", "hyphen-", "end:", "x" * 70, "\t"]),
+        st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=90),
+    ),
+    max_size=12,
+)
+
+
+def _ink(text: str) -> str:
+    return re.sub(r"\s", "", text)
+
+
+@given(_LINES)
+def test_reflow_never_loses_or_invents_a_visible_character(lines):
+    text = "\n".join(lines)
+    shown = reflow(text)
+    assert _ink(shown) == _ink(text)
+    assert shown.count("\n") <= text.count("\n")
+
+
+@given(_LINES, _LINES)
+def test_reflow_of_two_parts_cut_after_a_paragraph_is_the_reflow_of_the_whole(first, second):
+    """Chunks are cut after a paragraph or sentence end where they can: there the segment panel
+    (chunk by chunk) and the page view (the whole span) show the same text."""
+    head = "\n".join([*first, "End."]) + "\n"
+    tail = "\n".join(second)
+    assert reflow(head + tail) == reflow(head) + reflow(tail)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from functools import cache
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app_ui.components import segment_html
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import RSEParams, extract, get_scorer, load_document
 from rse_core.documents.cleaning import clean_text, clean_text_with_origins
@@ -182,10 +184,40 @@ def test_text_documents_get_escaped_marks():
         render_page(document, 1, marks)
 
 
-@given(st.lists(st.sampled_from(["word", "Word.", "- item", "", "hyphen-", "x" * 70, "1) one"]), max_size=12))
-def test_reflow_only_joins_lines(lines):
-    text = "\n".join(lines)
-    flowed = reflow(text)
-    squash = re.compile(r"[\s-]")
-    assert squash.sub("", flowed) == squash.sub("", text)
-    assert flowed.count("\n") <= text.count("\n")
+def _panel_text(result, segment) -> str:
+    """The characters the segment panel shows: its text block, chunk-start markers and tags removed."""
+    block = segment_html(result, segment).split('<div class="rse-text">', 1)[1].split("</div>", 1)[0]
+    return html.unescape(re.sub(r"<[^>]+>", "", re.sub(r'<span class="boundary"[^>]*>\d+</span>', "", block)))
+
+
+def _gaps(text: str) -> list[str]:
+    """What follows each visible character: "" (the next one), " " (spaces) or "\n" (a line break)."""
+    return ["\n" if "\n" in gap else " " if gap else "" for gap in re.split(r"\S", text)[1:]]
+
+
+def test_the_page_view_and_the_segment_panel_show_a_segment_the_same_way():
+    """One reflow for both (issue 18): the segment panel reflows chunk by chunk, the page view's
+    "Reflowed text" the whole span. Same characters; the same breaks, except where the line before
+    a break crosses a chunk's edge (the panel cannot see past it; it marks the edge there)."""
+    compared = exact = 0
+    for slug, sample in list_samples().items():
+        document = _document(slug)
+        queries = [query.query for query in sample.golden.queries] + list(EXTRA_QUERIES)
+        for query in queries:
+            result = extract(document, query, scorer=get_scorer("bm25"))
+            for segment in result.segments:
+                marks = segment_marks(result, segment)  # what the page view panel shows for "S1", ...
+                start, end = min(mark.start for mark in marks), max(mark.end for mark in marks)
+                span = document.text[start:end]
+                panel, page = _panel_text(result, segment), reflow(span)
+                assert re.sub(r"\s", "", panel) == re.sub(r"\s", "", page) == re.sub(r"\s", "", span)
+                compared += 1
+                exact += panel == page
+                ink = [start + i for i, char in enumerate(span) if not char.isspace()]
+                edges = [mark.start for mark in marks[1:]]
+                for k, (shown, paged) in enumerate(zip(_gaps(panel), _gaps(page), strict=True)):
+                    if shown != paged:
+                        line_start = document.text.rfind("\n", 0, ink[k]) + 1
+                        after = ink[k + 1] if k + 1 < len(ink) else end
+                        assert any(line_start <= edge <= after for edge in edges), (slug, query, ink[k])
+    assert compared >= 30 and 2 * exact >= compared, (compared, exact)  # 71 of 88 when written

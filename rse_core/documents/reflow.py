@@ -1,0 +1,58 @@
+"""Join a PDF's hard-wrapped lines into paragraphs, for reading on screen only.
+
+PDF text breaks every line where the page did, so shown as is it reads like a poem. :func:`reflow`
+turns a line break inside a paragraph into a space and keeps every other break: blank lines
+(paragraph breaks), list items, and short lines that end no sentence (headings, table cells).
+
+It changes whitespace only: every other character stays, in order, so a reflowed text is never a
+different text (a hyphen at a line's end is kept, since ``well-`` / ``known`` cannot be told
+from ``hyph-`` / ``enated`` without a dictionary). What is exported or sent to an LLM stays exact.
+
+Each break is decided from the two lines around it alone, never from the rest of the text, so a
+segment reflowed chunk by chunk (the segment panel) reads like the same segment reflowed whole
+(the page view). Only a break next to a chunk's edge can differ, since a chunk sees part of the
+line there: chunks are cut after a sentence or paragraph where they can, and there both agree.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+RUN_ON_WIDTH = 65
+"""A line at least this long that ends no sentence runs on: the page, not the author, broke it."""
+
+# The end of a sentence or clause, possibly inside closing quotes or brackets.
+_SENTENCE_END = re.compile(r"[.:;!?][\"'\u2019\u201d)\]]*$")
+# A bullet, "1." / "2)", "a)" / "b.", or "(i)" followed by a space: a list item keeps its line.
+_LIST_ITEM = re.compile(r"\s*(?:[-*\u2022\u25cf\u25aa\u2013]|\d{1,3}[.)]|[A-Za-z][.)]|\([0-9A-Za-z]{1,4}\))\s")
+
+
+def reflow(text: str) -> str:
+    """``text`` with the line breaks inside its paragraphs joined, for display only.
+
+    A break is joined when the line before ends no sentence and either the next line starts in
+    lower case (the sentence carries on) or the line before is long (:data:`RUN_ON_WIDTH`). It is
+    kept before or after a blank line and before a list item. A joined break becomes one space, with the
+    indentation around it dropped; after a word's hyphen it becomes nothing (the hyphen stays).
+    A text's last line break is kept: what follows it is not known.
+    """
+    lines = text.split("\n")
+    parts = [lines[0]]
+    for before, after in pairwise(lines):
+        joint = _joint(before, after)
+        if joint is None:
+            parts.append("\n" + after)
+        else:
+            parts[-1] = parts[-1].rstrip() + joint + after.lstrip()
+    return "".join(parts)
+
+
+def _joint(before: str, after: str) -> str | None:
+    """What the break between two lines becomes: ``None`` to keep it, else the joining text."""
+    head, tail = before.rstrip(), after.lstrip()
+    if not head or not tail or _LIST_ITEM.match(after):
+        return None
+    if _SENTENCE_END.search(head) or not (tail[0].islower() or len(head) >= RUN_ON_WIDTH):
+        return None
+    return "" if head.endswith("-") and head[-2:-1].isalpha() else " "
