@@ -26,7 +26,7 @@ import numpy as np
 
 from rse_core.documents import Document, load_document
 from rse_core.evaluation.golden import GoldenSet, GoldenSetError
-from rse_core.evaluation.metrics import METHOD_LABELS, METHODS, QueryEvaluation, SpanScore, score_result, summarize
+from rse_core.evaluation.metrics import METHOD_LABELS, METHODS, QueryEvaluation, SpanScore, query_evaluation, summarize
 from rse_core.params import RSEParams
 from rse_core.pipeline import Corpus, ExtractedSegment, build_corpus, normalize_queries, run_rse
 from rse_core.scoring import Scorer, ScorerName, get_scorer
@@ -228,17 +228,8 @@ def evaluate(
             corpus, queries, [score_fn(queries[0])], params, scorer.calibration, scorer=scorer.name, notes=notes
         )
         evaluations.append(
-            QueryEvaluation(
-                id=query.id,
-                query=query.query,
-                kind=query.kind,
-                gold=query.span,
-                scores=score_result(result, query.span, document.doc_id),
-                segments=result.segments,
-                top_k=result.top_k,
-                top_k_equal_budget=result.top_k_equal_budget,
-                window=result.window,
-                window_equal_budget=result.window_equal_budget,
+            query_evaluation(
+                result, id=query.id, query=query.query, kind=query.kind, gold=query.span, doc_id=document.doc_id
             )
         )
     return Evaluation(golden, params, scorer.name, tuple(evaluations), corpus, document)
