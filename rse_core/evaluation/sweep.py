@@ -23,11 +23,11 @@ from enum import StrEnum
 import numpy as np
 
 from rse_core.errors import ParameterError, RSEError
-from rse_core.evaluation.metrics import span_score
+from rse_core.evaluation.metrics import chunk_pieces, score_sent
 from rse_core.params import RSEParams
 from rse_core.pipeline import Corpus
 from rse_core.scoring import Calibration
-from rse_core.search import Segment, StopReason, find_best_segments
+from rse_core.search import SearchResult, Segment, StopReason, find_best_segments
 from rse_core.validation import parse_choice
 from rse_core.values import ChunkValues, chunk_values
 
@@ -189,7 +189,7 @@ def sweep(
         x_param, y_param: two different :class:`SweepParam` names.
         x_values, y_values: the settings to try (each validated as an :class:`RSEParams` field).
         gold: a gold character span (start, end) in document ``gold_document``; adds recall and
-            precision per cell, computed with :func:`rse_core.evaluation.metrics.span_score`.
+            precision per cell, computed with :func:`rse_core.evaluation.metrics.score_sent`.
         gold_document: index in ``corpus.documents`` of the document ``gold`` refers to.
 
     Raises:
@@ -217,9 +217,7 @@ def sweep(
     for param, values in ((x_param, x_values), (y_param, y_values)):
         for value in values:
             params.with_changes(**{param.value: value})
-    starts = np.array([chunk.start for chunk in corpus.chunks], dtype=np.int64)
-    ends = np.array([chunk.end for chunk in corpus.chunks], dtype=np.int64)
-    gold_chunks = _gold_chunk_mask(corpus, gold_document) if gold is not None else None
+    gold_doc_id = _gold_document_id(corpus, gold_document) if gold is not None else None
 
     value_cache: dict[tuple[float, float], list[np.ndarray]] = {}
     rows = []
@@ -240,38 +238,37 @@ def sweep(
                 minimum_value=setting[SweepParam.MINIMUM_VALUE.value],
                 document_splits=corpus.document_splits,
             )
-            row.append(_cell(x, y, search, starts, ends, gold, gold_chunks))
+            row.append(_cell(x, y, search, corpus, gold, gold_doc_id))
         rows.append(tuple(row))
     return SweepResult(x_param, x_values, y_param, y_values, params, tuple(rows))
 
 
-def _gold_chunk_mask(corpus: Corpus, gold_document: int) -> np.ndarray:
+def _gold_document_id(corpus: Corpus, gold_document: int) -> str:
     if not 0 <= gold_document < len(corpus.documents):
         raise ParameterError(f"gold_document must index one of the {len(corpus.documents)} documents.")
-    doc_id = corpus.documents[gold_document].doc_id
-    return np.array([chunk.doc_id == doc_id for chunk in corpus.chunks], dtype=bool)
+    return corpus.documents[gold_document].doc_id
 
 
-def _cell(x, y, search, starts, ends, gold, gold_chunks) -> SweepCell:
+def _cell(
+    x: float,
+    y: float,
+    search: SearchResult,
+    corpus: Corpus,
+    gold: tuple[int, int] | None,
+    gold_doc_id: str | None,
+) -> SweepCell:
+    """One cell from its search; judged by :func:`~rse_core.evaluation.metrics.score_sent` like every evaluation."""
     segments = tuple(search)
-    ranges = [(int(starts[s.start]), int(ends[s.end - 1])) for s in segments]
-    recall = precision = None
-    if gold is not None:
-        # Only segments of the gold's document can overlap it: offsets are per document.
-        in_gold_doc = [r for r, s in zip(ranges, segments, strict=True) if gold_chunks[s.start]]
-        score = span_score(in_gold_doc, gold)
-        recall = score.recall
-        overlap = round(score.recall * (gold[1] - gold[0]))  # an exact count, recovered from the ratio
-        sent = sum(end - start for start, end in ranges)
-        precision = overlap / sent if sent else 0.0
+    pieces = chunk_pieces(corpus, ((s.start, s.end) for s in segments))
+    score = score_sent(pieces, gold, gold_doc_id) if gold is not None else None
     return SweepCell(
         x=x,
         y=y,
         segments=segments,
         chunks=sum(len(s) for s in segments),
-        characters=sum(end - start for start, end in ranges),
-        recall=recall,
-        precision=precision,
+        characters=sum(end - start for _, start, end in pieces),
+        recall=None if score is None else score.recall,
+        precision=None if score is None else score.precision,
         stop_reason=search.stop_reason,
     )
 
