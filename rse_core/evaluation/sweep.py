@@ -6,12 +6,13 @@ one segment search; what the swept parameters do not change is computed once:
 
 - the calibration, the beta transform and the ranks depend on none of them;
 - ``exp(-rank / decay_rate)`` depends only on the decay rate (computed once per distinct rate);
-- the penalty is one subtraction per cell (and one multiplication with the length factor);
+- the penalty costs one multiplication and one subtraction per cell (and one multiplication
+  with the length factor);
 - ``max_length``, ``overall_max_length`` and ``minimum_value`` only reach the search.
 
-The values are computed with exactly the operations of :func:`rse_core.values.chunk_values`, in
-the same order, so every cell is bit-for-bit what :func:`rse_core.pipeline.run_rse` would return
-at that setting (the tests check this).
+The values are built by :func:`rse_core.values.values_from_parts`, the last step of
+:func:`rse_core.values.chunk_values` itself, so every cell is bit-for-bit what
+:func:`rse_core.pipeline.run_rse` would return at that setting (the tests check this).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from rse_core.pipeline import Corpus
 from rse_core.scoring import Calibration
 from rse_core.search import SearchResult, Segment, StopReason, find_best_segments
 from rse_core.validation import parse_choice
-from rse_core.values import ChunkValues, chunk_values
+from rse_core.values import ChunkValues, chunk_values, rank_decay, values_from_parts
 
 
 class SweepParam(StrEnum):
@@ -60,16 +61,15 @@ class ValueBasis:
     """Chunk values of one query for any penalty and decay rate, without redoing the rest.
 
     Holds the stages that do not depend on the penalty or the decay rate (calibrated scores,
-    beta transform, ranks, length factors) and rebuilds ``value`` from them with the same
-    floating-point operations as :func:`~rse_core.values.chunk_values`::
-
-        value = transformed * exp(-rank / decay_rate) - penalty   [* length_factor]
+    beta transform, ranks, length factors) and the decay of every rate asked for, and builds
+    values from them with :func:`~rse_core.values.values_from_parts`, the last step of
+    :func:`~rse_core.values.chunk_values` itself, so they are bit-for-bit ``run_rse``'s.
     """
 
     def __init__(self, base: ChunkValues, chunk_length_adjustment: bool) -> None:
         self.base = base
         self.adjust = chunk_length_adjustment
-        self._decayed: dict[float, np.ndarray] = {}
+        self._decay: dict[float, np.ndarray] = {}
 
     @classmethod
     def from_raw(
@@ -91,14 +91,12 @@ class ValueBasis:
         return cls(base, params.chunk_length_adjustment)
 
     def values(self, penalty: float, decay_rate: float) -> np.ndarray:
-        decayed = self._decayed.get(decay_rate)
-        if decayed is None:
-            decayed = self.base.transformed * np.exp(-self.base.rank / decay_rate)
-            self._decayed[decay_rate] = decayed
-        value = decayed - penalty
-        if self.adjust:
-            value = value * self.base.length_factor
-        return value
+        decay = self._decay.get(decay_rate)
+        if decay is None:
+            decay = rank_decay(self.base.rank, decay_rate)
+            self._decay[decay_rate] = decay
+        length_factor = self.base.length_factor if self.adjust else None
+        return values_from_parts(self.base.transformed, decay, penalty, length_factor)
 
 
 @dataclass(frozen=True)
