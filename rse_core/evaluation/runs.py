@@ -206,13 +206,7 @@ def evaluate(
     """
     params = params or RSEParams()
     scorer = get_scorer(scorer or ScorerName.MINILM) if scorer is None or isinstance(scorer, str) else scorer
-    if corpus is not None:
-        document = find_document(corpus, golden.document_name)
-    elif document is None:
-        document = load_document(golden.document_path)
-    golden.validate_document(document.text)
-    if corpus is None:
-        corpus = build_corpus(document, params.chunk_size, headers=params.chunk_headers)
+    document, corpus = _golden_document_and_corpus(golden, params, document, corpus)
     if score_fn is None:
         chunks = corpus.chunks
 
@@ -233,6 +227,21 @@ def evaluate(
             )
         )
     return Evaluation(golden, params, scorer.name, tuple(evaluations), corpus, document)
+
+
+def _golden_document_and_corpus(
+    golden: GoldenSet, params: RSEParams, document: Document | None, corpus: Corpus | None
+) -> tuple[Document, Corpus]:
+    """The golden set's document (found in ``corpus``, given, or loaded), checked against its spans,
+    and the corpus to search (``document`` alone when none is given)."""
+    if corpus is not None:
+        document = find_document(corpus, golden.document_name)
+    elif document is None:
+        document = load_document(golden.document_path)
+    golden.validate_document(document.text)
+    if corpus is None:
+        corpus = build_corpus(document, params.chunk_size, headers=params.chunk_headers)
+    return document, corpus
 
 
 # ------------------------------------------------------------------------------------ text table

@@ -194,51 +194,63 @@ def sweep(
         ParameterError: an unknown or repeated parameter, an empty axis, or a value out of range.
         RSEError: the scores do not fit the corpus.
     """
+    x_param, x_values, y_param, y_values = _parse_axes(x_param, x_values, y_param, y_values)
+    _check_scores(corpus, queries, raw_scores, params)
+    lengths, splits = corpus.lengths, corpus.document_splits
+    bases = [ValueBasis.from_raw(np.asarray(raw, float), params, calibration, lengths, splits) for raw in raw_scores]
+    _check_axis_values(params, ((x_param, x_values), (y_param, y_values)))
+    gold_doc_id = _gold_document_id(corpus, gold_document) if gold is not None else None
+    value_cache: dict[tuple[float, float], list[np.ndarray]] = {}
+
+    def search_at(x: float, y: float) -> SearchResult:
+        """The segment search at one cell; values are shared by the cells of one (penalty, decay)."""
+        setting = {field.value: getattr(params, field.value) for field in SweepParam}
+        setting[x_param.value], setting[y_param.value] = x, y
+        key = (setting[SweepParam.PENALTY.value], setting[SweepParam.DECAY_RATE.value])
+        values = value_cache.get(key)
+        if values is None:
+            values = [basis.values(*key) for basis in bases]
+            value_cache[key] = values
+        return find_best_segments(
+            values,
+            max_length=setting[SweepParam.MAX_LENGTH.value],
+            overall_max_length=setting[SweepParam.OVERALL_MAX_LENGTH.value],
+            minimum_value=setting[SweepParam.MINIMUM_VALUE.value],
+            document_splits=corpus.document_splits,
+        )
+
+    rows = tuple(tuple(_cell(x, y, search_at(x, y), corpus, gold, gold_doc_id) for x in x_values) for y in y_values)
+    return SweepResult(x_param, x_values, y_param, y_values, params, rows)
+
+
+def _parse_axes(
+    x_param: str | SweepParam, x_values: Sequence[float], y_param: str | SweepParam, y_values: Sequence[float]
+) -> tuple[SweepParam, tuple[float, ...], SweepParam, tuple[float, ...]]:
+    """Two different parameters, each with at least one value (the values are checked later)."""
     x_param, y_param = SweepParam.parse(x_param), SweepParam.parse(y_param)
     if x_param is y_param:
         raise ParameterError(f"x and y both sweep {x_param.value}; choose two different parameters.")
     x_values, y_values = tuple(x_values), tuple(y_values)
     if not x_values or not y_values:
         raise ParameterError("Each axis needs at least one value.")
+    return x_param, x_values, y_param, y_values
+
+
+def _check_axis_values(params: RSEParams, axes: Sequence[tuple[SweepParam, Sequence[float]]]) -> None:
+    """Every axis value checked once, as a whole parameter set would check it."""
+    for param, values in axes:
+        for value in values:
+            params.with_changes(**{param.value: value})
+
+
+def _check_scores(corpus: Corpus, queries: Sequence[str], raw_scores: Sequence[np.ndarray], params: RSEParams) -> None:
+    """Cached scores fit the corpus only at its chunk size, and one array per query."""
     if params.chunk_size != corpus.chunk_size:
         raise RSEError(
             f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
         )
     if len(raw_scores) != len(queries) or not raw_scores:
         raise RSEError(f"{len(raw_scores)} score arrays for {len(queries)} queries.")
-    lengths = corpus.lengths
-    bases = [
-        ValueBasis.from_raw(np.asarray(raw, dtype=np.float64), params, calibration, lengths, corpus.document_splits)
-        for raw in raw_scores
-    ]
-    # Validate every axis value once, as a whole parameter set would be.
-    for param, values in ((x_param, x_values), (y_param, y_values)):
-        for value in values:
-            params.with_changes(**{param.value: value})
-    gold_doc_id = _gold_document_id(corpus, gold_document) if gold is not None else None
-
-    value_cache: dict[tuple[float, float], list[np.ndarray]] = {}
-    rows = []
-    for y in y_values:
-        row = []
-        for x in x_values:
-            setting = {field.value: getattr(params, field.value) for field in SweepParam}
-            setting[x_param.value], setting[y_param.value] = x, y
-            key = (setting[SweepParam.PENALTY.value], setting[SweepParam.DECAY_RATE.value])
-            values = value_cache.get(key)
-            if values is None:
-                values = [basis.values(*key) for basis in bases]
-                value_cache[key] = values
-            search = find_best_segments(
-                values,
-                max_length=setting[SweepParam.MAX_LENGTH.value],
-                overall_max_length=setting[SweepParam.OVERALL_MAX_LENGTH.value],
-                minimum_value=setting[SweepParam.MINIMUM_VALUE.value],
-                document_splits=corpus.document_splits,
-            )
-            row.append(_cell(x, y, search, corpus, gold, gold_doc_id))
-        rows.append(tuple(row))
-    return SweepResult(x_param, x_values, y_param, y_values, params, tuple(rows))
 
 
 def _gold_document_id(corpus: Corpus, gold_document: int) -> str:
