@@ -86,9 +86,7 @@ def chunk_values(
     from scipy.special import betainc
 
     transformed = betainc(params.beta_a, params.beta_b, calibrated_array)
-    with np.errstate(over="ignore"):  # a tiny decay rate sends -rank/decay to -inf: exp gives 0
-        decay = np.exp(-rank / params.decay_rate)
-    value = transformed * decay - params.irrelevant_chunk_penalty
+    decay = rank_decay(rank, params.decay_rate)
     length_factor = np.ones(n)
     if params.chunk_length_adjustment:
         if chunk_lengths is None:
@@ -97,7 +95,12 @@ def chunk_values(
         if lengths.shape != (n,):
             raise InvalidScoresError(f"{len(lengths)} chunk lengths for {n} chunks.")
         length_factor = np.maximum(lengths, REFERENCE_CHUNK_LENGTH) / REFERENCE_CHUNK_LENGTH
-        value = value * length_factor
+    value = values_from_parts(
+        transformed,
+        decay,
+        params.irrelevant_chunk_penalty,
+        length_factor if params.chunk_length_adjustment else None,
+    )
     return ChunkValues(
         raw=raw_array,
         calibrated=calibrated_array,
@@ -107,6 +110,27 @@ def chunk_values(
         length_factor=length_factor,
         value=value,
     )
+
+
+def rank_decay(rank: np.ndarray, decay_rate: float) -> np.ndarray:
+    """``exp(-rank / decay_rate)``: the formula's discount for chunks ranked lower in their document."""
+    with np.errstate(over="ignore"):  # a tiny decay rate sends -rank/decay to -inf: exp gives 0
+        return np.exp(-rank / decay_rate)
+
+
+def values_from_parts(
+    transformed: np.ndarray, decay: np.ndarray, penalty: float, length_factor: np.ndarray | None = None
+) -> np.ndarray:
+    """``transformed * decay - penalty``, times ``length_factor`` when given: the formula's last step.
+
+    Its own function so that sweeps, which hold the beta-transformed scores and the decay of
+    every rate they try, build values for many penalties without redoing the beta CDF, and with
+    exactly the operations of :func:`chunk_values` (bit-for-bit the same values).
+    """
+    value = transformed * decay - penalty
+    if length_factor is not None:
+        value = value * length_factor
+    return value
 
 
 def rank_by_score(scores: Sequence[float] | np.ndarray) -> np.ndarray:

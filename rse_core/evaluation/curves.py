@@ -28,10 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rse_core.evaluation.metrics import span_score
-from rse_core.evaluation.scored_sets import ScoredSet
+from rse_core.evaluation.metrics import chunk_pieces, score_sent
+from rse_core.evaluation.scored_sets import ScoredCase, ScoredSet
 from rse_core.evaluation.sweep import SweepParam, ValueBasis, default_axis
 from rse_core.params import RSEParams
+from rse_core.scoring import Calibration
 from rse_core.search import find_best_segments
 from rse_core.topk import ranked_chunks, window
 from rse_core.values import rank_by_score
@@ -70,28 +71,25 @@ class Outcome:
 
 
 class PreparedCase:
-    """One scored case with what every setting shares precomputed (values basis, ranking, offsets)."""
+    """One scored case with what every setting shares precomputed (values basis, ranking)."""
 
-    def __init__(self, item, params: RSEParams, calibration) -> None:
+    def __init__(self, item: ScoredCase, params: RSEParams, calibration: Calibration) -> None:
         corpus = item.corpus
+        self.corpus = corpus
         self.kind = item.case.kind
         self.gold = item.case.span
+        self.gold_document = item.case.doc_id
         self.basis = ValueBasis.from_raw(item.raw, params, calibration, corpus.lengths, corpus.document_splits)
         self.ranking = ranked_chunks([rank_by_score(item.raw)])  # across documents, as run_rse's top-k
-        self.starts = np.array([chunk.start for chunk in corpus.chunks], dtype=np.int64)
-        self.ends = np.array([chunk.end for chunk in corpus.chunks], dtype=np.int64)
         self.lengths = corpus.lengths
-        self.in_gold_doc = np.array([chunk.doc_id == item.case.doc_id for chunk in corpus.chunks], dtype=bool)
         self.splits = corpus.document_splits
 
     def judge(self, chunk_runs: Sequence[tuple[int, int]]) -> Outcome:
         """Score runs of chunks ``[start, end)``, best first, against the gold span."""
-        ranges = [(int(self.starts[s]), int(self.ends[e - 1])) for s, e in chunk_runs]
-        inside = [r for r, (s, _) in zip(ranges, chunk_runs, strict=True) if self.in_gold_doc[s]]
-        score = span_score(inside, self.gold)
-        characters = sum(end - start for start, end in ranges)
-        first_hit = bool(chunk_runs) and bool(self.in_gold_doc[chunk_runs[0][0]])
-        return Outcome(score.recall, characters, first_hit)
+        pieces = chunk_pieces(self.corpus, chunk_runs)
+        score = score_sent(pieces, self.gold, self.gold_document)
+        first_hit = bool(pieces) and pieces[0][0] == self.gold_document
+        return Outcome(score.recall, score.characters, first_hit)
 
 
 def prepare(scored: ScoredSet, params: RSEParams) -> list[PreparedCase]:

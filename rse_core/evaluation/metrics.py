@@ -1,18 +1,19 @@
 """The span judge every evaluation shares: what a method sent, scored against a gold span.
 
 Every place that scores retrieval (one golden set, a scored set at new parameters, the sweep's
-cells, the recall-vs-characters curves, the demo's narration) asks :func:`span_score` or
-:func:`score_result`, so a number means the same thing on every page.
+cells, the recall-vs-characters curves, the auto-tuner, the demo's narration) turns what a method
+sent into :data:`Piece` s and asks :func:`score_sent`, and every :class:`QueryEvaluation` is built
+by :func:`query_evaluation`, so a number means the same thing on every page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from rse_core.errors import RSEError
 from rse_core.evaluation.golden import QUERY_KINDS
-from rse_core.pipeline import ExtractedSegment, ExtractionResult
+from rse_core.pipeline import Corpus, ExtractedSegment, ExtractionResult
 from rse_core.topk import WindowSegment
 
 METHODS = ("rse", "top_k", "top_k_equal_budget", "window", "window_equal_budget")
@@ -80,6 +81,35 @@ def span_score(
     )
 
 
+Piece = tuple[Hashable, int, int]
+"""One piece a method sent: (document id, start, end), character offsets within that document."""
+
+
+def chunk_pieces(corpus: Corpus, runs: Iterable[tuple[int, int]]) -> list[Piece]:
+    """The pieces sent by runs of corpus chunks ``[start, end)`` (a run never crosses documents)."""
+    chunks = corpus.chunks
+    return [(chunks[start].doc_id, chunks[start].start, chunks[end - 1].end) for start, end in runs]
+
+
+def score_sent(pieces: Sequence[Piece], gold: tuple[int, int], gold_document: Hashable) -> SpanScore:
+    """Judge what a method sent against the ``gold`` span of ``gold_document``.
+
+    Offsets are per document, so only pieces of the gold's document can overlap it, and overlaps
+    are merged within each document, never across. Characters sent from other documents count
+    as sent (against precision), never as gold. ``pieces`` counts the pieces as sent, before
+    merging: ten adjacent top-k chunks are ten pieces.
+    """
+    inside: list[tuple[int, int]] = []
+    elsewhere: dict[Hashable, list[tuple[int, int]]] = {}
+    for document, start, end in pieces:
+        if document == gold_document:
+            inside.append((start, end))
+        else:
+            elsewhere.setdefault(document, []).append((start, end))
+    other = sum(end - start for ranges in elsewhere.values() for start, end in merge_ranges(ranges))
+    return span_score(inside, gold, pieces=len(pieces), other_characters=other)
+
+
 @dataclass(frozen=True)
 class QueryEvaluation:
     """One golden query: what each method sent and how it scored.
@@ -142,40 +172,49 @@ def _mean(values: Iterable[float]) -> float:
     return sum(values) / len(values) if values else 0.0
 
 
+def sent_pieces(result: ExtractionResult) -> dict[str, list[Piece]]:
+    """What each method of :data:`METHODS` sent in ``result``, as pieces in the order sent."""
+    corpus = result.corpus
+    return {
+        "rse": [(s.doc_id, s.start_char, s.end_char) for s in result.segments],
+        "top_k": chunk_pieces(corpus, ((i, i + 1) for i in result.top_k)),
+        "top_k_equal_budget": chunk_pieces(corpus, ((i, i + 1) for i in result.top_k_equal_budget)),
+        "window": chunk_pieces(corpus, ((s.start, s.end) for s in result.window)),
+        "window_equal_budget": chunk_pieces(corpus, ((s.start, s.end) for s in result.window_equal_budget)),
+    }
+
+
 def score_result(result: ExtractionResult, gold: tuple[int, int], doc_id: str | None = None) -> dict[str, SpanScore]:
     """Judge RSE and the baselines (top-k, window, each also at RSE's budget) against a gold span.
 
     ``gold`` are offsets into the document ``doc_id`` (default: the corpus' only document).
     Characters sent from other documents of the corpus count as sent, never as gold.
     """
-    corpus = result.corpus
     if doc_id is None:
-        if len(corpus.documents) != 1:
+        documents = result.corpus.documents
+        if len(documents) != 1:
             raise RSEError("The corpus holds several documents; say which one the gold span is in (doc_id).")
-        doc_id = corpus.documents[0].doc_id
+        doc_id = documents[0].doc_id
+    return {method: score_sent(pieces, gold, doc_id) for method, pieces in sent_pieces(result).items()}
 
-    def judge(ranges: list[tuple[str, int, int]], pieces: int) -> SpanScore:
-        inside = [(start, end) for owner, start, end in ranges if owner == doc_id]
-        # Offsets are per document: overlaps are merged within each other document, never across.
-        others = {owner for owner, _, _ in ranges if owner != doc_id}
-        outside = sum(
-            end - start for other in others for start, end in merge_ranges([(s, e) for o, s, e in ranges if o == other])
-        )
-        return span_score(inside, gold, pieces=pieces, other_characters=outside)
 
-    def chunk_ranges(indices: Sequence[int]) -> list[tuple[str, int, int]]:
-        return [(corpus.chunks[i].doc_id, corpus.chunks[i].start, corpus.chunks[i].end) for i in indices]
+def query_evaluation(
+    result: ExtractionResult, *, id: str, query: str, kind: str, gold: tuple[int, int], doc_id: str
+) -> QueryEvaluation:
+    """One golden query's :class:`QueryEvaluation`: ``result`` judged against ``gold`` in ``doc_id``.
 
-    def window_ranges(segments: Sequence[WindowSegment]) -> list[tuple[str, int, int]]:
-        return [
-            (corpus.chunks[s.start].doc_id, corpus.chunks[s.start].start, corpus.chunks[s.end - 1].end)
-            for s in segments
-        ]
-
-    return {
-        "rse": judge([(s.doc_id, s.start_char, s.end_char) for s in result.segments], len(result.segments)),
-        "top_k": judge(chunk_ranges(result.top_k), len(result.top_k)),
-        "top_k_equal_budget": judge(chunk_ranges(result.top_k_equal_budget), len(result.top_k_equal_budget)),
-        "window": judge(window_ranges(result.window), len(result.window)),
-        "window_equal_budget": judge(window_ranges(result.window_equal_budget), len(result.window_equal_budget)),
-    }
+    The one place a :class:`QueryEvaluation` is built from a run, so a golden set evaluated from
+    scratch and a scored set evaluated at new parameters keep the same fields.
+    """
+    return QueryEvaluation(
+        id=id,
+        query=query,
+        kind=kind,
+        gold=gold,
+        scores=score_result(result, gold, doc_id),
+        segments=result.segments,
+        top_k=result.top_k,
+        top_k_equal_budget=result.top_k_equal_budget,
+        window=result.window,
+        window_equal_budget=result.window_equal_budget,
+    )

@@ -26,7 +26,7 @@ import numpy as np
 
 from rse_core.documents import Document, load_document
 from rse_core.evaluation.golden import GoldenSet, GoldenSetError
-from rse_core.evaluation.metrics import METHOD_LABELS, METHODS, QueryEvaluation, SpanScore, score_result, summarize
+from rse_core.evaluation.metrics import METHOD_LABELS, METHODS, QueryEvaluation, SpanScore, query_evaluation, summarize
 from rse_core.params import RSEParams
 from rse_core.pipeline import Corpus, ExtractedSegment, build_corpus, normalize_queries, run_rse
 from rse_core.scoring import Scorer, ScorerName, get_scorer
@@ -206,13 +206,7 @@ def evaluate(
     """
     params = params or RSEParams()
     scorer = get_scorer(scorer or ScorerName.MINILM) if scorer is None or isinstance(scorer, str) else scorer
-    if corpus is not None:
-        document = find_document(corpus, golden.document_name)
-    elif document is None:
-        document = load_document(golden.document_path)
-    golden.validate_document(document.text)
-    if corpus is None:
-        corpus = build_corpus(document, params.chunk_size, headers=params.chunk_headers)
+    document, corpus = _golden_document_and_corpus(golden, params, document, corpus)
     if score_fn is None:
         chunks = corpus.chunks
 
@@ -228,20 +222,26 @@ def evaluate(
             corpus, queries, [score_fn(queries[0])], params, scorer.calibration, scorer=scorer.name, notes=notes
         )
         evaluations.append(
-            QueryEvaluation(
-                id=query.id,
-                query=query.query,
-                kind=query.kind,
-                gold=query.span,
-                scores=score_result(result, query.span, document.doc_id),
-                segments=result.segments,
-                top_k=result.top_k,
-                top_k_equal_budget=result.top_k_equal_budget,
-                window=result.window,
-                window_equal_budget=result.window_equal_budget,
+            query_evaluation(
+                result, id=query.id, query=query.query, kind=query.kind, gold=query.span, doc_id=document.doc_id
             )
         )
     return Evaluation(golden, params, scorer.name, tuple(evaluations), corpus, document)
+
+
+def _golden_document_and_corpus(
+    golden: GoldenSet, params: RSEParams, document: Document | None, corpus: Corpus | None
+) -> tuple[Document, Corpus]:
+    """The golden set's document (found in ``corpus``, given, or loaded), checked against its spans,
+    and the corpus to search (``document`` alone when none is given)."""
+    if corpus is not None:
+        document = find_document(corpus, golden.document_name)
+    elif document is None:
+        document = load_document(golden.document_path)
+    golden.validate_document(document.text)
+    if corpus is None:
+        corpus = build_corpus(document, params.chunk_size, headers=params.chunk_headers)
+    return document, corpus
 
 
 # ------------------------------------------------------------------------------------ text table

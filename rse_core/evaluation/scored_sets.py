@@ -3,7 +3,7 @@
 Scoring is the slow step (a model over every chunk); everything after it takes milliseconds per
 query. :func:`score_set` chunks every group of an :class:`~rse_core.evaluation.sets.EvalSet` and keeps
 each case's raw scores; :func:`evaluate_scored` runs RSE and the top-k baselines on them with
-:func:`~rse_core.pipeline.run_rse` and judges them with :func:`~rse_core.evaluation.metrics.score_result`,
+:func:`~rse_core.pipeline.run_rse` and judges them with :func:`~rse_core.evaluation.metrics.query_evaluation`,
 so its numbers are those of :func:`~rse_core.evaluation.runs.evaluate` for the same scores. The budget
 curves (:mod:`rse_core.evaluation.curves`) and the auto-tuner (:mod:`rse_core.evaluation.tuning`) start from here too.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rse_core.chunking import DEFAULT_CHUNK_HEADERS
-from rse_core.evaluation.metrics import QueryEvaluation, score_result, summarize
+from rse_core.evaluation.metrics import QueryEvaluation, query_evaluation, summarize
 from rse_core.evaluation.sets import Case, EvalSet
 from rse_core.params import RSEParams
 from rse_core.pipeline import Corpus, build_corpus, normalize_queries, run_rse
@@ -127,18 +127,7 @@ def evaluate_scored(scored: ScoredSet, params: RSEParams) -> SetEvaluation:
         result = run_rse(item.corpus, (item.query,), [item.raw], params, scored.calibration, scorer=scored.scorer)
         case = item.case
         evaluations.append(
-            QueryEvaluation(
-                id=case.id,
-                query=case.query,
-                kind=case.kind,
-                gold=case.span,
-                scores=score_result(result, case.span, case.doc_id),
-                segments=result.segments,
-                top_k=result.top_k,
-                top_k_equal_budget=result.top_k_equal_budget,
-                window=result.window,
-                window_equal_budget=result.window_equal_budget,
-            )
+            query_evaluation(result, id=case.id, query=case.query, kind=case.kind, gold=case.span, doc_id=case.doc_id)
         )
         hits.append(bool(result.segments) and result.segments[0].doc_id == case.doc_id)
     return SetEvaluation(scored.name, scored.scorer, params, tuple(evaluations), tuple(hits))

@@ -6,12 +6,13 @@ one segment search; what the swept parameters do not change is computed once:
 
 - the calibration, the beta transform and the ranks depend on none of them;
 - ``exp(-rank / decay_rate)`` depends only on the decay rate (computed once per distinct rate);
-- the penalty is one subtraction per cell (and one multiplication with the length factor);
+- the penalty costs one multiplication and one subtraction per cell (and one multiplication
+  with the length factor);
 - ``max_length``, ``overall_max_length`` and ``minimum_value`` only reach the search.
 
-The values are computed with exactly the operations of :func:`rse_core.values.chunk_values`, in
-the same order, so every cell is bit-for-bit what :func:`rse_core.pipeline.run_rse` would return
-at that setting (the tests check this).
+The values are built by :func:`rse_core.values.values_from_parts`, the last step of
+:func:`rse_core.values.chunk_values` itself, so every cell is bit-for-bit what
+:func:`rse_core.pipeline.run_rse` would return at that setting (the tests check this).
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ from enum import StrEnum
 import numpy as np
 
 from rse_core.errors import ParameterError, RSEError
-from rse_core.evaluation.metrics import span_score
+from rse_core.evaluation.metrics import chunk_pieces, score_sent
 from rse_core.params import RSEParams
 from rse_core.pipeline import Corpus
 from rse_core.scoring import Calibration
-from rse_core.search import Segment, StopReason, find_best_segments
+from rse_core.search import SearchResult, Segment, StopReason, find_best_segments
 from rse_core.validation import parse_choice
-from rse_core.values import ChunkValues, chunk_values
+from rse_core.values import ChunkValues, chunk_values, rank_decay, values_from_parts
 
 
 class SweepParam(StrEnum):
@@ -60,16 +61,15 @@ class ValueBasis:
     """Chunk values of one query for any penalty and decay rate, without redoing the rest.
 
     Holds the stages that do not depend on the penalty or the decay rate (calibrated scores,
-    beta transform, ranks, length factors) and rebuilds ``value`` from them with the same
-    floating-point operations as :func:`~rse_core.values.chunk_values`::
-
-        value = transformed * exp(-rank / decay_rate) - penalty   [* length_factor]
+    beta transform, ranks, length factors) and the decay of every rate asked for, and builds
+    values from them with :func:`~rse_core.values.values_from_parts`, the last step of
+    :func:`~rse_core.values.chunk_values` itself, so they are bit-for-bit ``run_rse``'s.
     """
 
     def __init__(self, base: ChunkValues, chunk_length_adjustment: bool) -> None:
         self.base = base
         self.adjust = chunk_length_adjustment
-        self._decayed: dict[float, np.ndarray] = {}
+        self._decay: dict[float, np.ndarray] = {}
 
     @classmethod
     def from_raw(
@@ -91,14 +91,12 @@ class ValueBasis:
         return cls(base, params.chunk_length_adjustment)
 
     def values(self, penalty: float, decay_rate: float) -> np.ndarray:
-        decayed = self._decayed.get(decay_rate)
-        if decayed is None:
-            decayed = self.base.transformed * np.exp(-self.base.rank / decay_rate)
-            self._decayed[decay_rate] = decayed
-        value = decayed - penalty
-        if self.adjust:
-            value = value * self.base.length_factor
-        return value
+        decay = self._decay.get(decay_rate)
+        if decay is None:
+            decay = rank_decay(self.base.rank, decay_rate)
+            self._decay[decay_rate] = decay
+        length_factor = self.base.length_factor if self.adjust else None
+        return values_from_parts(self.base.transformed, decay, penalty, length_factor)
 
 
 @dataclass(frozen=True)
@@ -189,89 +187,98 @@ def sweep(
         x_param, y_param: two different :class:`SweepParam` names.
         x_values, y_values: the settings to try (each validated as an :class:`RSEParams` field).
         gold: a gold character span (start, end) in document ``gold_document``; adds recall and
-            precision per cell, computed with :func:`rse_core.evaluation.metrics.span_score`.
+            precision per cell, computed with :func:`rse_core.evaluation.metrics.score_sent`.
         gold_document: index in ``corpus.documents`` of the document ``gold`` refers to.
 
     Raises:
         ParameterError: an unknown or repeated parameter, an empty axis, or a value out of range.
         RSEError: the scores do not fit the corpus.
     """
+    x_param, x_values, y_param, y_values = _parse_axes(x_param, x_values, y_param, y_values)
+    _check_scores(corpus, queries, raw_scores, params)
+    lengths, splits = corpus.lengths, corpus.document_splits
+    bases = [ValueBasis.from_raw(np.asarray(raw, float), params, calibration, lengths, splits) for raw in raw_scores]
+    _check_axis_values(params, ((x_param, x_values), (y_param, y_values)))
+    gold_doc_id = _gold_document_id(corpus, gold_document) if gold is not None else None
+    value_cache: dict[tuple[float, float], list[np.ndarray]] = {}
+
+    def search_at(x: float, y: float) -> SearchResult:
+        """The segment search at one cell; values are shared by the cells of one (penalty, decay)."""
+        setting = {field.value: getattr(params, field.value) for field in SweepParam}
+        setting[x_param.value], setting[y_param.value] = x, y
+        key = (setting[SweepParam.PENALTY.value], setting[SweepParam.DECAY_RATE.value])
+        values = value_cache.get(key)
+        if values is None:
+            values = [basis.values(*key) for basis in bases]
+            value_cache[key] = values
+        return find_best_segments(
+            values,
+            max_length=setting[SweepParam.MAX_LENGTH.value],
+            overall_max_length=setting[SweepParam.OVERALL_MAX_LENGTH.value],
+            minimum_value=setting[SweepParam.MINIMUM_VALUE.value],
+            document_splits=corpus.document_splits,
+        )
+
+    rows = tuple(tuple(_cell(x, y, search_at(x, y), corpus, gold, gold_doc_id) for x in x_values) for y in y_values)
+    return SweepResult(x_param, x_values, y_param, y_values, params, rows)
+
+
+def _parse_axes(
+    x_param: str | SweepParam, x_values: Sequence[float], y_param: str | SweepParam, y_values: Sequence[float]
+) -> tuple[SweepParam, tuple[float, ...], SweepParam, tuple[float, ...]]:
+    """Two different parameters, each with at least one value (the values are checked later)."""
     x_param, y_param = SweepParam.parse(x_param), SweepParam.parse(y_param)
     if x_param is y_param:
         raise ParameterError(f"x and y both sweep {x_param.value}; choose two different parameters.")
     x_values, y_values = tuple(x_values), tuple(y_values)
     if not x_values or not y_values:
         raise ParameterError("Each axis needs at least one value.")
+    return x_param, x_values, y_param, y_values
+
+
+def _check_axis_values(params: RSEParams, axes: Sequence[tuple[SweepParam, Sequence[float]]]) -> None:
+    """Every axis value checked once, as a whole parameter set would check it."""
+    for param, values in axes:
+        for value in values:
+            params.with_changes(**{param.value: value})
+
+
+def _check_scores(corpus: Corpus, queries: Sequence[str], raw_scores: Sequence[np.ndarray], params: RSEParams) -> None:
+    """Cached scores fit the corpus only at its chunk size, and one array per query."""
     if params.chunk_size != corpus.chunk_size:
         raise RSEError(
             f"The scores were computed for chunk size {corpus.chunk_size}, not {params.chunk_size}; rescore first."
         )
     if len(raw_scores) != len(queries) or not raw_scores:
         raise RSEError(f"{len(raw_scores)} score arrays for {len(queries)} queries.")
-    lengths = corpus.lengths
-    bases = [
-        ValueBasis.from_raw(np.asarray(raw, dtype=np.float64), params, calibration, lengths, corpus.document_splits)
-        for raw in raw_scores
-    ]
-    # Validate every axis value once, as a whole parameter set would be.
-    for param, values in ((x_param, x_values), (y_param, y_values)):
-        for value in values:
-            params.with_changes(**{param.value: value})
-    starts = np.array([chunk.start for chunk in corpus.chunks], dtype=np.int64)
-    ends = np.array([chunk.end for chunk in corpus.chunks], dtype=np.int64)
-    gold_chunks = _gold_chunk_mask(corpus, gold_document) if gold is not None else None
-
-    value_cache: dict[tuple[float, float], list[np.ndarray]] = {}
-    rows = []
-    for y in y_values:
-        row = []
-        for x in x_values:
-            setting = {field.value: getattr(params, field.value) for field in SweepParam}
-            setting[x_param.value], setting[y_param.value] = x, y
-            key = (setting[SweepParam.PENALTY.value], setting[SweepParam.DECAY_RATE.value])
-            values = value_cache.get(key)
-            if values is None:
-                values = [basis.values(*key) for basis in bases]
-                value_cache[key] = values
-            search = find_best_segments(
-                values,
-                max_length=setting[SweepParam.MAX_LENGTH.value],
-                overall_max_length=setting[SweepParam.OVERALL_MAX_LENGTH.value],
-                minimum_value=setting[SweepParam.MINIMUM_VALUE.value],
-                document_splits=corpus.document_splits,
-            )
-            row.append(_cell(x, y, search, starts, ends, gold, gold_chunks))
-        rows.append(tuple(row))
-    return SweepResult(x_param, x_values, y_param, y_values, params, tuple(rows))
 
 
-def _gold_chunk_mask(corpus: Corpus, gold_document: int) -> np.ndarray:
+def _gold_document_id(corpus: Corpus, gold_document: int) -> str:
     if not 0 <= gold_document < len(corpus.documents):
         raise ParameterError(f"gold_document must index one of the {len(corpus.documents)} documents.")
-    doc_id = corpus.documents[gold_document].doc_id
-    return np.array([chunk.doc_id == doc_id for chunk in corpus.chunks], dtype=bool)
+    return corpus.documents[gold_document].doc_id
 
 
-def _cell(x, y, search, starts, ends, gold, gold_chunks) -> SweepCell:
+def _cell(
+    x: float,
+    y: float,
+    search: SearchResult,
+    corpus: Corpus,
+    gold: tuple[int, int] | None,
+    gold_doc_id: str | None,
+) -> SweepCell:
+    """One cell from its search; judged by :func:`~rse_core.evaluation.metrics.score_sent` like every evaluation."""
     segments = tuple(search)
-    ranges = [(int(starts[s.start]), int(ends[s.end - 1])) for s in segments]
-    recall = precision = None
-    if gold is not None:
-        # Only segments of the gold's document can overlap it: offsets are per document.
-        in_gold_doc = [r for r, s in zip(ranges, segments, strict=True) if gold_chunks[s.start]]
-        score = span_score(in_gold_doc, gold)
-        recall = score.recall
-        overlap = round(score.recall * (gold[1] - gold[0]))  # an exact count, recovered from the ratio
-        sent = sum(end - start for start, end in ranges)
-        precision = overlap / sent if sent else 0.0
+    pieces = chunk_pieces(corpus, ((s.start, s.end) for s in segments))
+    score = score_sent(pieces, gold, gold_doc_id) if gold is not None else None
     return SweepCell(
         x=x,
         y=y,
         segments=segments,
         chunks=sum(len(s) for s in segments),
-        characters=sum(end - start for start, end in ranges),
-        recall=recall,
-        precision=precision,
+        characters=sum(end - start for _, start, end in pieces),
+        recall=None if score is None else score.recall,
+        precision=None if score is None else score.precision,
         stop_reason=search.stop_reason,
     )
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scipy.stats import beta
 
 from rse_core import InvalidScoresError, ParameterError, RSEParams, chunk_values, preset
+from rse_core.values import rank_decay, values_from_parts
 
 
 def test_value_formula_matches_a_hand_computation():
@@ -127,6 +128,19 @@ def test_extreme_but_valid_penalties():
     assert (chunk_values([0.0, 0.0], RSEParams(irrelevant_chunk_penalty=0)).value >= 0).all()
     assert (chunk_values([1.0, 1.0], RSEParams(irrelevant_chunk_penalty=1)).value <= 0).all()
     assert np.isfinite(chunk_values([0.3], RSEParams(decay_rate=1e-6)).value).all()
+
+
+@pytest.mark.parametrize("adjust", [False, True])
+def test_values_from_parts_rebuild_chunk_values_bit_for_bit_at_another_penalty_and_decay(adjust):
+    # The sweeps keep the beta-transformed scores and ranks and rebuild values for many settings.
+    calibrated, lengths = [0.02, 0.97, 0.4, 0.6, 0.97], [300, 1500, 800, 700, 50]
+    base = chunk_values(calibrated, RSEParams(chunk_length_adjustment=adjust), chunk_lengths=lengths)
+    other = RSEParams(irrelevant_chunk_penalty=0.35, decay_rate=7, chunk_length_adjustment=adjust)
+    direct = chunk_values(calibrated, other, chunk_lengths=lengths)
+    rebuilt = values_from_parts(
+        base.transformed, rank_decay(base.rank, 7), 0.35, base.length_factor if adjust else None
+    )
+    assert np.array_equal(rebuilt, direct.value)
 
 
 @given(

@@ -21,6 +21,7 @@ from rse_core.evaluation.metrics import (
     SpanScore,
     merge_ranges,
     score_result,
+    score_sent,
     span_score,
     summarize,
 )
@@ -65,6 +66,14 @@ def test_full_coverage_and_exact_hit():
 def test_characters_from_other_documents_lower_precision_only():
     score = span_score([(100, 200)], (100, 200), other_characters=300)
     assert (score.recall, score.precision, score.covered, score.characters) == (1.0, 0.25, True, 400)
+
+
+def test_score_sent_counts_pieces_as_sent_and_merges_only_within_a_document():
+    # Offsets are per document: (0, 50) in "b" does not overlap the gold's (0, 50) in "a".
+    pieces = [("a", 0, 50), ("a", 50, 100), ("b", 0, 50), ("b", 25, 75), ("c", 0, 50)]
+    assert score_sent(pieces, (0, 100), "a") == SpanScore(1.0, 100 / 225, True, 225, 5)
+    assert score_sent([], (0, 100), "a") == SpanScore(0.0, 0.0, False, 0, 0)
+    assert score_sent([("b", 0, 100)], (0, 100), "a") == SpanScore(0.0, 0.0, False, 100, 1)
 
 
 # ------------------------------------------------------------------------------------- summary
