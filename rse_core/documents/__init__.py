@@ -6,7 +6,8 @@
 - :mod:`~rse_core.documents.layout`: where each character sits on its page (the page view's highlights);
 - :mod:`~rse_core.documents.cleaning` and :mod:`~rse_core.documents.encoding`: clean text and
   decoded uploads, with offsets that still map to the page;
-- :mod:`~rse_core.documents.headings`: section headings and each chunk's contextual header.
+- :mod:`~rse_core.documents.headings`: section headings and each chunk's contextual header;
+- :mod:`~rse_core.documents.reflow`: hard-wrapped PDF lines joined for display (page view and panels).
 """
 
 from rse_core.documents.loading import (

@@ -9,7 +9,7 @@
   report clicks but not selections, and Streamlit only forwards selections).
 - :func:`calibration_warnings`: whether the scores look uncalibrated, and what to change.
 
-Colours come from :data:`rse_core.charts.PALETTE`; sizes are for a projector (14 px and up).
+Colours come from :data:`rse_core.figures.style.PALETTE`; sizes are for a projector (14 px and up).
 Document text never reaches these figures except through ``html.escape``.
 """
 

@@ -9,7 +9,7 @@ which never imports from here. One module per thing explained:
 - :mod:`.classroom`: the classroom examples (value lists, a raw-scores list, two queries).
 - :mod:`.search_steps`: the greedy search turn by turn, with the constraint that bound each pick.
 - :mod:`.chunk_explain`: why one chunk of a real corpus is in or out, and the penalty that flips it.
-- :mod:`.charts`: the Plotly figures of the teaching pages (worked example, transform lab, sweep).
+- the Plotly figures of the teaching pages are in :mod:`rse_core.figures.teaching`.
 - :mod:`.wording`: numbers and chunk ranges as a teacher writes them.
 
 The public names are re-exported here, so ``from rse_core.teaching import explain_search`` works.
