@@ -97,36 +97,3 @@ def format_study(rows: Sequence[ChunkSizeRow], kind: str = "all") -> str:
             cells.append("" if row is None else f"{row.recall:.2f} / {row.characters:,.0f}")
         lines.append(f"| {size:,} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m rse_core.evaluation.chunk_study sample_docs/*.golden.json [--sizes 200 800 ...] [--scorer S]``."""
-    import argparse
-    import sys
-
-    from rse_core.errors import RSEError
-    from rse_core.evaluation.golden import load_golden_set
-    from rse_core.params import Preset, preset
-
-    parser = argparse.ArgumentParser(
-        prog="python -m rse_core.evaluation.chunk_study", description=__doc__.split("\n\n")[0]
-    )
-    parser.add_argument("golden", nargs="+", help="golden-set JSON file(s)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_CHUNK_SIZES), help="chunk sizes")
-    parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
-    parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
-    parser.add_argument("--kind", default="all", help="query kind to print (factoid, broad, gapped or all)")
-    args = parser.parse_args(argv)
-    try:
-        rows = chunk_size_study(
-            [load_golden_set(path) for path in args.golden], preset(args.preset), args.scorer, args.sizes
-        )
-    except RSEError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(format_study(rows, args.kind))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
