@@ -112,7 +112,16 @@ def find_optimal_segments(
     splits = _split_points(document_splits, n)
     length = min(max_length, n)
 
-    # w[e, l]: the best query's value of segment (e - l):e, -inf where no query may take it.
+    weight, owner = _segment_weights(arrays, n, length, max_length, splits, minimum_value)
+    best, choice = _budget_layers(weight, n, budget, length)
+    segments = _trace_back(best, choice, owner, queries, n)
+    segments = _merge_touching(segments, queries, max_length, splits, minimum_value)
+    segments.sort(key=lambda segment: (-segment.score, segment.start))
+    return _as_result(segments, arrays, overall_max_length)
+
+
+def _segment_weights(arrays, n: int, length: int, max_length: int, splits, minimum_value: float):
+    """w[e, l]: the best query's value of segment (e - l):e, -inf where no query may take it; and that query."""
     weight = np.full((n + 1, length + 1), -np.inf)
     owner = np.zeros((n + 1, length + 1), dtype=np.int64)
     for query, array in enumerate(arrays):
@@ -121,8 +130,11 @@ def find_optimal_segments(
         better = candidate > weight
         weight[better] = candidate[better]
         owner[better] = query
+    return weight, owner
 
-    # Layers by budget, each a contiguous row over the ends: best[c, e], choice[c, e].
+
+def _budget_layers(weight: np.ndarray, n: int, budget: int, length: int) -> tuple[np.ndarray, np.ndarray]:
+    """Layers by budget, each a contiguous row over the ends: best[c, e], choice[c, e]."""
     best = np.zeros((budget + 1, n + 1))
     choice = np.zeros((budget + 1, n + 1), dtype=np.int32)  # length of the segment ending at e, 0 = none
     by_length = np.ascontiguousarray(weight.T)  # by_length[l, e] = w[e, l]
@@ -141,7 +153,12 @@ def find_optimal_segments(
         takes = np.zeros(n + 1, dtype=bool)
         takes[1:] = ending[1:] > layer[:-1]
         choice[c, takes] = pick[takes]
+    return best, choice
 
+
+def _trace_back(best: np.ndarray, choice: np.ndarray, owner: np.ndarray, queries, n: int) -> list[Segment]:
+    """The segments of the best total, read back from the last layer that reaches it (the smallest budget)."""
+    budget = best.shape[0] - 1
     top = best[budget, n]
     used_budget = int(np.flatnonzero(best[:, n] >= top - _TOLERANCE * max(1.0, abs(top)))[0])
     segments: list[Segment] = []
@@ -155,9 +172,7 @@ def find_optimal_segments(
             e, c = e - size, c - size
         else:
             e -= 1
-    segments = _merge_touching(segments, queries, max_length, splits, minimum_value)
-    segments.sort(key=lambda segment: (-segment.score, segment.start))
-    return _as_result(segments, arrays, overall_max_length)
+    return segments
 
 
 def _merge_touching(segments, queries, max_length, splits, minimum_value) -> list[Segment]:
