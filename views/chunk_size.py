@@ -13,7 +13,7 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from app_ui import backend, components, state
+from app_ui import caching, components, scorers, state
 from app_ui.safe_text import md
 from rse_core import RSEError
 from rse_core.evaluation.chunk_study import DEFAULT_CHUNK_SIZES, ChunkSizeRow, chunk_size_study
@@ -71,7 +71,7 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
     )
     others = tuple((name, value) for name, value in inputs.params.to_dict().items() if name != "chunk_size")
     key = (golden.to_json(), inputs.scorer, inputs.scorer_options, others)
-    memo: dict = st.session_state.setdefault("_memo_chunk_size_study", {})
+    memo = caching.memo_store("chunk_size_study", MEMO_ENTRIES)
     if key not in memo:
         if not st.button("Run the chunk-size study", key=RUN_KEY, icon=":material/straighten:"):
             return
@@ -81,8 +81,6 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
         except RSEError as error:
             st.error(md(error), icon=":material/error:")
             return
-        while len(memo) > MEMO_ENTRIES:
-            del memo[next(iter(memo))]
     rows = memo[key]
     st.plotly_chart(study_figure(rows), key="cs_chart", config=components.chart_config("chunk-size-study"))
     st.dataframe(
@@ -103,6 +101,6 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
 
 def _run(golden: GoldenSet, inputs: state.Inputs) -> list[ChunkSizeRow]:
     """Every method at every size, pooled over the set's queries ("all" rows only)."""
-    scorer = backend.scorer_of(inputs, private=False)
+    scorer = scorers.scorer_of(inputs, private=False)
     rows = chunk_size_study([golden], inputs.params, scorer, DEFAULT_CHUNK_SIZES)
     return [row for row in rows if row.kind == "all"]

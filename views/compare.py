@@ -15,9 +15,10 @@ import html
 
 import streamlit as st
 
-from app_ui import answers_panel, components
+from app_ui import components
 from app_ui.live_chart import live_plotly_chart
-from app_ui.report_button import render_report_download
+from app_ui.panels import answers_panel
+from app_ui.panels.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.compare import chunk_sets, compare_chart

@@ -12,11 +12,12 @@ import html
 
 import streamlit as st
 
-from app_ui import answers_panel, backend, components, state
-from app_ui.page_view_panel import CSS as PAGE_VIEW_CSS
-from app_ui.page_view_panel import legend_html, thumbnail_strip_html
+from app_ui import caching, components, compute, corpora, state
+from app_ui.panels import answers_panel
+from app_ui.panels.page_view_panel import CSS as PAGE_VIEW_CSS
+from app_ui.panels.page_view_panel import legend_html, thumbnail_strip_html
 from app_ui.samples import list_samples
-from rse_core import ExtractionResult, RSEParams
+from rse_core import ExtractionResult, RSEParams, ScorerName
 from rse_core.figures.compare import compare_chart
 from rse_core.figures.page_view import all_marks, pages_of, render_pages, render_thumbnails
 from rse_core.figures.values import value_chart
@@ -47,9 +48,9 @@ def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
     """The story's result at default parameters with minilm, through the app's caches."""
     sample = list_samples()[story.sample]
     golden = next(query for query in sample.golden.queries if query.id == story.query_id)
-    document = backend.sample_document(story.sample)
-    inputs = state.Inputs((story.sample,), (golden.query,), "minilm", (), RSEParams())
-    return backend.result_for((document,), (golden.query,), inputs), golden.span
+    document = corpora.sample_document(story.sample)
+    inputs = state.Inputs((story.sample,), (golden.query,), ScorerName.MINILM.value, (), RSEParams())
+    return compute.result_for((document,), (golden.query,), inputs), golden.span
 
 
 def _go(step: int) -> None:
@@ -133,13 +134,13 @@ def _page(result: ExtractionResult, story: Story, facts) -> None:
     document = result.corpus.documents[0]
     marks = all_marks(result)
     segment_pages = pages_of(document, [m for m in marks if m.style != "top_k"])
-    thumbs = components.session_memo(
+    thumbs = caching.session_memo(
         "demo_thumbs", (result.settings_key,), lambda: render_thumbnails(document, marks), entries=3
     )
     st.html(thumbnail_strip_html(thumbs, set(segment_pages), set(segment_pages[:MAX_DEMO_PAGES])))
     st.html(legend_html())
     shown = segment_pages[:MAX_DEMO_PAGES]
-    images = components.session_memo(
+    images = caching.session_memo(
         "demo_pages", (result.settings_key, tuple(shown)), lambda: render_pages(document, shown, marks, 1.1), entries=3
     )
     columns = st.columns(max(1, len(images)))

@@ -1,7 +1,7 @@
 """Evaluate: RSE vs top-k on a golden set, per query and per query kind, at the sidebar's settings.
 
 The page picks a golden set (a sample's, an uploaded one, or one built here), evaluates it from
-the app's cached scores (``backend.evaluation_for``: the numbers equal the CLI's), and draws a
+the app's cached scores (``compute.evaluation_for``: the numbers equal the CLI's), and draws a
 table per query and a grouped bar chart per kind. A row opens Explore on that query. Below, the
 user marks the gold span of the sidebar's query by picking chunks and collects such spans into a
 golden set to download.
@@ -18,8 +18,8 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from app_ui import backend, components, navigation, state
-from app_ui.judge_panel import render_judge_panel
+from app_ui import components, compute, corpora, keys, messages, navigation, run_state, state, widgets
+from app_ui.panels.judge_panel import render_judge_panel
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document
@@ -82,18 +82,18 @@ def render() -> None:
         "How much of each gold answer RSE and top-k send, and how much of what they send is gold, "
         "on a golden set of queries with known answers. Scorer and parameters come from the sidebar."
     )
-    outcome = backend.current_outcome()
-    backend.show_messages(outcome)
+    outcome = run_state.current_outcome()
+    widgets.show_messages(outcome)
     inputs = state.read_inputs()
-    documents = backend.active_documents(inputs, backend.RunOutcome(result=None))
+    documents = corpora.active_documents(inputs, run_state.RunOutcome(result=None))
     chosen = _choose_golden_set(inputs, documents)
     if chosen is not None:
         golden, document, slug = chosen
         try:
             with st.spinner(f"Scoring {len(golden.queries)} queries with {inputs.scorer}..."):
-                evaluation = backend.evaluation_for(golden, document, inputs)
+                evaluation = compute.evaluation_for(golden, document, inputs)
         except Exception as error:  # RSEError, or anything a scorer raises: one line, never a traceback
-            st.error(md(backend.failure_message(error, inputs.scorer)), icon=":material/error:")
+            st.error(md(messages.failure_message(error, inputs.scorer)), icon=":material/error:")
         else:
             _render_results(evaluation, inputs, slug)
             st.divider()
@@ -185,7 +185,7 @@ def _choose_golden_set(
 def _choose_external() -> tuple[GoldenSet, Document, None] | None:
     """A golden set of the external set and its third-party document (loaded from ../shared/corpus)."""
     try:
-        sets = backend.external_golden_sets()
+        sets = corpora.external_golden_sets()
         names = list(sets)
         state.keep_choice(EXTERNAL_KEY, names, names[0])
         name = st.selectbox(
@@ -197,9 +197,9 @@ def _choose_external() -> tuple[GoldenSet, Document, None] | None:
             "evaluation of a document embeds it.",
         )
         with st.spinner(f"Loading {name}..."):
-            document = backend.external_document(name)
+            document = corpora.external_document(name)
     except Exception as error:  # RSEError, or anything reading a third-party file raises: one line
-        st.error(md(backend.failure_message(error, "loader")), icon=":material/error:")
+        st.error(md(messages.failure_message(error, "loader")), icon=":material/error:")
         return None
     return sets[name], document, None
 
@@ -273,7 +273,7 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
     params = inputs.params
     st.caption(
         f"{len(evaluation.queries)} queries on {md(evaluation.golden.document_name)} - scorer "
-        f"{md(evaluation.scorer)}, preset {md(st.session_state.get(state.PRESET_KEY, ''))}, "
+        f"{md(evaluation.scorer)}, preset {md(st.session_state.get(keys.PRESET, ''))}, "
         f"chunk size {params.chunk_size}, top-k {params.top_k}. Recall: share of the gold span sent; "
         "precision: share of what is sent that is gold; covered: the whole gold span was sent."
     )
@@ -389,16 +389,16 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None)
 
 def _open_in_explore(query: str, slug: str) -> None:
     """Callback: put the query and its document in the sidebar, then switch page on the next run."""
-    st.session_state[state.QUERY_KEY] = query
-    st.session_state[state.QUERY_2_KEY] = ""
-    st.session_state[state.SAMPLES_KEY] = [slug] if slug else []
+    st.session_state[keys.QUERY] = query
+    st.session_state[keys.QUERY_2] = ""
+    st.session_state[keys.SAMPLES] = [slug] if slug else []
     st.session_state[GOTO_EXPLORE_KEY] = True
 
 
 # ------------------------------------------------------------------------------ gold marking
 
 
-def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: backend.RunOutcome) -> None:
+def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: run_state.RunOutcome) -> None:
     """Mark the gold span of the sidebar's query by picking chunks; collect spans into a golden set."""
     st.subheader("Mark a gold span for the current query")
     query = inputs.queries[0]
@@ -416,7 +416,7 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ba
     state.keep_choice(MARK_DOC_KEY, names, built.document if built and built.document in names else names[0])
     name = st.selectbox("Document", names, key=MARK_DOC_KEY)
     document = documents[names.index(name)]
-    corpus = backend.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
+    corpus = corpora.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
     chunks = corpus.chunks
     picked = [n for n in st.session_state.get(MARK_CHUNKS_KEY, []) if isinstance(n, int) and n < len(chunks)]
     st.session_state[MARK_CHUNKS_KEY] = picked
@@ -463,7 +463,7 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ba
     _render_built_set()
 
 
-def _explore_chunk(outcome: backend.RunOutcome, document: Document) -> int | None:
+def _explore_chunk(outcome: run_state.RunOutcome, document: Document) -> int | None:
     """The chunk number (in ``document``) of the chunk clicked on Explore, if it is in ``document``."""
     index = st.session_state.get(EXPLORE_CHUNK_KEY)
     result = outcome.result

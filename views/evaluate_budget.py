@@ -1,7 +1,7 @@
 """Evaluate, budget part: recall against characters sent, and auto-tune within a budget.
 
 Thin: the curves come from :func:`rse_core.evaluation.curves.budget_curves`, the tuning from
-:func:`rse_core.evaluation.tuning.tune`, both on the golden set's cached scores (``backend.scored_for``).
+:func:`rse_core.evaluation.tuning.tune`, both on the golden set's cached scores (``compute.scored_for``).
 Applying the tuned setting writes the four sidebar sliders it changes.
 """
 
@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_ui import backend, components, state
+from app_ui import caching, components, compute, keys, state
 from app_ui.safe_text import md
 from rse_core import Document, RSEError, RSEParams
 from rse_core.evaluation.curves import MAX_CHARACTERS, Curve, budget_curves
@@ -140,8 +140,8 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
         "(1 = everything for free)."
     )
     try:
-        scored = backend.scored_for(golden, document, inputs)
-        curves = components.session_memo(
+        scored = compute.scored_for(golden, document, inputs)
+        curves = caching.session_memo(
             "budget_curves",
             (_settings_key(golden, inputs), inputs.params),
             lambda: budget_curves(scored, inputs.params),
@@ -234,5 +234,5 @@ def apply_tuned(params: RSEParams) -> None:
     for field in TUNED_FIELDS:
         spec = state.SLIDER_BY_FIELD[field]
         value = spec.clamp(getattr(params, field))
-        st.session_state[state.PARAM_KEYS[field]] = int(value) if field == "max_length" else float(value)
-    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+        st.session_state[keys.PARAM_KEYS[field]] = int(value) if field == "max_length" else float(value)
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())

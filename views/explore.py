@@ -1,6 +1,6 @@
 """Explore: the chunk-value chart with its segments, beside the text RSE would send.
 
-Reads the result ``app.py`` computed for this run (``backend.current_outcome()``), never scores
+Reads the result ``app.py`` computed for this run (``run_state.current_outcome()``), never scores
 anything itself. The chart block is a fragment: clicking a bar or toggling the stages reruns only
 that block. The corpus index of the last clicked chunk is kept in
 ``st.session_state[SELECTED_CHUNK_KEY]`` for the "explain a chunk" panel (see
@@ -13,12 +13,12 @@ import html
 
 import streamlit as st
 
-from app_ui import components, state
-from app_ui.explain_panel import render_explain_panel
+from app_ui import caching, components, state
 from app_ui.gold import gold_spans
 from app_ui.live_chart import live_plotly_chart
-from app_ui.page_view_panel import render_page_view_panel
-from app_ui.report_button import render_report_download
+from app_ui.panels.explain_panel import render_explain_panel
+from app_ui.panels.page_view_panel import render_page_view_panel
+from app_ui.panels.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.values import RANGE_SLIDER_ABOVE, value_chart
@@ -149,7 +149,7 @@ def render_chart_block(result: ExtractionResult) -> None:
 def greedy_vs_optimal(result: ExtractionResult) -> GreedyVsOptimal:
     """The greedy answer (the result's) against the exact search's, remembered per settings."""
     params = result.params
-    return components.session_memo(
+    return caching.session_memo(
         "optimal",
         result.settings_key,
         lambda: compare_with_greedy(

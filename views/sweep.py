@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from app_ui import backend, components, state
+from app_ui import caching, components, corpora, keys, state
 from app_ui.safe_text import clean, md
 from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEError
@@ -54,7 +54,7 @@ def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[str | None
     if slug not in samples:
         return None, ()
     try:
-        document = backend.sample_document(slug)
+        document = corpora.sample_document(slug)
     except RSEError:
         return None, ()
     if not result.corpus.documents or result.corpus.documents[0].doc_id != document.doc_id:
@@ -83,7 +83,7 @@ def run_sweep(result: ExtractionResult, y_param: SweepParam, gold: tuple[int, in
         )
         return swept, (time.perf_counter() - started) * 1000
 
-    return components.session_memo("sweep", (result.settings_key, y_param.value, gold), compute, 4)
+    return caching.session_memo("sweep", (result.settings_key, y_param.value, gold), compute, 4)
 
 
 def cell_from_selection(selection: dict, x_values: Sequence[float], y_values: Sequence[float]):
@@ -107,11 +107,11 @@ def cell_from_selection(selection: dict, x_values: Sequence[float], y_values: Se
 def apply_setting(x_param: SweepParam, x: float, y_param: SweepParam, y: float) -> None:
     """Set the sidebar sliders to one cell and mark the preset as matching (or custom)."""
     for param, value in ((x_param, x), (y_param, y)):
-        key = state.PARAM_KEYS[param.value]
+        key = keys.PARAM_KEYS[param.value]
         st.session_state[key] = (
             int(value) if param in (SweepParam.MAX_LENGTH, SweepParam.OVERALL_MAX_LENGTH) else float(value)
         )
-    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
 
 
 def _on_cell_click(chart_key: str) -> None:
@@ -133,7 +133,7 @@ def _on_gold_change() -> None:
         return
     for query in list_samples()[slug].golden.queries:
         if query.id == chosen:
-            st.session_state[state.QUERY_KEY] = query.query
+            st.session_state[keys.QUERY] = query.query
 
 
 @components.guarded

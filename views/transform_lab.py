@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_ui import components, state
+from app_ui import components, keys, state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.teaching import (
@@ -31,8 +31,8 @@ CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "sel
 
 
 def _apply_penalty(penalty: float) -> None:
-    st.session_state[state.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
-    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+    st.session_state[keys.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
 
 
 @components.guarded

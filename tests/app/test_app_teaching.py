@@ -478,14 +478,14 @@ def _explain_panel_script():
     import numpy as np
     import streamlit as st
 
-    from app_ui import state
-    from app_ui.explain_panel import render_explain_panel
+    from app_ui import keys, state
+    from app_ui.panels.explain_panel import render_explain_panel
     from rse_core import Document, RSEParams, build_corpus, run_rse
     from rse_core.scoring import Calibration
 
-    for field, key in state.PARAM_KEYS.items():
+    for field, key in keys.PARAM_KEYS.items():
         st.session_state.setdefault(key, getattr(RSEParams(chunk_size=300), field))
-    st.session_state.setdefault(state.PRESET_KEY, "custom")
+    st.session_state.setdefault(keys.PRESET, "custom")
     text = "".join(
         f"Paragraph {i} talks about <b>topic</b> {i % 5} & *more*, at a length that fills chunks. " * 3 + "\n\n"
         for i in range(24)

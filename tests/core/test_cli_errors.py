@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from rse_core.cli import extract as cli
 from rse_core.cli import evaluate
+from rse_core.cli import extract as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 TEXT = "Cats sleep most of the day.\n\nDogs like long walks in the park.\n"

@@ -37,11 +37,8 @@ from rse_core.llm.answers import (
     resolve_key,
 )
 
-PROVIDER_KEY = "ans_provider"
-BASE_URL_KEY = "ans_base_url"
-MODEL_KEY = "ans_model"
-API_KEY_KEY = "ans_api_key"
-_STORE_KEY = "_answers"
+from .. import keys
+
 _STORE_ENTRIES = 40
 PROVIDER_LABELS = {OPENAI: "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM)", COHERE: "Cohere chat"}
 CHIPS = {"rse": "segment", "top_k": "topk", "top_k_budget": "topk", "window": "muted"}
@@ -66,14 +63,14 @@ class StoredAnswer:
 
 def init_defaults() -> None:
     """Fill the settings once per session from the environment (``RSE_LLM_PROVIDER`` etc.)."""
-    if PROVIDER_KEY in st.session_state:
+    if keys.ANSWERS_PROVIDER in st.session_state:
         return
     provider = os.environ.get("RSE_LLM_PROVIDER", OPENAI)
     provider = provider if provider in (OPENAI, COHERE) else OPENAI
-    st.session_state[PROVIDER_KEY] = provider
-    st.session_state[BASE_URL_KEY] = os.environ.get(BASE_URL_VARIABLES[provider], "")
-    st.session_state[MODEL_KEY] = os.environ.get(MODEL_VARIABLE, DEFAULT_MODELS[provider])
-    st.session_state.setdefault(API_KEY_KEY, "")
+    st.session_state[keys.ANSWERS_PROVIDER] = provider
+    st.session_state[keys.ANSWERS_BASE_URL] = os.environ.get(BASE_URL_VARIABLES[provider], "")
+    st.session_state[keys.ANSWERS_MODEL] = os.environ.get(MODEL_VARIABLE, DEFAULT_MODELS[provider])
+    st.session_state.setdefault(keys.ANSWERS_API_KEY, "")
 
 
 def _secrets() -> dict[str, object]:
@@ -86,10 +83,10 @@ def _secrets() -> dict[str, object]:
 def current_settings() -> tuple[LLMSettings | None, str | None, str]:
     """(settings, key, problem): settings is ``None`` when nothing usable is configured."""
     init_defaults()
-    provider = st.session_state[PROVIDER_KEY]
-    base_url = (st.session_state.get(BASE_URL_KEY) or "").strip()
-    model = (st.session_state.get(MODEL_KEY) or "").strip() or DEFAULT_MODELS[provider]
-    key = resolve_key(provider, st.session_state.get(API_KEY_KEY), secrets=_secrets())
+    provider = st.session_state[keys.ANSWERS_PROVIDER]
+    base_url = (st.session_state.get(keys.ANSWERS_BASE_URL) or "").strip()
+    model = (st.session_state.get(keys.ANSWERS_MODEL) or "").strip() or DEFAULT_MODELS[provider]
+    key = resolve_key(provider, st.session_state.get(keys.ANSWERS_API_KEY), secrets=_secrets())
     if provider == OPENAI and not base_url and not key:
         return None, None, "No OpenAI-compatible endpoint: give a base URL (a local server) or an API key."
     if provider == COHERE and not key:
@@ -110,22 +107,22 @@ def render_settings(prefix: str) -> None:
             "Provider",
             (OPENAI, COHERE),
             format_func=PROVIDER_LABELS.get,
-            key=PROVIDER_KEY,
+            key=keys.ANSWERS_PROVIDER,
             horizontal=True,
         )
-        provider = st.session_state[PROVIDER_KEY]
+        provider = st.session_state[keys.ANSWERS_PROVIDER]
         columns = st.columns(3)
         columns[0].text_input(
             "Base URL",
-            key=BASE_URL_KEY,
+            key=keys.ANSWERS_BASE_URL,
             placeholder="http://localhost:11434/v1" if provider == OPENAI else "https://api.cohere.com",
             help="The API root. Empty: OpenAI's or Cohere's public endpoint.",
         )
-        columns[1].text_input("Model", key=MODEL_KEY, placeholder=DEFAULT_MODELS[provider] or "gpt-4o-mini")
+        columns[1].text_input("Model", key=keys.ANSWERS_MODEL, placeholder=DEFAULT_MODELS[provider] or "gpt-4o-mini")
         columns[2].text_input(
             "API key",
             type="password",
-            key=API_KEY_KEY,
+            key=keys.ANSWERS_API_KEY,
             help=f"Or set {KEY_VARIABLES[provider]} in the environment or .streamlit/secrets.toml. "
             "Never put in the URL, the exports or a message.",
         )
@@ -161,7 +158,7 @@ def render_answers(
                 st.code(prompt_text(prompts[context.key]), language=None, wrap_lines=True, height=320)
         return {}
 
-    store: dict = st.session_state.setdefault(_STORE_KEY, {})
+    store: dict = st.session_state.setdefault(keys.ANSWERS, {})
     identity = (result.settings_key, settings)
     total_tokens = sum(context.estimated_tokens for context in contexts)
     st.caption(
@@ -212,7 +209,7 @@ def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], s
     settings, _, _ = current_settings()
     if settings is None:
         return {}, ""
-    store: dict = st.session_state.get(_STORE_KEY, {})
+    store: dict = st.session_state.get(keys.ANSWERS, {})
     identity = (result.settings_key, settings)
     found = {key: answer for (owner, key), answer in store.items() if owner == identity}
     return found, settings.model if found else ""

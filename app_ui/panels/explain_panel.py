@@ -20,8 +20,8 @@ from rse_core import ExtractionResult, RSEError, run_rse
 from rse_core.teaching import ChunkExplanation, explain_chunk
 from rse_core.teaching.chunk_explain import format_penalty
 
-from . import components, state
-from .safe_text import md
+from .. import caching, keys, state
+from ..safe_text import md
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,7 +32,7 @@ SLIDER_STEP = 0.01
 
 def explanation_for(result: ExtractionResult, chunk_index: int) -> ChunkExplanation:
     """``explain_chunk`` for this result, cached per session (a scan is ~100 searches)."""
-    return components.session_memo(
+    return caching.session_memo(
         "explain",
         (result.settings_key, chunk_index),
         lambda: explain_chunk(
@@ -67,8 +67,8 @@ def penalty_to_apply(result: ExtractionResult, explanation: ChunkExplanation) ->
 
 
 def _apply_penalty(penalty: float) -> None:
-    st.session_state[state.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
-    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+    st.session_state[keys.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
 
 
 def stage_table(result: ExtractionResult, chunk_index: int) -> pd.DataFrame:
@@ -141,7 +141,7 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         )
         st.button(
             f"Apply penalty {apply:.2f}",
-            key="xp_apply_penalty",
+            key=keys.EXPLAIN_APPLY_PENALTY,
             on_click=_apply_penalty,
             args=(apply,),
             icon=":material/tune:",
@@ -150,7 +150,7 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         )
     st.dataframe(
         stage_table(result, chunk_index),
-        key="xp_stages",
+        key=keys.EXPLAIN_STAGES,
         hide_index=True,
         column_config={
             column: st.column_config.NumberColumn(format="%d" if column in ("rank (best = 0)", "query") else "%.3f")
