@@ -102,3 +102,176 @@ PAGE_VIEW_MODE: Final = "pv_mode"
 PAGE_VIEW_ALL_PAGES: Final = "pv_all_pages"
 EXPLAIN_APPLY_PENALTY: Final = "xp_apply_penalty"
 EXPLAIN_STAGES: Final = "xp_stages"
+
+
+# --- the pages' own widgets and state (one class per page) ------------------------------------
+
+
+class Explore:
+    """views/explore.py (``SELECTED_CHUNK``: corpus index of the chunk clicked on Explore; Evaluate reads it)."""
+
+    PREFIX: Final = "explore"  # what the page's panels derive their widget keys from
+    SELECTED_CHUNK: Final = "explore_selected_chunk"
+    CHART: Final = "explore_chart"
+    CHART_AREA: Final = "explore_chart_area"
+    BODY: Final = "explore_body"
+    STAGES: Final = "explore_stages"
+    OPTIMAL: Final = "explore_optimal"
+    ZOOM_STRIP: Final = "explore_zoom_strip"
+    QUERY_CHOICE: Final = "explore_query"
+    LAST_CLICK: Final = "_explore_last_click"
+    SELECTED_CORPUS: Final = "_explore_selected_corpus"  # the corpus the selected index belongs to
+
+
+class Compare:
+    """views/compare.py."""
+
+    PREFIX: Final = "compare"  # what the page's panels derive their widget keys from
+    VARIANT: Final = "compare_variant"
+    CHART: Final = "compare_chart"
+    CHART_AREA: Final = "compare_chart_area"
+
+
+class Demo:
+    """views/demo.py."""
+
+    PREFIX: Final = "demo"  # what the page's panels derive their widget keys from
+    STORY: Final = "demo_story"
+    STEP: Final = "demo_step"
+    BACK: Final = "demo_back"
+    NEXT: Final = "demo_next"
+
+    @staticmethod
+    def values_chart(story: str) -> str:
+        return f"demo_values_{story}"
+
+    @staticmethod
+    def compare_chart(story: str) -> str:
+        return f"demo_compare_{story}"
+
+
+class Evaluate:
+    """views/evaluate.py."""
+
+    SOURCE: Final = "ev_source"
+    SAMPLE: Final = "ev_sample"
+    EXTERNAL: Final = "ev_external"
+    UPLOAD: Final = "ev_upload"
+    TABLE: Final = "ev_table"
+    OPEN: Final = "ev_open_query"
+    BUILT: Final = "ev_built_set"  # GoldenSet | None: the set built on this page
+    MARK_DOC: Final = "ev_mark_doc"
+    MARK_CHUNKS: Final = "ev_mark_chunks"
+    MARK_KIND: Final = "ev_mark_kind"
+    MARK_ID: Final = "ev_mark_id"
+    MARK_NOTE: Final = "ev_mark_note"
+    MARK_MESSAGE: Final = "_ev_mark_message"  # (level, text) left by a callback for the next run
+    GOTO_EXPLORE: Final = "_ev_goto_explore"
+    CHART: Final = "ev_chart"
+    DOWNLOAD_CSV: Final = "ev_download_csv"
+    DOWNLOAD_JSON: Final = "ev_download_json"
+    OPEN_EXPLORE: Final = "ev_open_explore"
+    ADD_CLICKED: Final = "ev_add_clicked"
+    ADD_SPAN: Final = "ev_add_span"
+    BUILT_TABLE: Final = "ev_built_table"
+    DOWNLOAD_GOLDEN: Final = "ev_download_golden"
+    EVALUATE_BUILT: Final = "ev_evaluate_built"
+    CLEAR_BUILT: Final = "ev_clear_built"
+
+
+class EvaluateBudget:
+    """views/evaluate_budget.py."""
+
+    KIND: Final = "ev_budget_kind"
+    BUDGET: Final = "ev_tune_budget"
+    TUNE: Final = "ev_tune_run"
+    APPLY: Final = "ev_tune_apply"
+    CHART: Final = "ev_budget_chart"
+    RESULT: Final = "_ev_tune_result"  # (settings key, TuneResult) of the last auto-tune on this page
+    BUDGET_TABLE: Final = "ev_budget_table"
+
+
+class Lesson:
+    """views/lesson.py."""
+
+    CHART: Final = "ls_chart"
+    MEASURED: Final = "ls_measured"
+
+
+class Sweep:
+    """views/sweep.py."""
+
+    Y: Final = "sw_y_param"
+    METRIC: Final = "sw_metric"
+    GOLD: Final = "sw_gold"
+    NONCE: Final = "_sw_chart_nonce"
+    LAST: Final = "_sw_last_sweep"
+    GOLD_SLUG: Final = "_sw_gold_slug"
+
+
+class TransformLab:
+    """views/transform_lab.py."""
+
+    QUERY: Final = "tl_query"
+    STAGE: Final = "tl_stage"
+    BETA: Final = "tl_beta"
+    DECAY: Final = "tl_decay"
+    HISTOGRAMS: Final = "tl_histograms"
+    STAGE_CHART: Final = "tl_stage_chart"
+
+    @staticmethod
+    def apply_penalty(number: int) -> str:
+        return f"tl_apply_penalty_{number}"
+
+
+class WorkedExample:
+    """views/worked_example.py."""
+
+    VALUES: Final = "we_values"
+    EXAMPLE: Final = "we_example"
+    MAX_LENGTH: Final = "we_max_length"
+    OVERALL: Final = "we_overall_max_length"
+    MINIMUM: Final = "we_minimum_value"
+    STEP: Final = "we_step"
+    OPTIMAL: Final = "we_optimal"
+    MODE: Final = "we_mode"
+    ANSWER: Final = "we_answer"
+    TABLE: Final = "we_candidates"
+    CHART: Final = "we_chart"
+    ALL_RUNS: Final = "we_all_runs"
+    OPTIMAL_CHART: Final = "we_optimal_chart"
+    NEXT: Final = "we_next"
+    STEP_CHART: Final = "we_step_chart"
+
+
+class WorkedBoard:
+    """views/worked_board.py."""
+
+    SCORES: Final = "we_board_scores"
+    REVEAL: Final = "we_board_reveal"
+    RR_STEP: Final = "we_rr_step"
+    BOARD_TABLE: Final = "we_board_table"
+    BOARD_LOOKUP: Final = "we_board_lookup"
+    RR_NEXT: Final = "we_rr_next"
+    RR_TABLE: Final = "we_rr_table"
+    BETA_A: Final = "we_board_a"
+    BETA_B: Final = "we_board_b"
+    DECAY: Final = "we_board_decay"
+    PENALTY: Final = "we_board_penalty"
+    RR_FIRST: Final = "we_rr_first"
+    RR_SECOND: Final = "we_rr_second"
+    RR_MAX_LENGTH: Final = "we_rr_max_length"
+    RR_OVERALL: Final = "we_rr_overall"
+    RR_MINIMUM: Final = "we_rr_minimum"
+
+    @staticmethod
+    def rr_chart(query: int) -> str:
+        return f"we_rr_chart_{query}"
+
+
+class ChunkSize:
+    """views/chunk_size.py."""
+
+    RUN: Final = "cs_run"
+    CHART: Final = "cs_chart"
+    TABLE: Final = "cs_table"

@@ -102,7 +102,7 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
     gold = chunk_range(result.corpus, result.corpus.documents[0].doc_id, query.span)
     st.plotly_chart(
         value_chart(result, 0, gold_spans=[(gold[0], gold[1], f"gold {query.id}: the statements")] if gold else ()),
-        key="ls_chart",
+        key=keys.Lesson.CHART,
         config=components.chart_config("lesson-gapped-cluster"),
         theme=None,
         width="stretch",
@@ -235,7 +235,7 @@ def render_claims(inputs: state.Inputs) -> None:
             return
         st.dataframe(
             table,
-            key="ls_measured",
+            key=keys.Lesson.MEASURED,
             hide_index=True,
             height=38 + 35 * len(table),
             column_config={

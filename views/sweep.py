@@ -22,11 +22,6 @@ from rse_core.evaluation.golden import GoldenQuery
 from rse_core.evaluation.sweep import SweepParam, SweepResult, default_axis, sweep
 from rse_core.figures.teaching import METRIC_LABELS, sweep_heatmap
 
-Y_KEY = "sw_y_param"
-METRIC_KEY = "sw_metric"
-GOLD_KEY = "sw_gold"
-NONCE_KEY = "_sw_chart_nonce"
-LAST_KEY = "_sw_last_sweep"
 NO_GOLD = ""
 
 PENALTY_AXIS = tuple(round(0.02 * i, 2) for i in range(26))  # 0 to 0.5 on the slider's 0.01 grid
@@ -115,7 +110,7 @@ def apply_setting(x_param: SweepParam, x: float, y_param: SweepParam, y: float) 
 
 
 def _on_cell_click(chart_key: str) -> None:
-    last = st.session_state.get(LAST_KEY)
+    last = st.session_state.get(keys.Sweep.LAST)
     if last is None:
         return
     x_param, x_values, y_param, y_values = last
@@ -123,12 +118,14 @@ def _on_cell_click(chart_key: str) -> None:
     if cell is None:
         return
     apply_setting(x_param, cell[0], y_param, cell[1])
-    st.session_state[NONCE_KEY] = st.session_state.get(NONCE_KEY, 0) + 1  # a fresh chart: no stale selection
+    st.session_state[keys.Sweep.NONCE] = (
+        st.session_state.get(keys.Sweep.NONCE, 0) + 1
+    )  # a fresh chart: no stale selection
 
 
 def _on_gold_change() -> None:
-    slug = st.session_state.get("_sw_gold_slug")
-    chosen = st.session_state.get(GOLD_KEY)
+    slug = st.session_state.get(keys.Sweep.GOLD_SLUG)
+    chosen = st.session_state.get(keys.Sweep.GOLD)
     if not slug or not chosen:
         return
     for query in list_samples()[slug].golden.queries:
@@ -159,14 +156,14 @@ def render() -> None:
                 "Y axis",
                 options=[p.value for p in Y_PARAMS],
                 format_func=lambda v: SweepParam(v).label,
-                key=Y_KEY,
+                key=keys.Sweep.Y,
             )
         )
     gold_span = None
     with controls[2]:
         if golden:
-            st.session_state["_sw_gold_slug"] = slug
-            st.session_state[GOLD_KEY] = matching.id if matching else NO_GOLD
+            st.session_state[keys.Sweep.GOLD_SLUG] = slug
+            st.session_state[keys.Sweep.GOLD] = matching.id if matching else NO_GOLD
             by_id = {q.id: q for q in golden}
             st.selectbox(
                 "Golden query (for recall)",
@@ -176,7 +173,7 @@ def render() -> None:
                     if i == NO_GOLD
                     else f"{i} ({by_id[i].kind}): {clean(by_id[i].query, 70)}"
                 ),
-                key=GOLD_KEY,
+                key=keys.Sweep.GOLD,
                 on_change=_on_gold_change,
                 help="Picking one sets the sidebar query to it; recall is measured against its gold span.",
             )
@@ -186,12 +183,12 @@ def render() -> None:
             st.caption("Recall needs a sample document with a golden set as the first active document.")
     metrics = ["segment_count", "chunks", "characters"] + (["recall"] if gold_span else [])
     with controls[1]:
-        state.keep_choice(METRIC_KEY, metrics, "recall" if gold_span else "segment_count")
+        state.keep_choice(keys.Sweep.METRIC, metrics, "recall" if gold_span else "segment_count")
         metric = st.radio(
             "Colour by",
             options=metrics,
             format_func=lambda m: METRIC_LABELS[m],
-            key=METRIC_KEY,
+            key=keys.Sweep.METRIC,
             horizontal=True,
         )
 
@@ -200,10 +197,10 @@ def render() -> None:
     except RSEError as error:
         st.error(md(error), icon=":material/error:")
         return
-    st.session_state[LAST_KEY] = (swept.x_param, swept.x_values, swept.y_param, swept.y_values)
+    st.session_state[keys.Sweep.LAST] = (swept.x_param, swept.x_values, swept.y_param, swept.y_values)
     params = result.params
     current = (params.irrelevant_chunk_penalty, getattr(params, y_param.value))
-    chart_key = f"sw_heatmap_{st.session_state.get(NONCE_KEY, 0)}"
+    chart_key = f"sw_heatmap_{st.session_state.get(keys.Sweep.NONCE, 0)}"
     st.plotly_chart(
         sweep_heatmap(swept, metric, current=current),
         key=chart_key,

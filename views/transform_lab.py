@@ -25,8 +25,6 @@ from rse_core.figures.teaching import (
     stage_chart,
 )
 
-QUERY_KEY = "tl_query"
-STAGE_KEY = "tl_stage"
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
 
 
@@ -57,7 +55,7 @@ def render_lab(result: ExtractionResult) -> None:
             "Query",
             options=range(len(result.queries)),
             format_func=lambda q: f"Query {q + 1}: {md(result.queries[q], 80)}",  # radio options are Markdown
-            key=QUERY_KEY,
+            key=keys.TransformLab.QUERY,
             horizontal=True,
         )
     values = result.values[query]
@@ -75,7 +73,7 @@ def render_lab(result: ExtractionResult) -> None:
         if warning.suggested_penalty is not None:
             st.button(
                 f"Set the penalty to {warning.suggested_penalty:g}",
-                key=f"tl_apply_penalty_{number}",
+                key=keys.TransformLab.apply_penalty(number),
                 on_click=_apply_penalty,
                 args=(warning.suggested_penalty,),
                 icon=":material/tune:",
@@ -90,7 +88,7 @@ def render_lab(result: ExtractionResult) -> None:
         st.subheader("① → ② Beta transform")
         st.plotly_chart(
             beta_cdf_chart(values.calibrated, in_segment, params.beta_a, params.beta_b),
-            key="tl_beta",
+            key=keys.TransformLab.BETA,
             theme=None,
             config=CHART_CONFIG,
         )
@@ -101,7 +99,9 @@ def render_lab(result: ExtractionResult) -> None:
         )
     with right:
         st.subheader("③ Rank decay")
-        st.plotly_chart(decay_chart(values, params, in_segment), key="tl_decay", theme=None, config=CHART_CONFIG)
+        st.plotly_chart(
+            decay_chart(values, params, in_segment), key=keys.TransformLab.DECAY, theme=None, config=CHART_CONFIG
+        )
         st.caption(
             "Ranks count from 0 (best = rank 0), as in exp(−rank / decay): the best chunk keeps all of its score. "
             "The curve is the most a chunk of that rank can be worth; each dot is a chunk's transformed score "
@@ -109,7 +109,7 @@ def render_lab(result: ExtractionResult) -> None:
         )
 
     st.subheader("Scores at each stage")
-    st.plotly_chart(score_histograms(values), key="tl_histograms", theme=None, config=CHART_CONFIG)
+    st.plotly_chart(score_histograms(values), key=keys.TransformLab.HISTOGRAMS, theme=None, config=CHART_CONFIG)
 
     st.subheader("Each chunk before and after one stage")
     stage = st.radio(
@@ -117,12 +117,12 @@ def render_lab(result: ExtractionResult) -> None:
         options=list(Stage),
         index=1,
         format_func=lambda s: s.label,
-        key=STAGE_KEY,
+        key=keys.TransformLab.STAGE,
         horizontal=True,
     )
     st.plotly_chart(
         stage_chart(values, params, Stage(stage), [(s.start, s.end) for s in result.segments]),
-        key="tl_stage_chart",
+        key=keys.TransformLab.STAGE_CHART,
         theme=None,
         config=CHART_CONFIG,
     )

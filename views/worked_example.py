@@ -14,7 +14,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from app_ui import components
+from app_ui import components, keys
 from app_ui.safe_text import md
 from rse_core import ParameterError
 from rse_core.figures.teaching import Band, fmt, segment_bands, worked_example_chart
@@ -32,21 +32,11 @@ from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 from views.worked_board import render_board, render_round_robin
 
-VALUES_KEY = "we_values"
-EXAMPLE_KEY = "we_example"
-MAX_LENGTH_KEY = "we_max_length"
-OVERALL_KEY = "we_overall_max_length"
-MINIMUM_KEY = "we_minimum_value"
-STEP_KEY = "we_step"
-OPTIMAL_KEY = "we_optimal"
-MODE_KEY = "we_mode"
 MODES = {
     "segments": "Segments from values",
     "board": "Board: scores → values",
     "round_robin": "Round-robin: two queries",
 }
-ANSWER_KEY = "we_answer"
-TABLE_KEY = "we_candidates"
 OWN_VALUES = "Your own values"
 MAX_ABS_VALUE = 1e6
 
@@ -119,42 +109,42 @@ def parse_answer(text: str, n: int) -> tuple[int, int] | list[tuple[int, int]] |
 
 
 def _init_state() -> None:
-    if VALUES_KEY not in st.session_state:
+    if keys.WorkedExample.VALUES not in st.session_state:
         _load_example(DEFAULT_EXAMPLE)
 
 
 def _load_example(name: str) -> None:
     example = EXAMPLES[name]
-    st.session_state[EXAMPLE_KEY] = name
-    st.session_state[VALUES_KEY] = example.text
-    st.session_state[MAX_LENGTH_KEY] = example.max_length
-    st.session_state[OVERALL_KEY] = example.overall_max_length
-    st.session_state[MINIMUM_KEY] = example.minimum_value
-    st.session_state[STEP_KEY] = 1
-    st.session_state[ANSWER_KEY] = ""
+    st.session_state[keys.WorkedExample.EXAMPLE] = name
+    st.session_state[keys.WorkedExample.VALUES] = example.text
+    st.session_state[keys.WorkedExample.MAX_LENGTH] = example.max_length
+    st.session_state[keys.WorkedExample.OVERALL] = example.overall_max_length
+    st.session_state[keys.WorkedExample.MINIMUM] = example.minimum_value
+    st.session_state[keys.WorkedExample.STEP] = 1
+    st.session_state[keys.WorkedExample.ANSWER] = ""
 
 
 def _on_example_change() -> None:
-    name = st.session_state[EXAMPLE_KEY]
+    name = st.session_state[keys.WorkedExample.EXAMPLE]
     if name in EXAMPLES:
         _load_example(name)
 
 
 def _on_values_change() -> None:
-    name = st.session_state.get(EXAMPLE_KEY)
+    name = st.session_state.get(keys.WorkedExample.EXAMPLE)
     example = EXAMPLES.get(name)
     if example is not None:
         try:
-            same = parse_values(st.session_state[VALUES_KEY]) == list(example.values)
+            same = parse_values(st.session_state[keys.WorkedExample.VALUES]) == list(example.values)
         except ValueError:
             same = False
         if not same:
-            st.session_state[EXAMPLE_KEY] = OWN_VALUES
-    st.session_state[STEP_KEY] = 1
+            st.session_state[keys.WorkedExample.EXAMPLE] = OWN_VALUES
+    st.session_state[keys.WorkedExample.STEP] = 1
 
 
 def _on_limits_change() -> None:
-    st.session_state[STEP_KEY] = 1
+    st.session_state[keys.WorkedExample.STEP] = 1
 
 
 # --------------------------------------------------------------------------- page
@@ -175,7 +165,7 @@ def render() -> None:
         list(MODES),
         format_func=MODES.__getitem__,
         horizontal=True,
-        key=MODE_KEY,
+        key=keys.WorkedExample.MODE,
         help="Segments: the search on chunk values. Board: from raw scores to values, column by column. "
         "Round-robin: two queries taking turns.",
     )
@@ -191,13 +181,13 @@ def render() -> None:
         st.selectbox(
             "Classroom example",
             options=[*EXAMPLES, OWN_VALUES],
-            key=EXAMPLE_KEY,
+            key=keys.WorkedExample.EXAMPLE,
             on_change=_on_example_change,
             help="Each example sets the values and the limits that make its point.",
         )
         st.text_input(
             "Chunk values (in document order)",
-            key=VALUES_KEY,
+            key=keys.WorkedExample.VALUES,
             on_change=_on_values_change,
             help=f"Numbers separated by commas, at most {MAX_TEACHING_VALUES}.",
         )
@@ -208,7 +198,7 @@ def render() -> None:
             min_value=1,
             max_value=MAX_TEACHING_VALUES,
             step=1,
-            key=MAX_LENGTH_KEY,
+            key=keys.WorkedExample.MAX_LENGTH,
             on_change=_on_limits_change,
         )
         c2.number_input(
@@ -216,7 +206,7 @@ def render() -> None:
             min_value=1,
             max_value=MAX_TEACHING_VALUES,
             step=1,
-            key=OVERALL_KEY,
+            key=keys.WorkedExample.OVERALL,
             on_change=_on_limits_change,
         )
         c3.number_input(
@@ -225,7 +215,7 @@ def render() -> None:
             max_value=100.0,
             step=0.1,
             format="%.2f",
-            key=MINIMUM_KEY,
+            key=keys.WorkedExample.MINIMUM,
             help=MINIMUM_RULE,
             on_change=_on_limits_change,
         )
@@ -233,21 +223,21 @@ def render() -> None:
             "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
             "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
         )
-        example = EXAMPLES.get(st.session_state[EXAMPLE_KEY])
+        example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
         if example is not None and example.point:
             st.caption(f"**The point of this example:** {example.point}")
         if example is not None and example.source:
             st.caption(f"**Where it comes from:** {example.source}")
 
     try:
-        values = parse_values(st.session_state[VALUES_KEY])
+        values = parse_values(st.session_state[keys.WorkedExample.VALUES])
     except ValueError as error:
         st.error(md(error), icon=":material/error:")
         return
     limits = {
-        "max_length": int(st.session_state[MAX_LENGTH_KEY]),
-        "overall_max_length": int(st.session_state[OVERALL_KEY]),
-        "minimum_value": float(st.session_state[MINIMUM_KEY]),
+        "max_length": int(st.session_state[keys.WorkedExample.MAX_LENGTH]),
+        "overall_max_length": int(st.session_state[keys.WorkedExample.OVERALL]),
+        "minimum_value": float(st.session_state[keys.WorkedExample.MINIMUM]),
     }
     try:
         search = find_best_segments(values, **limits)
@@ -260,16 +250,16 @@ def render() -> None:
     st.markdown(f"#### {_answer_sentence(search, steps)}")
     st.toggle(
         "Compare with the optimal search",
-        key=OPTIMAL_KEY,
+        key=keys.WorkedExample.OPTIMAL,
         help="The exact solver (dynamic programming) under the same limits: the best total any set of segments "
         "can reach. The greedy search takes the best segment first and can end below it.",
     )
-    if st.session_state.get(OPTIMAL_KEY):
+    if st.session_state.get(keys.WorkedExample.OPTIMAL):
         _greedy_vs_optimal(values, limits)
     else:
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(search))),
-            key="we_chart",
+            key=keys.WorkedExample.CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -308,7 +298,7 @@ def _all_runs_table(values: list[float], limits) -> None:
                 "Note": [row.note for row in runs],
             }
         ),
-        key="we_all_runs",
+        key=keys.WorkedExample.ALL_RUNS,
         hide_index=True,
         width="stretch",
         height=min(38 + 35 * len(runs), 600),
@@ -332,7 +322,7 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
         st.markdown("**Greedy (dsRAG's search), in pick order**")
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(comparison.greedy)), height=320),
-            key="we_chart",
+            key=keys.WorkedExample.CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -344,7 +334,7 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
         ]
         st.plotly_chart(
             worked_example_chart(values, bands, height=320),
-            key="we_optimal_chart",
+            key=keys.WorkedExample.OPTIMAL_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -373,9 +363,9 @@ def _chunks(start: int, end: int) -> str:
 def _step_through(values: list[float], steps, limits) -> None:
     current = components.stepper(
         len(steps),
-        STEP_KEY,
+        keys.WorkedExample.STEP,
         noun="step",
-        button_key="we_next",
+        button_key=keys.WorkedExample.NEXT,
         help="Turn of the greedy search; the last one is the stop.",
     )
     entry = steps[current - 1]
@@ -390,7 +380,7 @@ def _step_through(values: list[float], steps, limits) -> None:
     with chart:
         st.plotly_chart(
             worked_example_chart(values, bands, height=340),
-            key="we_step_chart",
+            key=keys.WorkedExample.STEP_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -426,7 +416,7 @@ def _candidate_table(rows) -> None:
     )
     st.dataframe(
         frame,
-        key=TABLE_KEY,
+        key=keys.WorkedExample.TABLE,
         hide_index=True,
         width="stretch",
         column_config={
@@ -442,11 +432,11 @@ def _candidate_table(rows) -> None:
 def _check_yourself(values: list[float], limits) -> None:
     st.text_input(
         "Which segment does the search pick?",
-        key=ANSWER_KEY,
+        key=keys.WorkedExample.ANSWER,
         placeholder="e.g. 2-3, or 2-3, 6-7 for all picks, or none",
         help="One range checks the first pick; several ranges check every pick. Chunks from 0, ranges inclusive.",
     )
-    text = st.session_state.get(ANSWER_KEY, "")
+    text = st.session_state.get(keys.WorkedExample.ANSWER, "")
     if not text.strip():
         return
     try:
