@@ -115,132 +115,151 @@ def render_sidebar(url_path: str = "") -> None:
     with st.sidebar:
         if url_path in NOT_APPLYING:
             st.info(NOT_APPLYING[url_path], icon=":material/info:")
-        st.subheader("Documents")
-        _not_here(Group.DOCUMENTS in scope)
-        st.multiselect(
-            "Sample documents",
-            options=list(samples),
-            format_func=lambda slug: samples[slug].label,
-            key=keys.SAMPLES,
-            on_change=_on_samples_change,
-            help="Bundled documents written for this app; several can be active at once.",
-            disabled=Group.DOCUMENTS not in scope,
-        )
-        render_uploads(disabled=Group.DOCUMENTS not in scope)
+        _documents_section(samples, scope)
+        _query_section(scope)
+        _scorer_section(scope)
+        _values_section(scope)
+        _slider_section(scope)
 
-        st.subheader("Query")
-        _not_here(Group.QUERY in scope)
-        st.text_area(
-            "Query",
-            key=keys.QUERY,
-            height=80,
-            max_chars=qp.QUERY_CHARS,
-            help="What the user asks.",
-            disabled=Group.QUERY not in scope,
-        )
+
+def _documents_section(samples: dict, scope: frozenset[Group]) -> None:
+    st.subheader("Documents")
+    _not_here(Group.DOCUMENTS in scope)
+    st.multiselect(
+        "Sample documents",
+        options=list(samples),
+        format_func=lambda slug: samples[slug].label,
+        key=keys.SAMPLES,
+        on_change=_on_samples_change,
+        help="Bundled documents written for this app; several can be active at once.",
+        disabled=Group.DOCUMENTS not in scope,
+    )
+    render_uploads(disabled=Group.DOCUMENTS not in scope)
+
+
+def _query_section(scope: frozenset[Group]) -> None:
+    st.subheader("Query")
+    _not_here(Group.QUERY in scope)
+    st.text_area(
+        "Query",
+        key=keys.QUERY,
+        height=80,
+        max_chars=qp.QUERY_CHARS,
+        help="What the user asks.",
+        disabled=Group.QUERY not in scope,
+    )
+    st.text_input(
+        "Second query (optional)",
+        key=keys.QUERY_2,
+        max_chars=qp.QUERY_CHARS,
+        help="RSE over several queries: they take turns picking segments (round-robin).",
+        disabled=Group.QUERY not in scope,
+    )
+
+
+def _scorer_section(scope: frozenset[Group]) -> None:
+    st.subheader("Scorer")
+    _not_here(Group.SCORER in scope)
+    scorer_off = Group.SCORER not in scope
+    st.selectbox(
+        "Scorer",
+        options=state.SCORERS,
+        key=keys.SCORER,
+        help="minilm: offline embeddings (default). hybrid: minilm and bm25 fused, offline. "
+        "bm25: word overlap. cohere: Cohere's reranker (needs an API key). cross-encoder: a local "
+        "sentence-transformers cross-encoder.",
+        disabled=scorer_off,
+    )
+    scorer = st.session_state[keys.SCORER]
+    if scorer == ScorerName.COHERE:
         st.text_input(
-            "Second query (optional)",
-            key=keys.QUERY_2,
-            max_chars=qp.QUERY_CHARS,
-            help="RSE over several queries: they take turns picking segments (round-robin).",
-            disabled=Group.QUERY not in scope,
-        )
-
-        st.subheader("Scorer")
-        _not_here(Group.SCORER in scope)
-        scorer_off = Group.SCORER not in scope
-        st.selectbox(
-            "Scorer",
-            options=state.SCORERS,
-            key=keys.SCORER,
-            help="minilm: offline embeddings (default). hybrid: minilm and bm25 fused, offline. "
-            "bm25: word overlap. cohere: Cohere's reranker (needs an API key). cross-encoder: a local "
-            "sentence-transformers cross-encoder.",
+            "Cohere API key",
+            type="password",
+            key=keys.COHERE_API_KEY,
+            help="Or set CO_API_KEY in the environment or in .streamlit/secrets.toml. Never put in the URL.",
             disabled=scorer_off,
         )
-        scorer = st.session_state[keys.SCORER]
-        if scorer == ScorerName.COHERE:
-            st.text_input(
-                "Cohere API key",
-                type="password",
-                key=keys.COHERE_API_KEY,
-                help="Or set CO_API_KEY in the environment or in .streamlit/secrets.toml. Never put in the URL.",
-                disabled=scorer_off,
-            )
-            st.text_input("Cohere model", key=keys.COHERE_MODEL, disabled=scorer_off)
-        elif scorer == ScorerName.CROSS_ENCODER:
-            _cross_encoder_picker(disabled=scorer_off)
+        st.text_input("Cohere model", key=keys.COHERE_MODEL, disabled=scorer_off)
+    elif scorer == ScorerName.CROSS_ENCODER:
+        _cross_encoder_picker(disabled=scorer_off)
 
-        st.subheader("RSE parameters")
-        if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
-            _not_here(False)
-        elif Group.TOP_K not in scope:
-            st.caption("The baselines (top-k, window) and the context order are not used here.")
-        st.selectbox(
-            "Preset",
-            options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],
-            key=keys.PRESET,
-            on_change=_on_preset_change,
-            help="Fills the sliders below. default: tuned for minilm; balanced, precision, find_all: "
-            "dsRAG's numbers; course: the course's Nike example (minimum 0.7), under which the class numbers "
-            "hold. The app opens on default (minimum 0.5).",
-            disabled=Group.VALUES not in scope,
+
+def _values_section(scope: frozenset[Group]) -> None:
+    """Preset, chunk size and the switches that rescore or recalibrate."""
+    st.subheader("RSE parameters")
+    if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
+        _not_here(False)
+    elif Group.TOP_K not in scope:
+        st.caption("The baselines (top-k, window) and the context order are not used here.")
+    st.selectbox(
+        "Preset",
+        options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],
+        key=keys.PRESET,
+        on_change=_on_preset_change,
+        help="Fills the sliders below. default: tuned for minilm; balanced, precision, find_all: "
+        "dsRAG's numbers; course: the course's Nike example (minimum 0.7), under which the class numbers "
+        "hold. The app opens on default (minimum 0.5).",
+        disabled=Group.VALUES not in scope,
+    )
+    if st.session_state.get(keys.PRESET) != "course" and Group.VALUES in scope:
+        st.caption(
+            "The course's numbers are computed under the **course** preset (minimum segment value 0.7); "
+            "the app opens on **default** (minimum 0.5, tuned for minilm)."
         )
-        if st.session_state.get(keys.PRESET) != "course" and Group.VALUES in scope:
-            st.caption(
-                "The course's numbers are computed under the **course** preset (minimum segment value 0.7); "
-                "the app opens on **default** (minimum 0.5, tuned for minilm)."
-            )
-        st.select_slider(
-            "Chunk size (characters)",
-            options=state.CHUNK_SIZES,
-            key=keys.PARAM_KEYS["chunk_size"],
-            help="Longer chunks -> fewer, coarser bars. Changing it rescores the documents.",
-            disabled=Group.VALUES not in scope,
-        )
-        st.toggle(
-            "Contextual chunk headers",
-            key=keys.PARAM_KEYS["chunk_headers"],
-            help="Score each chunk with its document title and section heading in front (segments keep the "
-            "exact text). Changing it rescores the documents.",
-        )
-        st.toggle(
-            "Calibrate each document alone",
-            key=keys.PARAM_KEYS["per_document_calibration"],
-            help="On: scores are calibrated and ranked within each document, so a document's values never change "
-            "when you load another beside it. Off: over every loaded chunk, which tells relevant from irrelevant "
-            "documents apart better in a collection of many small ones.",
-            disabled=Group.VALUES not in scope,
-        )
-        for spec in state.SLIDERS:
-            st.slider(
-                spec.label,
-                spec.low,
-                spec.high,
-                step=spec.step,
-                key=spec.key,
-                help=spec.help,
-                on_change=_on_param_change,
-                disabled=_group_of(spec.field) not in scope,
-            )
-        st.toggle(
-            "Chunk-length adjustment",
-            key=keys.PARAM_KEYS["chunk_length_adjustment"],
-            help="Scale values by max(length, 700) / 700: long chunks count more.",
+    st.select_slider(
+        "Chunk size (characters)",
+        options=state.CHUNK_SIZES,
+        key=keys.PARAM_KEYS["chunk_size"],
+        help="Longer chunks -> fewer, coarser bars. Changing it rescores the documents.",
+        disabled=Group.VALUES not in scope,
+    )
+    st.toggle(
+        "Contextual chunk headers",
+        key=keys.PARAM_KEYS["chunk_headers"],
+        help="Score each chunk with its document title and section heading in front (segments keep the "
+        "exact text). Changing it rescores the documents.",
+    )
+    st.toggle(
+        "Calibrate each document alone",
+        key=keys.PARAM_KEYS["per_document_calibration"],
+        help="On: scores are calibrated and ranked within each document, so a document's values never change "
+        "when you load another beside it. Off: over every loaded chunk, which tells relevant from irrelevant "
+        "documents apart better in a collection of many small ones.",
+        disabled=Group.VALUES not in scope,
+    )
+
+
+def _slider_section(scope: frozenset[Group]) -> None:
+    """The parameter sliders, the length adjustment and the context order."""
+    for spec in state.SLIDERS:
+        st.slider(
+            spec.label,
+            spec.low,
+            spec.high,
+            step=spec.step,
+            key=spec.key,
+            help=spec.help,
             on_change=_on_param_change,
-            disabled=Group.VALUES not in scope,
+            disabled=_group_of(spec.field) not in scope,
         )
-        st.radio(
-            "Context order",
-            options=list(state.CONTEXT_ORDERS),
-            format_func=state.CONTEXT_ORDERS.__getitem__,
-            key=keys.PARAM_KEYS["context_order"],
-            horizontal=True,
-            on_change=_on_param_change,
-            disabled=Group.TOP_K not in scope,
-            help="How the context reaches the LLM: segments (and the baselines' chunks) as they stand in the "
-            "documents, as the lesson sends them, or most relevant first.",
-        )
+    st.toggle(
+        "Chunk-length adjustment",
+        key=keys.PARAM_KEYS["chunk_length_adjustment"],
+        help="Scale values by max(length, 700) / 700: long chunks count more.",
+        on_change=_on_param_change,
+        disabled=Group.VALUES not in scope,
+    )
+    st.radio(
+        "Context order",
+        options=list(state.CONTEXT_ORDERS),
+        format_func=state.CONTEXT_ORDERS.__getitem__,
+        key=keys.PARAM_KEYS["context_order"],
+        horizontal=True,
+        on_change=_on_param_change,
+        disabled=Group.TOP_K not in scope,
+        help="How the context reaches the LLM: segments (and the baselines' chunks) as they stand in the "
+        "documents, as the lesson sends them, or most relevant first.",
+    )
 
 
 def _cross_encoder_picker(disabled: bool = False) -> None:

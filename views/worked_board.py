@@ -165,6 +165,27 @@ def render_round_robin(parse_values) -> None:
         "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
         "and never overlap, whichever query picked them."
     )
+    _rr_inputs()
+    try:
+        first, second, steps = _rr_search(parse_values)
+    except (ValueError, ParameterError) as error:
+        st.error(md(error), icon=":material/error:")
+        return
+    current = components.stepper(len(steps), keys.WorkedBoard.RR_STEP, noun="turn", button_key=keys.WorkedBoard.RR_NEXT)
+    entry = steps[current - 1]
+    picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
+    if entry.kind is StepKind.STOP:
+        st.success(entry.message, icon=":material/flag:")
+    elif entry.kind is StepKind.PICK:
+        st.info(entry.message, icon=":material/check_circle:")
+    else:
+        st.warning(entry.message, icon=":material/do_not_disturb_on:")
+    _rr_charts(first, second, picks, entry)
+    _rr_table(steps[:current])
+
+
+def _rr_inputs() -> None:
+    """Both queries' values and the three limits."""
     left, right = st.columns(2)
     left.text_input("Query 1's values", key=keys.WorkedBoard.RR_FIRST, on_change=_on_rr_change)
     right.text_input("Query 2's values", key=keys.WorkedBoard.RR_SECOND, on_change=_on_rr_change)
@@ -194,32 +215,28 @@ def render_round_robin(parse_values) -> None:
         key=keys.WorkedBoard.RR_MINIMUM,
         on_change=_on_rr_change,
     )
-    try:
-        first = parse_values(st.session_state[keys.WorkedBoard.RR_FIRST])
-        second = parse_values(st.session_state[keys.WorkedBoard.RR_SECOND])
-        if len(first) != len(second):
-            raise ValueError(
-                f"Both queries score the same chunks: give both the same number of values ({len(first)} and "
-                f"{len(second)} now)."
-            )
-        steps = explain_search(
-            [first, second],
-            max_length=int(st.session_state[keys.WorkedBoard.RR_MAX_LENGTH]),
-            overall_max_length=int(st.session_state[keys.WorkedBoard.RR_OVERALL]),
-            minimum_value=float(st.session_state[keys.WorkedBoard.RR_MINIMUM]),
+
+
+def _rr_search(parse_values) -> tuple[list[float], list[float], list]:
+    """Both queries' values and the round-robin search's steps; raises ValueError or ParameterError."""
+    first = parse_values(st.session_state[keys.WorkedBoard.RR_FIRST])
+    second = parse_values(st.session_state[keys.WorkedBoard.RR_SECOND])
+    if len(first) != len(second):
+        raise ValueError(
+            f"Both queries score the same chunks: give both the same number of values ({len(first)} and "
+            f"{len(second)} now)."
         )
-    except (ValueError, ParameterError) as error:
-        st.error(md(error), icon=":material/error:")
-        return
-    current = components.stepper(len(steps), keys.WorkedBoard.RR_STEP, noun="turn", button_key=keys.WorkedBoard.RR_NEXT)
-    entry = steps[current - 1]
-    picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
-    if entry.kind is StepKind.STOP:
-        st.success(entry.message, icon=":material/flag:")
-    elif entry.kind is StepKind.PICK:
-        st.info(entry.message, icon=":material/check_circle:")
-    else:
-        st.warning(entry.message, icon=":material/do_not_disturb_on:")
+    steps = explain_search(
+        [first, second],
+        max_length=int(st.session_state[keys.WorkedBoard.RR_MAX_LENGTH]),
+        overall_max_length=int(st.session_state[keys.WorkedBoard.RR_OVERALL]),
+        minimum_value=float(st.session_state[keys.WorkedBoard.RR_MINIMUM]),
+    )
+    return first, second, steps
+
+
+def _rr_charts(first: list[float], second: list[float], picks: list, entry) -> None:
+    """Each query's values with the segments it picked so far (the current pick highlighted)."""
     charts = st.columns(2)
     for query, (column, values) in enumerate(zip(charts, (first, second), strict=True)):
         bands = [
@@ -237,6 +254,10 @@ def render_round_robin(parse_values) -> None:
                 theme=None,
                 config={"displaylogo": False, "displayModeBar": False},
             )
+
+
+def _rr_table(steps: list) -> None:
+    """The turns so far, one row each."""
     st.dataframe(
         pd.DataFrame(
             [
@@ -247,7 +268,7 @@ def render_round_robin(parse_values) -> None:
                     "segment": "" if step.segment is None else f"{step.segment.start}-{step.segment.end - 1}",
                     "value": "" if step.segment is None else fmt(float(step.segment.score)),
                 }
-                for step in steps[:current]
+                for step in steps
             ]
         ),
         key=keys.WorkedBoard.RR_TABLE,

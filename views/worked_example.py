@@ -178,67 +178,15 @@ def render() -> None:
 
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.selectbox(
-            "Classroom example",
-            options=[*EXAMPLES, OWN_VALUES],
-            key=keys.WorkedExample.EXAMPLE,
-            on_change=_on_example_change,
-            help="Each example sets the values and the limits that make its point.",
-        )
-        st.text_input(
-            "Chunk values (in document order)",
-            key=keys.WorkedExample.VALUES,
-            on_change=_on_values_change,
-            help=f"Numbers separated by commas, at most {MAX_TEACHING_VALUES}.",
-        )
+        _example_inputs()
     with right:
-        c1, c2, c3 = st.columns(3)
-        c1.number_input(
-            "Max chunks per segment",
-            min_value=1,
-            max_value=MAX_TEACHING_VALUES,
-            step=1,
-            key=keys.WorkedExample.MAX_LENGTH,
-            on_change=_on_limits_change,
-        )
-        c2.number_input(
-            "Max chunks overall",
-            min_value=1,
-            max_value=MAX_TEACHING_VALUES,
-            step=1,
-            key=keys.WorkedExample.OVERALL,
-            on_change=_on_limits_change,
-        )
-        c3.number_input(
-            "Minimum segment value",
-            min_value=0.0,
-            max_value=100.0,
-            step=0.1,
-            format="%.2f",
-            key=keys.WorkedExample.MINIMUM,
-            help=MINIMUM_RULE,
-            on_change=_on_limits_change,
-        )
-        st.caption(
-            "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
-            "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
-        )
-        example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
-        if example is not None and example.point:
-            st.caption(f"**The point of this example:** {example.point}")
-        if example is not None and example.source:
-            st.caption(f"**Where it comes from:** {example.source}")
-
+        _limit_inputs()
     try:
         values = parse_values(st.session_state[keys.WorkedExample.VALUES])
     except ValueError as error:
         st.error(md(error), icon=":material/error:")
         return
-    limits = {
-        "max_length": int(st.session_state[keys.WorkedExample.MAX_LENGTH]),
-        "overall_max_length": int(st.session_state[keys.WorkedExample.OVERALL]),
-        "minimum_value": float(st.session_state[keys.WorkedExample.MINIMUM]),
-    }
+    limits = _limits()
     try:
         search = find_best_segments(values, **limits)
         steps = explain_search(values, **limits)
@@ -246,7 +194,77 @@ def render() -> None:
     except ParameterError as error:
         st.error(md(error), icon=":material/error:")
         return
+    _render_search(values, limits, search, steps, rows)
 
+
+def _example_inputs() -> None:
+    """The classroom example and its chunk values."""
+    st.selectbox(
+        "Classroom example",
+        options=[*EXAMPLES, OWN_VALUES],
+        key=keys.WorkedExample.EXAMPLE,
+        on_change=_on_example_change,
+        help="Each example sets the values and the limits that make its point.",
+    )
+    st.text_input(
+        "Chunk values (in document order)",
+        key=keys.WorkedExample.VALUES,
+        on_change=_on_values_change,
+        help=f"Numbers separated by commas, at most {MAX_TEACHING_VALUES}.",
+    )
+
+
+def _limit_inputs() -> None:
+    """The search's three limits, and what the chosen example is for."""
+    c1, c2, c3 = st.columns(3)
+    c1.number_input(
+        "Max chunks per segment",
+        min_value=1,
+        max_value=MAX_TEACHING_VALUES,
+        step=1,
+        key=keys.WorkedExample.MAX_LENGTH,
+        on_change=_on_limits_change,
+    )
+    c2.number_input(
+        "Max chunks overall",
+        min_value=1,
+        max_value=MAX_TEACHING_VALUES,
+        step=1,
+        key=keys.WorkedExample.OVERALL,
+        on_change=_on_limits_change,
+    )
+    c3.number_input(
+        "Minimum segment value",
+        min_value=0.0,
+        max_value=100.0,
+        step=0.1,
+        format="%.2f",
+        key=keys.WorkedExample.MINIMUM,
+        help=MINIMUM_RULE,
+        on_change=_on_limits_change,
+    )
+    st.caption(
+        "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
+        "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
+    )
+    example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
+    if example is not None and example.point:
+        st.caption(f"**The point of this example:** {example.point}")
+    if example is not None and example.source:
+        st.caption(f"**Where it comes from:** {example.source}")
+
+
+def _limits() -> dict[str, float]:
+    """The search limits the page's widgets hold."""
+    return {
+        "max_length": int(st.session_state[keys.WorkedExample.MAX_LENGTH]),
+        "overall_max_length": int(st.session_state[keys.WorkedExample.OVERALL]),
+        "minimum_value": float(st.session_state[keys.WorkedExample.MINIMUM]),
+    }
+
+
+def _render_search(values: list[float], limits: dict, search, steps, rows) -> None:
+    """The answer, the chart (or greedy vs optimal) and the four tabs."""
     st.markdown(f"#### {_answer_sentence(search, steps)}")
     st.toggle(
         "Compare with the optimal search",
