@@ -208,6 +208,11 @@ class Sweep:
     LAST: Final = "_sw_last_sweep"
     GOLD_SLUG: Final = "_sw_gold_slug"
 
+    @staticmethod
+    def heatmap(nonce: int) -> str:
+        """A new key after a click, so the chart forgets its selection."""
+        return f"sw_heatmap_{nonce}"
+
 
 class TransformLab:
     """views/transform_lab.py."""

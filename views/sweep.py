@@ -159,28 +159,8 @@ def render() -> None:
                 key=keys.Sweep.Y,
             )
         )
-    gold_span = None
     with controls[2]:
-        if golden:
-            st.session_state[keys.Sweep.GOLD_SLUG] = slug
-            st.session_state[keys.Sweep.GOLD] = matching.id if matching else NO_GOLD
-            by_id = {q.id: q for q in golden}
-            st.selectbox(
-                "Golden query (for recall)",
-                options=[NO_GOLD, *by_id],
-                format_func=lambda i: (
-                    "(the current query is not in the golden set)"
-                    if i == NO_GOLD
-                    else f"{i} ({by_id[i].kind}): {clean(by_id[i].query, 70)}"
-                ),
-                key=keys.Sweep.GOLD,
-                on_change=_on_gold_change,
-                help="Picking one sets the sidebar query to it; recall is measured against its gold span.",
-            )
-            if matching is not None:
-                gold_span = matching.span
-        else:
-            st.caption("Recall needs a sample document with a golden set as the first active document.")
+        gold_span = _gold_control(slug, golden, matching)
     metrics = ["segment_count", "chunks", "characters"] + (["recall"] if gold_span else [])
     with controls[1]:
         state.keep_choice(keys.Sweep.METRIC, metrics, "recall" if gold_span else "segment_count")
@@ -200,7 +180,39 @@ def render() -> None:
     st.session_state[keys.Sweep.LAST] = (swept.x_param, swept.x_values, swept.y_param, swept.y_values)
     params = result.params
     current = (params.irrelevant_chunk_penalty, getattr(params, y_param.value))
-    chart_key = f"sw_heatmap_{st.session_state.get(keys.Sweep.NONCE, 0)}"
+    _heatmap(swept, metric, current)
+    _summary(swept, current, elapsed, matching if gold_span else None)
+
+
+def _gold_control(slug: str | None, golden: list, matching) -> tuple[int, int] | None:
+    """The golden query to measure recall against; returns its gold span (``None``: no recall)."""
+    gold_span = None
+    if golden:
+        st.session_state[keys.Sweep.GOLD_SLUG] = slug
+        st.session_state[keys.Sweep.GOLD] = matching.id if matching else NO_GOLD
+        by_id = {q.id: q for q in golden}
+        st.selectbox(
+            "Golden query (for recall)",
+            options=[NO_GOLD, *by_id],
+            format_func=lambda i: (
+                "(the current query is not in the golden set)"
+                if i == NO_GOLD
+                else f"{i} ({by_id[i].kind}): {clean(by_id[i].query, 70)}"
+            ),
+            key=keys.Sweep.GOLD,
+            on_change=_on_gold_change,
+            help="Picking one sets the sidebar query to it; recall is measured against its gold span.",
+        )
+        if matching is not None:
+            gold_span = matching.span
+    else:
+        st.caption("Recall needs a sample document with a golden set as the first active document.")
+    return gold_span
+
+
+def _heatmap(swept, metric: str, current: tuple[float, float]) -> None:
+    """The swept grid, coloured by ``metric``; a click moves the sidebar there."""
+    chart_key = keys.Sweep.heatmap(st.session_state.get(keys.Sweep.NONCE, 0))
     st.plotly_chart(
         sweep_heatmap(swept, metric, current=current),
         key=chart_key,
@@ -209,6 +221,10 @@ def render() -> None:
         selection_mode="points",
         config={"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]},
     )
+
+
+def _summary(swept, current: tuple[float, float], elapsed: float, matching) -> None:
+    """What the current setting gives, and how long the sweep took."""
     here = swept.cell(*current)
     recall = f", recall {here.recall:.0%}" if here.recall is not None else ""
     st.caption(
@@ -216,5 +232,5 @@ def render() -> None:
         f"{components.plural(here.segment_count, 'segment')}, {components.plural(here.chunks, 'chunk')}, "
         f"{here.characters:,} characters{recall}. "
         f"{len(swept.x_values) * len(swept.y_values)} settings swept in {elapsed:,.0f} ms from cached scores"
-        + (f"; recall against golden query {md(matching.id)}." if matching and gold_span else ".")
+        + (f"; recall against golden query {md(matching.id)}." if matching else ".")
     )
