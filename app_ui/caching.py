@@ -27,6 +27,7 @@ SCORE_CACHE_ENTRIES = 512
 SESSION_SCORE_ENTRIES = 64
 SESSION_CORPUS_ENTRIES = 4
 T = TypeVar("T")
+C = TypeVar("C", LRUCache, FIFOCache)
 
 
 class ScoreStore:
@@ -104,9 +105,19 @@ def remember(cache: LRUCache, key: Hashable, compute: Callable[[], T]) -> T:
 
 def session_lru(key: str, entries: int) -> LRUCache:
     """A per-session LRU of ``entries`` under ``key`` in ``st.session_state``."""
+    return _session_cache(key, LRUCache, entries)
+
+
+def session_fifo(key: str, entries: int) -> FIFOCache:
+    """A per-session first-in-first-out cache of ``entries`` under ``key`` in ``st.session_state``:
+    for results that are costly to make and cheap to look at, where use order does not matter."""
+    return _session_cache(key, FIFOCache, entries)
+
+
+def _session_cache(key: str, kind: type[C], entries: int) -> C:
     cache = st.session_state.get(key)
-    if not isinstance(cache, LRUCache):
-        cache = st.session_state[key] = LRUCache(maxsize=entries)
+    if not isinstance(cache, kind):
+        cache = st.session_state[key] = kind(maxsize=entries)
     return cache
 
 
@@ -114,15 +125,11 @@ def session_memo(name: str, key: Hashable, compute: Callable[[], T], entries: in
     """``compute()``, remembered in this session under ``name`` for the last ``entries`` keys.
 
     For work that depends on this session's settings (an explanation, a sweep): reruns with the
-    same settings reuse it, and nothing is shared with other sessions. First in, first out, as
-    before: a memo entry is cheap to look at and costly to make, so use order does not matter.
+    same settings reuse it, and nothing is shared with other sessions.
     """
     return remember(memo_store(name, entries), key, compute)
 
 
 def memo_store(name: str, entries: int) -> FIFOCache:
     """The per-session memo ``name`` itself (for a page that fills it only on request)."""
-    memo = st.session_state.get(keys.memo_key(name))
-    if not isinstance(memo, FIFOCache):
-        memo = st.session_state[keys.memo_key(name)] = FIFOCache(maxsize=entries)
-    return memo
+    return session_fifo(keys.memo_key(name), entries)

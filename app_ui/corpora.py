@@ -131,3 +131,9 @@ def active_documents(inputs: Inputs, outcome: RunOutcome) -> list[Document]:
     _forget_removed_uploads(uploads)
     documents += _parsed_uploads(uploads, outcome)
     return _without_duplicates(documents, outcome)
+
+
+def documents_of(inputs: Inputs) -> list[Document]:
+    """The run's documents for a page that needs them beside the result (their problems are
+    already on the page: ``app.py``'s run reported them)."""
+    return active_documents(inputs, RunOutcome())

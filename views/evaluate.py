@@ -70,7 +70,7 @@ def render() -> None:
     outcome = run_state.current_outcome()
     widgets.show_messages(outcome)
     inputs = state.read_inputs()
-    documents = corpora.active_documents(inputs, run_state.RunOutcome(result=None))
+    documents = corpora.documents_of(inputs)
     chosen = _choose_golden_set(inputs, documents)
     if chosen is not None:
         golden, document, slug = chosen
@@ -114,43 +114,66 @@ def _choose_golden_set(
     source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=keys.Evaluate.SOURCE, horizontal=True)
     _render_format_help()
     if source == "sample":
-        state.keep_choice(keys.Evaluate.SAMPLE, active_samples, active_samples[0])
-        slug = st.selectbox(
-            "Sample document",
-            active_samples,
-            format_func=lambda s: f"{samples[s].label} ({len(samples[s].golden.queries)} queries)",
-            key=keys.Evaluate.SAMPLE,
-            help="The golden sets of the sample documents active in the sidebar.",
-        )
-        golden = samples[slug].golden
+        golden = _choose_sample_set(active_samples)
     elif source == "external":
         return _choose_external()
     elif source == "upload":
-        if not active_samples:
-            st.caption("No sample document is active; pick one in the sidebar to use its golden set.")
-        upload = st.file_uploader(
-            "Golden-set JSON",
-            type=["json"],
-            key=keys.Evaluate.UPLOAD,
-            help="Its 'document' must be the file name of an active document (a sample or an upload).",
-        )
-        if upload is None:
-            return None
-        try:
-            golden = parse_golden_json(upload.getvalue(), upload.name)
-        except GoldenSetError as error:
-            st.error(md(error), icon=":material/error:")
-            return None
-        except Exception as error:  # whatever a hostile file makes the parser raise: one line
-            LOGGER.exception("reading a golden-set upload failed")
-            st.error(
-                f"Could not read {md(upload.name, 80)} as a golden set ({type(error).__name__}: {md(error, 200)}). "
-                "Check it against the format below.",
-                icon=":material/error:",
-            )
+        golden = _uploaded_set(active_samples)
+        if golden is None:
             return None
     else:
         golden = built
+    return _with_document(golden, documents, active_samples)
+
+
+def _choose_sample_set(active_samples: list[str]) -> GoldenSet:
+    """The golden set of one of the sidebar's active samples."""
+    samples = list_samples()
+    state.keep_choice(keys.Evaluate.SAMPLE, active_samples, active_samples[0])
+    slug = st.selectbox(
+        "Sample document",
+        active_samples,
+        format_func=lambda s: f"{samples[s].label} ({len(samples[s].golden.queries)} queries)",
+        key=keys.Evaluate.SAMPLE,
+        help="The golden sets of the sample documents active in the sidebar.",
+    )
+    return samples[slug].golden
+
+
+def _uploaded_set(active_samples: list[str]) -> GoldenSet | None:
+    """A golden set from an uploaded JSON file; ``None`` (with the reason shown) if there is none."""
+    if not active_samples:
+        st.caption("No sample document is active; pick one in the sidebar to use its golden set.")
+    upload = st.file_uploader(
+        "Golden-set JSON",
+        type=["json"],
+        key=keys.Evaluate.UPLOAD,
+        help="Its 'document' must be the file name of an active document (a sample or an upload).",
+    )
+    if upload is None:
+        return None
+    try:
+        golden = parse_golden_json(upload.getvalue(), upload.name)
+    except GoldenSetError as error:
+        st.error(md(error), icon=":material/error:")
+        return None
+    except Exception as error:  # whatever a hostile file makes the parser raise: one line
+        LOGGER.exception("reading a golden-set upload failed")
+        st.error(
+            f"Could not read {md(upload.name, 80)} as a golden set ({type(error).__name__}: {md(error, 200)}). "
+            "Check it against the format below.",
+            icon=":material/error:",
+        )
+        return None
+    return golden
+
+
+def _with_document(
+    golden: GoldenSet, documents: list[Document], active_samples: list[str]
+) -> tuple[GoldenSet, Document, str] | None:
+    """``golden`` with its active document and sample slug ("" for an upload); ``None`` (with an
+    error shown) when its document is not active."""
+    samples = list_samples()
     by_name = {Path(document.name).name: document for document in documents}
     document = by_name.get(golden.document_name)
     if document is None:

@@ -48,7 +48,15 @@ def render() -> None:
 
 def render_lab(result: ExtractionResult) -> None:
     """Everything below the title, for one result (separate so a test can call it directly)."""
-    params = result.params
+    values = result.values[_query_choice(result)]
+    _formula_and_warnings(result, values)
+    in_segment = _in_segment(result, len(values))
+    _transform_charts(result, values, in_segment)
+    _stage_charts(result, values)
+
+
+def _query_choice(result: ExtractionResult) -> int:
+    """Which query's values to show (a choice only when the run has several)."""
     query = 0
     if len(result.queries) > 1:
         query = st.radio(
@@ -58,7 +66,12 @@ def render_lab(result: ExtractionResult) -> None:
             key=keys.TransformLab.QUERY,
             horizontal=True,
         )
-    values = result.values[query]
+    return query
+
+
+def _formula_and_warnings(result: ExtractionResult, values) -> None:
+    """The value formula with this run's numbers, the calibration, and what looks off in the scores."""
+    params = result.params
     n = len(values)
     st.markdown(
         f"**{n} chunks** scored by **{md(result.scorer or 'the scorer')}**; each chunk's value is "
@@ -79,10 +92,18 @@ def render_lab(result: ExtractionResult) -> None:
                 icon=":material/tune:",
             )
 
+
+def _in_segment(result: ExtractionResult, n: int) -> np.ndarray:
+    """Which of the ``n`` chunks RSE put in a segment."""
     in_segment = np.zeros(n, dtype=bool)
     for segment in result.segments:
         in_segment[segment.start : segment.end] = True
+    return in_segment
 
+
+def _transform_charts(result: ExtractionResult, values, in_segment: np.ndarray) -> None:
+    """The beta transform and the rank decay, side by side."""
+    params = result.params
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("① → ② Beta transform")
@@ -108,6 +129,10 @@ def render_lab(result: ExtractionResult) -> None:
             "times its decay. Dots under the dashed line become negative after the penalty."
         )
 
+
+def _stage_charts(result: ExtractionResult, values) -> None:
+    """Histograms of every stage, and each chunk before and after one stage."""
+    params = result.params
     st.subheader("Scores at each stage")
     st.plotly_chart(score_histograms(values), key=keys.TransformLab.HISTOGRAMS, theme=None, config=CHART_CONFIG)
 

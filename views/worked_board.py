@@ -83,6 +83,21 @@ def render_board(parse_values) -> None:
         "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
         "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
     )
+    _board_inputs()
+    try:
+        rows, lookup = _board_rows(parse_values)
+    except (ValueError, RSEError) as error:
+        st.error(md(error), icon=":material/error:")
+        return
+    table_column, lookup_column = st.columns([3, 1], gap="large")
+    with table_column:
+        _board_table(rows)
+    with lookup_column:
+        _beta_lookup(lookup)
+
+
+def _board_inputs() -> None:
+    """The scores and the four numbers that turn them into values."""
     st.text_input(
         "Scores (in document order)", key=keys.WorkedBoard.SCORES, help="Numbers in [0, 1], separated by commas."
     )
@@ -93,61 +108,65 @@ def render_board(parse_values) -> None:
     penalty.number_input(
         "Penalty", min_value=0.0, max_value=1.0, step=0.01, format="%.2f", key=keys.WorkedBoard.PENALTY
     )
-    try:
-        scores = parse_values(st.session_state[keys.WorkedBoard.SCORES])
-        rows = value_rows(
-            scores,
-            beta_a=float(st.session_state[keys.WorkedBoard.BETA_A]),
-            beta_b=float(st.session_state[keys.WorkedBoard.BETA_B]),
-            decay_rate=float(st.session_state[keys.WorkedBoard.DECAY]),
-            penalty=float(st.session_state[keys.WorkedBoard.PENALTY]),
-        )
-        lookup = beta_lookup(
-            float(st.session_state[keys.WorkedBoard.BETA_A]), float(st.session_state[keys.WorkedBoard.BETA_B])
-        )
-    except (ValueError, RSEError) as error:
-        st.error(md(error), icon=":material/error:")
-        return
-    table_column, lookup_column = st.columns([3, 1], gap="large")
-    with table_column:
-        st.slider(
-            "Columns revealed",
-            0,
-            len(COLUMNS),
-            key=keys.WorkedBoard.REVEAL,
-            help="0: only the scores (the class fills in the rest); 4: every column.",
-        )
-        st.dataframe(
-            board_table(rows, int(st.session_state[keys.WorkedBoard.REVEAL])),
-            key=keys.WorkedBoard.BOARD_TABLE,
-            hide_index=True,
-            width="stretch",
-        )
-        if int(st.session_state[keys.WorkedBoard.REVEAL]) == len(COLUMNS):
-            values = [row.value for row in rows]
-            search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
-            picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({fmt(s.score)})" for s in search) or "nothing"
-            st.markdown(
-                f"**Values:** {', '.join(fmt(v) for v in values)}  \n"
-                f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}."
-            )
-            with st.expander("Each row written out"):
-                decay_rate = float(st.session_state[keys.WorkedBoard.DECAY])
-                st.code("\n".join(f"chunk {row.chunk}: {row.working(decay_rate)}" for row in rows), language=None)
-    with lookup_column:
+
+
+def _board_rows(parse_values) -> tuple[list, list]:
+    """The board's rows and the beta lookup table; raises ValueError or RSEError."""
+    scores = parse_values(st.session_state[keys.WorkedBoard.SCORES])
+    rows = value_rows(
+        scores,
+        beta_a=float(st.session_state[keys.WorkedBoard.BETA_A]),
+        beta_b=float(st.session_state[keys.WorkedBoard.BETA_B]),
+        decay_rate=float(st.session_state[keys.WorkedBoard.DECAY]),
+        penalty=float(st.session_state[keys.WorkedBoard.PENALTY]),
+    )
+    lookup = beta_lookup(
+        float(st.session_state[keys.WorkedBoard.BETA_A]), float(st.session_state[keys.WorkedBoard.BETA_B])
+    )
+    return rows, lookup
+
+
+def _board_table(rows: list) -> None:
+    """The board with the revealed columns, and with all of them the values searched."""
+    st.slider(
+        "Columns revealed",
+        0,
+        len(COLUMNS),
+        key=keys.WorkedBoard.REVEAL,
+        help="0: only the scores (the class fills in the rest); 4: every column.",
+    )
+    st.dataframe(
+        board_table(rows, int(st.session_state[keys.WorkedBoard.REVEAL])),
+        key=keys.WorkedBoard.BOARD_TABLE,
+        hide_index=True,
+        width="stretch",
+    )
+    if int(st.session_state[keys.WorkedBoard.REVEAL]) == len(COLUMNS):
+        values = [row.value for row in rows]
+        search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
+        picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({fmt(s.score)})" for s in search) or "nothing"
         st.markdown(
-            f"**Beta lookup** (a = {fmt(float(st.session_state[keys.WorkedBoard.BETA_A]))}, "
-            f"b = {fmt(float(st.session_state[keys.WorkedBoard.BETA_B]))})"
+            f"**Values:** {', '.join(fmt(v) for v in values)}  \n"
+            f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}."
         )
-        st.dataframe(
-            pd.DataFrame(
-                {"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}
-            ),
-            key=keys.WorkedBoard.BOARD_LOOKUP,
-            hide_index=True,
-            height=38 + 35 * len(lookup),
-        )
-        st.caption("With a = b = 0.4 scores near 0 move up and scores near 1 move down: the ends are spread out.")
+        with st.expander("Each row written out"):
+            decay_rate = float(st.session_state[keys.WorkedBoard.DECAY])
+            st.code("\n".join(f"chunk {row.chunk}: {row.working(decay_rate)}" for row in rows), language=None)
+
+
+def _beta_lookup(lookup: list) -> None:
+    """The beta lookup table the class reads the transform off."""
+    st.markdown(
+        f"**Beta lookup** (a = {fmt(float(st.session_state[keys.WorkedBoard.BETA_A]))}, "
+        f"b = {fmt(float(st.session_state[keys.WorkedBoard.BETA_B]))})"
+    )
+    st.dataframe(
+        pd.DataFrame({"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}),
+        key=keys.WorkedBoard.BOARD_LOOKUP,
+        hide_index=True,
+        height=38 + 35 * len(lookup),
+    )
+    st.caption("With a = b = 0.4 scores near 0 move up and scores near 1 move down: the ends are spread out.")
 
 
 # --------------------------------------------------------------------------- round-robin

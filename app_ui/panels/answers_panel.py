@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import streamlit as st
+from cachetools import FIFOCache
 
 from rse_core import ExtractionResult, RSEError
 from rse_core.llm.answers import (
@@ -37,7 +38,7 @@ from rse_core.llm.answers import (
     resolve_key,
 )
 
-from .. import keys
+from .. import caching, keys
 
 _STORE_ENTRIES = 40
 PROVIDER_LABELS = {OPENAI: "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM)", COHERE: "Cohere chat"}
@@ -151,43 +152,18 @@ def render_answers(
             st.code(prompt_text(build_messages(question, "{context}")), language=None, wrap_lines=True)
 
     if settings is None:
-        st.info(f"{problem} {HOW_TO}", icon=":material/smart_toy:")
-        tabs = st.tabs([f"{context.label}: the exact prompt" for context in contexts])
-        for tab, context in zip(tabs, contexts, strict=True):
-            with tab:
-                st.code(prompt_text(prompts[context.key]), language=None, wrap_lines=True, height=320)
+        _render_exact_prompts(problem, contexts, prompts)
         return {}
 
-    store: dict = st.session_state.setdefault(keys.ANSWERS, {})
+    store = answer_store()
     identity = (result.settings_key, settings)
     total_tokens = sum(context.estimated_tokens for context in contexts)
     st.caption(
         f"{len(contexts)} calls to {html.escape(settings.describe())}, about {total_tokens:,} input tokens in all "
         "(estimated at 4 characters a token; the server's counts appear under each answer)."
     )
-    missing = [context for context in contexts if (identity, context.key) not in store]
-    ask = auto_ask and bool(missing)
-    if not auto_ask:
-        ask = st.button(
-            f"Ask {settings.model} with each context" if missing else "Ask again",
-            key=f"{prefix}_ask",
-            icon=":material/forum:",
-            type="primary",
-        )
-        if ask and not missing:
-            for context in contexts:
-                store.pop((identity, context.key), None)
-
-    columns = st.columns(len(contexts))
-    slots = {}
-    for column, context in zip(columns, contexts, strict=True):
-        with column:
-            st.html(
-                f'<span class="rse-chip {CHIPS.get(context.key, "muted")}">{html.escape(context.label)}</span> '
-                f"{context.document_characters:,} characters of document text · "
-                f"≈{context.estimated_tokens:,} tokens sent"
-            )
-            slots[context.key] = (st.empty(), st.empty())
+    ask = _ask(settings, prefix, contexts, store, identity, auto_ask)
+    slots = _answer_slots(contexts)
     if ask:
         _stream_all(settings, key, contexts, prompts, slots, store, identity)
     shown: dict[str, StoredAnswer] = {}
@@ -199,9 +175,54 @@ def render_answers(
             continue
         shown[context.key] = answer
         _draw(body, meta, answer)
-    while len(store) > _STORE_ENTRIES:
-        del store[next(iter(store))]
     return shown
+
+
+def answer_store() -> FIFOCache:
+    """This session's answers by ((result settings, LLM settings), context key), the last few kept."""
+    return caching.session_fifo(keys.ANSWERS, _STORE_ENTRIES)
+
+
+def _render_exact_prompts(problem: str, contexts: list[AnswerContext], prompts: dict) -> None:
+    """With no LLM configured: what to set up, and the exact prompt each context would send."""
+    st.info(f"{problem} {HOW_TO}", icon=":material/smart_toy:")
+    tabs = st.tabs([f"{context.label}: the exact prompt" for context in contexts])
+    for tab, context in zip(tabs, contexts, strict=True):
+        with tab:
+            st.code(prompt_text(prompts[context.key]), language=None, wrap_lines=True, height=320)
+
+
+def _ask(settings: LLMSettings, prefix: str, contexts: list[AnswerContext], store, identity, auto_ask: bool) -> bool:
+    """Whether to ask now: at once when ``auto_ask`` and answers are missing, else on the button
+    (which asks again, dropping the stored answers, when every context has one)."""
+    missing = [context for context in contexts if (identity, context.key) not in store]
+    if auto_ask:
+        return bool(missing)
+    ask = st.button(
+        f"Ask {settings.model} with each context" if missing else "Ask again",
+        key=f"{prefix}_ask",
+        icon=":material/forum:",
+        type="primary",
+    )
+    if ask and not missing:
+        for context in contexts:
+            store.pop((identity, context.key), None)
+    return ask
+
+
+def _answer_slots(contexts: list[AnswerContext]) -> dict[str, tuple]:
+    """One column per context: its label and size, then empty slots for the answer and its numbers."""
+    columns = st.columns(len(contexts))
+    slots = {}
+    for column, context in zip(columns, contexts, strict=True):
+        with column:
+            st.html(
+                f'<span class="rse-chip {CHIPS.get(context.key, "muted")}">{html.escape(context.label)}</span> '
+                f"{context.document_characters:,} characters of document text · "
+                f"≈{context.estimated_tokens:,} tokens sent"
+            )
+            slots[context.key] = (st.empty(), st.empty())
+    return slots
 
 
 def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], str]:
@@ -209,7 +230,7 @@ def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], s
     settings, _, _ = current_settings()
     if settings is None:
         return {}, ""
-    store: dict = st.session_state.get(keys.ANSWERS, {})
+    store = answer_store()
     identity = (result.settings_key, settings)
     found = {key: answer for (owner, key), answer in store.items() if owner == identity}
     return found, settings.model if found else ""
