@@ -445,6 +445,12 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
         key=keys.Evaluate.MARK_CHUNKS,
         help="The gold span runs from the first picked chunk to the last, including the chunks between.",
     )
+    _render_span_form(document, chunks, selected, query, built)
+    _render_built_set()
+
+
+def _render_span_form(document: Document, chunks, selected: list[int], query: str, built: GoldenSet | None) -> None:
+    """The new golden query's kind, id and note, the picked span, and the button that adds it."""
     kind_column, id_column, note_column = st.columns([1, 1, 2])
     kind = kind_column.selectbox("Kind", QUERY_KINDS, key=keys.Evaluate.MARK_KIND)
     if not st.session_state.get(keys.Evaluate.MARK_ID):
@@ -468,7 +474,6 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
         )
     else:
         st.caption("Pick the chunks that answer the query; their text becomes the gold span.")
-    _render_built_set()
 
 
 def _explore_chunk(outcome: run_state.RunOutcome, document: Document) -> int | None:

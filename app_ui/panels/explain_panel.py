@@ -127,34 +127,40 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         st.info(message, icon=":material/do_not_disturb_on:")
     apply = penalty_to_apply(result, explanation)
     if apply is not None:
-        change = "drops out" if explanation.in_segment else "joins a segment"
-        step = SLIDER_STEP if apply > explanation.penalty else -SLIDER_STEP
-        before = round(apply - step, 2)
-        not_yet = (
-            f" (at {before:.2f} it has not yet)"
-            if min(explanation.penalty, apply) < before < max(explanation.penalty, apply)
-            else ""
-        )
-        st.caption(
-            f"Exact threshold {format_penalty(explanation.threshold)} (bisected to 0.0001). The penalty slider moves "
-            f"in steps of {SLIDER_STEP:g}: the smallest step at which the chunk {change} is {apply:.2f}{not_yet}."
-        )
-        st.button(
-            f"Apply penalty {apply:.2f}",
-            key=keys.EXPLAIN_APPLY_PENALTY,
-            on_click=_apply_penalty,
-            args=(apply,),
-            icon=":material/tune:",
-            help="Sets the sidebar's irrelevant chunk penalty to exactly this value, so you can watch the chunk "
-            "change sides.",
-        )
+        _render_flip(explanation, apply)
+    stages = stage_table(result, chunk_index)
     st.dataframe(
-        stage_table(result, chunk_index),
+        stages,
         key=keys.EXPLAIN_STAGES,
         hide_index=True,
         column_config={
             column: st.column_config.NumberColumn(format="%d" if column in ("rank (best = 0)", "query") else "%.3f")
-            for column in stage_table(result, chunk_index).columns
+            for column in stages.columns
         },
     )
     st.html(f'<div class="rse-text">{html.escape(chunk.text)}</div>')
+
+
+def _render_flip(explanation: ChunkExplanation, apply: float) -> None:
+    """The penalty at which the chunk changes sides, and a button that applies it."""
+    change = "drops out" if explanation.in_segment else "joins a segment"
+    step = SLIDER_STEP if apply > explanation.penalty else -SLIDER_STEP
+    before = round(apply - step, 2)
+    not_yet = (
+        f" (at {before:.2f} it has not yet)"
+        if min(explanation.penalty, apply) < before < max(explanation.penalty, apply)
+        else ""
+    )
+    st.caption(
+        f"Exact threshold {format_penalty(explanation.threshold)} (bisected to 0.0001). The penalty slider moves "
+        f"in steps of {SLIDER_STEP:g}: the smallest step at which the chunk {change} is {apply:.2f}{not_yet}."
+    )
+    st.button(
+        f"Apply penalty {apply:.2f}",
+        key=keys.EXPLAIN_APPLY_PENALTY,
+        on_click=_apply_penalty,
+        args=(apply,),
+        icon=":material/tune:",
+        help="Sets the sidebar's irrelevant chunk penalty to exactly this value, so you can watch the chunk "
+        "change sides.",
+    )

@@ -109,21 +109,29 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
     st.html(legend_html())
 
     if mode != PAGE_MODE:
-        text = document.text[start:end]
-        shown = reflow(text) if mode == REFLOW_MODE else text
-        note = (
-            "Line breaks of the PDF joined for reading; the LLM gets the exact text."
-            if mode == REFLOW_MODE
-            else "Exactly the characters sent, with the PDF's line breaks."
-        )
-        st.caption(f"{note} {len(text):,} characters.")
-        st.html(f'<div class="rse-page-text">{html.escape(shown)}</div>')
+        _render_text(document.text[start:end], mode)
         return
     if document.layout is None:  # text or Markdown: the same marks on the text itself
         st.caption(f"{html.escape(document.name)} has no pages; its text with the same marks.")
         st.html(f'<div class="rse-page-text">{text_html(document, marks, context=400)}</div>')
         return
+    _render_pages(result, document, focus, marks, zoom)
 
+
+def _render_text(text: str, mode: str) -> None:
+    """The focus as text: reflowed for reading, or exactly as sent."""
+    shown = reflow(text) if mode == REFLOW_MODE else text
+    note = (
+        "Line breaks of the PDF joined for reading; the LLM gets the exact text."
+        if mode == REFLOW_MODE
+        else "Exactly the characters sent, with the PDF's line breaks."
+    )
+    st.caption(f"{note} {len(text):,} characters.")
+    st.html(f'<div class="rse-page-text">{html.escape(shown)}</div>')
+
+
+def _render_pages(result: ExtractionResult, document, focus: list[Mark], marks: list[Mark], zoom: float) -> None:
+    """The thumbnail strip, then the focus's pages (the first few unless all are asked for)."""
     focus_pages = pages_of(document, focus)
     strip = thumbnail_pages(len(document.layout.page_sizes), pages_of(document, marks))
     thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, _THUMBS_KEPT), strict=True))
