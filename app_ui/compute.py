@@ -31,9 +31,10 @@ from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.runs import Evaluation, evaluate
 from rse_core.evaluation.scored_sets import ScoredSet, score_set
 from rse_core.evaluation.sets import EvalSet, golden_group
+from rse_core.search.optimal import GreedyVsOptimal, compare_with_greedy
 
 from . import keys, messages, run_state
-from .caching import is_private, score_store, session_caches
+from .caching import is_private, score_store, session_caches, session_memo
 from .corpora import active_documents, corpus_of, current_uploads, parse_upload
 from .run_state import RunOutcome
 from .scorers import scorer_of
@@ -161,4 +162,21 @@ def scored_for(golden: GoldenSet, document: Document, inputs: Inputs) -> ScoredS
         inputs.params.chunk_size,
         score_fn=lambda corpus, query: scores_for(corpus, query, scorer, inputs, private),
         headers=inputs.params.chunk_headers,
+    )
+
+
+def greedy_vs_optimal(result: ExtractionResult) -> GreedyVsOptimal:
+    """The greedy answer (the result's) against the exact search's, remembered per settings."""
+    params = result.params
+    return session_memo(
+        "optimal",
+        result.settings_key,
+        lambda: compare_with_greedy(
+            [values.value for values in result.values],
+            max_length=params.max_length,
+            overall_max_length=params.overall_max_length,
+            minimum_value=params.minimum_value,
+            document_splits=result.corpus.document_splits,
+        ),
+        4,
     )

@@ -10,7 +10,6 @@ golden set to download.
 from __future__ import annotations
 
 import logging
-from numbers import Integral
 from pathlib import Path
 
 import pandas as pd
@@ -18,12 +17,24 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from app_ui import components, compute, corpora, keys, messages, navigation, run_state, state, widgets
+from app_ui import (
+    components,
+    compute,
+    corpora,
+    keys,
+    marking,
+    messages,
+    navigation,
+    run_state,
+    selection,
+    state,
+    widgets,
+)
 from app_ui.panels.judge_panel import render_judge_panel
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document
-from rse_core.evaluation.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+from rse_core.evaluation.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json
 from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
 from rse_core.evaluation.runs import Evaluation
 from rse_core.evaluation.sets import corpus_missing_message
@@ -429,7 +440,7 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
     picked = [n for n in st.session_state.get(keys.Evaluate.MARK_CHUNKS, []) if isinstance(n, int) and n < len(chunks)]
     st.session_state[keys.Evaluate.MARK_CHUNKS] = picked
 
-    clicked = _explore_chunk(outcome, document)
+    clicked = selection.clicked_chunk_in(outcome.result, document)
     if clicked is not None:
         st.button(
             f"Add chunk {clicked} (clicked on Explore)",
@@ -454,7 +465,7 @@ def _render_span_form(document: Document, chunks, selected: list[int], query: st
     kind_column, id_column, note_column = st.columns([1, 1, 2])
     kind = kind_column.selectbox("Kind", QUERY_KINDS, key=keys.Evaluate.MARK_KIND)
     if not st.session_state.get(keys.Evaluate.MARK_ID):
-        st.session_state[keys.Evaluate.MARK_ID] = _next_id(built)
+        st.session_state[keys.Evaluate.MARK_ID] = marking.next_id(built)
     query_id = id_column.text_input("Id", key=keys.Evaluate.MARK_ID)
     note = note_column.text_input("Note (optional)", key=keys.Evaluate.MARK_NOTE)
     if selected:
@@ -469,59 +480,11 @@ def _render_span_form(document: Document, chunks, selected: list[int], query: st
             key=keys.Evaluate.ADD_SPAN,
             type="primary",
             icon=":material/add:",
-            on_click=_add_span,
+            on_click=marking.add_span,
             args=(document.name, document.text, start, end, query_id, query, kind, note),
         )
     else:
         st.caption("Pick the chunks that answer the query; their text becomes the gold span.")
-
-
-def _explore_chunk(outcome: run_state.RunOutcome, document: Document) -> int | None:
-    """The chunk number (in ``document``) of the chunk clicked on Explore, if it is in ``document``."""
-    index = st.session_state.get(keys.Explore.SELECTED_CHUNK)
-    result = outcome.result
-    if result is None or isinstance(index, bool) or not isinstance(index, Integral):
-        return None
-    if not 0 <= index < len(result.corpus.chunks):
-        return None
-    chunk = result.corpus.chunks[index]
-    return chunk.index if chunk.doc_id == document.doc_id else None
-
-
-def _next_id(built: GoldenSet | None) -> str:
-    taken = {query.id for query in built.queries} if built else set()
-    number = len(taken) + 1
-    while f"q-{number:02d}" in taken:
-        number += 1
-    return f"q-{number:02d}"
-
-
-def _add_span(
-    document_name: str, text: str, start: int, end: int, query_id: str, query: str, kind: str, note: str
-) -> None:
-    """Callback: add the span to the golden set in session state (or leave an error message)."""
-    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
-    try:
-        if built is not None and built.document != document_name:
-            raise GoldenSetError(
-                f"My golden set is for {built.document}; download it and clear it before marking spans in "
-                f"{document_name}."
-            )
-        golden_query = query_for_span(text, start, end, query_id=query_id, query=query, kind=kind, note=note)
-        built = (built or GoldenSet(document=document_name, queries=())).with_query(golden_query)
-    except GoldenSetError as error:
-        st.session_state[keys.Evaluate.MARK_MESSAGE] = ("error", str(error))
-        return
-    st.session_state[keys.Evaluate.BUILT] = built
-    st.session_state[keys.Evaluate.MARK_ID] = _next_id(built)
-    st.session_state[keys.Evaluate.MARK_NOTE] = ""
-    st.session_state[keys.Evaluate.MARK_CHUNKS] = []
-    st.session_state[keys.Evaluate.MARK_MESSAGE] = ("success", f"Added {golden_query.id} to my golden set.")
-
-
-def _clear_built_set() -> None:
-    st.session_state[keys.Evaluate.BUILT] = None
-    st.session_state[keys.Evaluate.MARK_ID] = _next_id(None)
 
 
 def _render_built_set() -> None:
@@ -561,4 +524,4 @@ def _render_built_set() -> None:
         key=keys.Evaluate.EVALUATE_BUILT,
         on_click=lambda: st.session_state.__setitem__(keys.Evaluate.SOURCE, "built"),
     )
-    clear_column.button("Clear my golden set", key=keys.Evaluate.CLEAR_BUILT, on_click=_clear_built_set)
+    clear_column.button("Clear my golden set", key=keys.Evaluate.CLEAR_BUILT, on_click=marking.clear_built_set)

@@ -13,7 +13,7 @@ import html
 
 import streamlit as st
 
-from app_ui import caching, components, keys, state
+from app_ui import components, compute, keys, selection, state
 from app_ui.gold import gold_spans
 from app_ui.live_chart import live_plotly_chart
 from app_ui.panels.explain_panel import render_explain_panel
@@ -22,7 +22,7 @@ from app_ui.panels.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.values import RANGE_SLIDER_ABOVE, value_chart
-from rse_core.search.optimal import GreedyVsOptimal, compare_with_greedy
+from rse_core.search.optimal import GreedyVsOptimal
 
 TEXT_PANEL_HEIGHT = 600
 
@@ -46,7 +46,7 @@ def render() -> None:
         with text_column:
             render_segment_texts(result)
 
-    selected = _valid_selection(result)
+    selected = selection.valid_selection(result)
     if selected is not None:
         # Outside the chart fragment: "Apply this penalty" must rerun the whole app, so the
         # result is recomputed with the new slider value.
@@ -96,7 +96,7 @@ def render_chart_block(result: ExtractionResult) -> None:
         help="Overlay each step of the value formula: calibrated score, beta-transformed, times the rank "
         "decay, and the final value after the penalty.",
     )
-    if _read_click(result):
+    if selection.read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
     st.toggle(
         "Compare with the optimal search",
@@ -110,9 +110,9 @@ def render_chart_block(result: ExtractionResult) -> None:
         help="A range slider under the chunks for zooming into a long document. Off by default: it draws every "
         "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
     )
-    selected = _valid_selection(result)
+    selected = selection.valid_selection(result)
     gold = [span for span in gold_spans(result.corpus, result.queries) if span.query_number == query]
-    comparison = greedy_vs_optimal(result) if st.session_state.get(keys.Explore.OPTIMAL) else None
+    comparison = compute.greedy_vs_optimal(result) if st.session_state.get(keys.Explore.OPTIMAL) else None
     figure = value_chart(
         result,
         query,
@@ -134,23 +134,6 @@ def render_chart_block(result: ExtractionResult) -> None:
             "outside purple go beyond the answer."
         )
     render_selected_chunk(result, query, selected)
-
-
-def greedy_vs_optimal(result: ExtractionResult) -> GreedyVsOptimal:
-    """The greedy answer (the result's) against the exact search's, remembered per settings."""
-    params = result.params
-    return caching.session_memo(
-        "optimal",
-        result.settings_key,
-        lambda: compare_with_greedy(
-            [values.value for values in result.values],
-            max_length=params.max_length,
-            overall_max_length=params.overall_max_length,
-            minimum_value=params.minimum_value,
-            document_splits=result.corpus.document_splits,
-        ),
-        4,
-    )
 
 
 def render_optimal_line(comparison: GreedyVsOptimal) -> None:
@@ -183,46 +166,6 @@ def _chosen_query(result: ExtractionResult) -> int:
 
     state.keep_choice(keys.Explore.QUERY_CHOICE, options, 0, label)
     return st.radio("Chart the values of", options, format_func=label, horizontal=True, key=keys.Explore.QUERY_CHOICE)
-
-
-def _read_click(result: ExtractionResult) -> bool:
-    """Store a newly clicked chunk; return whether there was one.
-
-    The chart's value is its last click (with the click's time, so clicking the same bar again
-    is a new click); a click already handled does not overwrite a chunk chosen some other way.
-    """
-    event = st.session_state.get(keys.Explore.CHART)
-    if not isinstance(event, dict):
-        return False
-    try:
-        index = round(float(event["x"]))
-    except (KeyError, TypeError, ValueError, OverflowError):
-        return False
-    click = (index, event.get("curve"), event.get("at"))
-    if click != st.session_state.get(keys.Explore.LAST_CLICK) and 0 <= index < len(result.corpus.chunks):
-        st.session_state[keys.Explore.LAST_CLICK] = click
-        st.session_state[keys.Explore.SELECTED_CHUNK] = index
-        st.session_state[keys.Explore.SELECTED_CORPUS] = result.corpus.key
-        return True
-    return False
-
-
-def _valid_selection(result: ExtractionResult) -> int | None:
-    """The selected chunk, or ``None`` (and cleared) if it belongs to other documents or chunking."""
-    selected = st.session_state.get(keys.Explore.SELECTED_CHUNK)
-    if selected is None:
-        return None
-    corpus_key = st.session_state.get(keys.Explore.SELECTED_CORPUS)
-    if corpus_key is None:  # set from outside this page: adopt the current corpus
-        st.session_state[keys.Explore.SELECTED_CORPUS] = corpus_key = result.corpus.key
-    if (
-        corpus_key != result.corpus.key
-        or not isinstance(selected, int)
-        or not 0 <= selected < len(result.corpus.chunks)
-    ):
-        st.session_state[keys.Explore.SELECTED_CHUNK] = st.session_state[keys.Explore.SELECTED_CORPUS] = None
-        return None
-    return selected
 
 
 def render_selected_chunk(result: ExtractionResult, query: int, selected: int | None) -> None:
@@ -269,6 +212,6 @@ def render_segment_texts(result: ExtractionResult) -> None:
         '<span class="rse-chip muted">12</span> where a chunk starts</div>'
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
-        selected = _valid_selection(result)
+        selected = selection.valid_selection(result)
         for segment in components.segments_in_document_order(result):
             st.html(components.segment_html(result, segment, selected_chunk=selected))
