@@ -2,7 +2,9 @@
 
 Why one module: a key spelled in two places drifts apart silently (a page then reads a value no
 widget writes), and a URL name is a public contract (shared links must keep opening the same
-view). Pages and helpers import these names; no other module spells a key as a literal.
+view). Pages and helpers import these names instead of spelling keys. The one exception is a
+panel drawn on several pages (answers, judge, report, exports): it derives its widgets' keys
+from the page's ``PREFIX`` below (``f"{prefix}_ask"``), so two pages never share a widget.
 
 Conventions: ``sb_`` keys are sidebar widgets, a leading underscore marks state no widget owns,
 and ``rse_`` keys name containers the browser must keep by identity across reruns. No Streamlit
@@ -153,6 +155,7 @@ class Demo:
 class Evaluate:
     """views/evaluate.py."""
 
+    PREFIX: Final = "ev"  # what the page's panels derive their widget keys from
     SOURCE: Final = "ev_source"
     SAMPLE: Final = "ev_sample"
     EXTERNAL: Final = "ev_external"

@@ -24,7 +24,7 @@ METHOD_NAMES = {
 }
 
 
-def render_judge_panel(evaluation: Evaluation, prefix: str = "ev") -> None:
+def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFIX) -> None:
     with st.expander("Grade the answers with an LLM (on request)", icon=":material/grading:"):
         st.caption(
             "Each method's context is sent with the question (the prompt of RSE vs top-k), then the answer is "
