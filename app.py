@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_ui import backend, chart_warmup, models, navigation, state
+from app_ui import chart_warmup, compute, models, navigation, run_state, scorers, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS, ICON
 from views import explore
@@ -69,8 +69,8 @@ pages = st.navigation(
 warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
 render_sidebar(pages.url_path)
 inputs = state.read_inputs()
-st.session_state["_outcome"] = backend.compute(inputs)
+run_state.store_outcome(compute.compute(inputs))
 state.sync_url(inputs)
 pages.run()
 chart_warmup.finish(warmup)
-backend.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it
+scorers.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it

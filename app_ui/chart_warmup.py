@@ -18,9 +18,9 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-KEY = "rse_chart_warmup"
-CSS = f".st-key-{KEY} {{ display: none; }}"  # in app_ui.theme.CSS, which is drawn before it
-_SENT_KEY = "_chart_warmup_sent"
+from . import keys
+
+CSS = f".st-key-{keys.CHART_WARMUP} {{ display: none; }}"  # in app_ui.theme.CSS, which is drawn before it
 _FIGURE = {
     "data": [{"type": "scatter", "x": [], "y": [], "hoverinfo": "skip"}],
     "layout": {"height": 10, "margin": {"l": 0, "r": 0, "t": 0, "b": 0}, "xaxis": {"visible": False},
@@ -31,9 +31,9 @@ _FIGURE = {
 def start(wanted: bool = True) -> DeltaGenerator:
     """Send the hidden chart on the session's first run if ``wanted`` (the page draws
     ``st.plotly_chart``); return its placeholder (for :func:`finish`)."""
-    placeholder = st.container(key=KEY).empty()
-    if wanted and not st.session_state.get(_SENT_KEY):
-        st.session_state[_SENT_KEY] = True
+    placeholder = st.container(key=keys.CHART_WARMUP).empty()
+    if wanted and not st.session_state.get(keys.CHART_WARMUP_SENT):
+        st.session_state[keys.CHART_WARMUP_SENT] = True
         placeholder.plotly_chart(_FIGURE, config={"staticPlot": True, "displayModeBar": False}, theme=None)
     return placeholder
 

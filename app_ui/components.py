@@ -12,9 +12,8 @@ import functools
 import html
 import json
 import logging
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
-from typing import TypeVar
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -23,10 +22,10 @@ from rse_core import ExtractedSegment, ExtractionResult, StopReason
 from rse_core.documents.reflow import reflow  # one reflow for the segment panel and the page view
 from rse_core.figures.chunk_axis import shorten
 
-from . import backend, state
+from . import keys
+from .run_state import current_outcome
 from .safe_text import md
-
-T = TypeVar("T")
+from .widgets import show_messages
 
 
 def page_start(title: str, intro: str) -> ExtractionResult | None:
@@ -36,32 +35,17 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
     """
     st.title(title)
     st.caption(intro)
-    outcome = backend.current_outcome()
-    with st.container(key=MESSAGES_KEY):  # keyed: messages that come and go don't shift what follows
-        backend.show_messages(outcome, take_url_notices())
+    outcome = current_outcome()
+    # A keyed container has the same identity in the browser whatever comes before it; unkeyed
+    # elements are matched by position, so one message more or less rebuilt everything after it.
+    with st.container(key=keys.MESSAGES_AREA):
+        show_messages(outcome, take_url_notices())
     if outcome.result is not None:
         st.html(query_html(outcome.result))
     return outcome.result
 
 
-def session_memo(name: str, key: Hashable, compute: Callable[[], T], entries: int) -> T:
-    """``compute()``, remembered in this session under ``name`` for the last ``entries`` keys.
-
-    For work that depends on this session's settings (an explanation, a sweep): reruns with the
-    same settings reuse it, and nothing is shared with other sessions.
-    """
-    memo: dict = st.session_state.setdefault(f"_memo_{name}", {})
-    if key not in memo:
-        while len(memo) >= entries:
-            del memo[next(iter(memo))]
-        memo[key] = compute()
-    return memo[key]
-
-
 LOGGER = logging.getLogger(__name__)
-# A keyed container has the same identity in the browser whatever comes before it; unkeyed
-# elements are matched by position, so one message more or less rebuilt everything after it.
-MESSAGES_KEY = "rse_page_messages"
 MINUS = "\u2212"
 MAX_GAP_NOTES = 6  # per segment; more are summed up in one line
 
@@ -286,7 +270,7 @@ def passages(result: ExtractionResult, indices: Sequence[int]) -> int:
 
 def take_url_notices() -> list[str]:
     """What was ignored in the link this session was opened with; shown once, by the first page."""
-    return list(st.session_state.pop(state.NOTICES_KEY, None) or ())
+    return list(st.session_state.pop(keys.URL_NOTICES, None) or ())
 
 
 def result_json(result: ExtractionResult) -> str:

@@ -12,7 +12,7 @@ from typing import NoReturn
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-PAGES_KEY = "_nav_pages"
+from . import keys
 
 Sections = dict[str, list[StreamlitPage]]
 
@@ -24,13 +24,13 @@ def register(sections: Sections) -> Sections:
         pages[page.title] = page
         if page.url_path:  # the default page's URL path is "" (the app's root)
             pages[page.url_path] = page
-    st.session_state[PAGES_KEY] = pages
+    st.session_state[keys.NAV_PAGES] = pages
     return sections
 
 
 def page(name: str) -> StreamlitPage:
     """The registered page with this title or URL path."""
-    pages: dict[str, StreamlitPage] = st.session_state.get(PAGES_KEY, {})
+    pages: dict[str, StreamlitPage] = st.session_state.get(keys.NAV_PAGES, {})
     if name not in pages:
         raise KeyError(f"No page {name!r} is registered; known: {', '.join(sorted(pages))}.")
     return pages[name]

@@ -15,32 +15,34 @@ import unicodedata
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
-DOCS = "docs"
-QUERY = "q"
-QUERY_2 = "q2"
-SCORER = "scorer"
-PRESET = "preset"
-MODEL = "model"
+from rse_core import ScorerName
 
-# URL name -> (RSEParams field, type)
-PARAM_FIELDS: dict[str, tuple[str, type]] = {
-    "chunk": ("chunk_size", int),
-    "penalty": ("irrelevant_chunk_penalty", float),
-    "decay": ("decay_rate", float),
-    "a": ("beta_a", float),
-    "b": ("beta_b", float),
-    "maxlen": ("max_length", int),
-    "overall": ("overall_max_length", int),
-    "minval": ("minimum_value", float),
-    "topk": ("top_k", int),
-    "adjust": ("chunk_length_adjustment", bool),
-    "window": ("window", int),
-    "order": ("context_order", str),
-    "headers": ("chunk_headers", bool),
-    "perdoc": ("per_document_calibration", bool),
+from . import keys
+
+_PARAM_TYPES: dict[str, type] = {
+    "chunk_size": int,
+    "irrelevant_chunk_penalty": float,
+    "decay_rate": float,
+    "beta_a": float,
+    "beta_b": float,
+    "max_length": int,
+    "overall_max_length": int,
+    "minimum_value": float,
+    "top_k": int,
+    "chunk_length_adjustment": bool,
+    "window": int,
+    "context_order": str,
+    "chunk_headers": bool,
+    "per_document_calibration": bool,
 }
-KNOWN = frozenset({DOCS, QUERY, QUERY_2, SCORER, PRESET, MODEL, *PARAM_FIELDS})
-STREAMLIT_OWN = frozenset({"embed", "embed_options"})  # Streamlit reads these itself
+# URL name -> (RSEParams field, type), in the order a link lists them (names: app_ui.keys.URL_PARAMS)
+PARAM_FIELDS: dict[str, tuple[str, type]] = {
+    url_name: (field_name, _PARAM_TYPES[field_name]) for field_name, url_name in keys.URL_PARAMS.items()
+}
+KNOWN = frozenset(
+    {keys.URL_DOCS, keys.URL_QUERY, keys.URL_QUERY_2, keys.URL_SCORER, keys.URL_PRESET, keys.URL_MODEL, *PARAM_FIELDS}
+)
+STREAMLIT_OWN = keys.URL_STREAMLIT_OWN
 
 QUERY_CHARS = 2000  # what a scorer reads of a query (rse_core.scoring.base.MAX_QUERY_CHARS)
 NAME_CHARS = 100  # a sample, scorer, preset or model name
@@ -98,12 +100,12 @@ def parse_link(params: Mapping[str, object], choices: LinkChoices) -> LinkState:
     notices: list[str] = []
     values = _single_values(params, notices)
 
-    samples = _samples(values.get(DOCS), choices.samples, notices)
-    query = _query(values.get(QUERY), "query", notices)
-    query_2 = _query(values.get(QUERY_2), "second query", notices)
-    scorer = _choice(values.get(SCORER), choices.scorers, "scorer", notices, "using minilm")
-    model = _model(values.get(MODEL), scorer, choices.cross_encoders, notices)
-    preset = _choice(values.get(PRESET), choices.presets, "preset", notices, "using the default")
+    samples = _samples(values.get(keys.URL_DOCS), choices.samples, notices)
+    query = _query(values.get(keys.URL_QUERY), "query", notices)
+    query_2 = _query(values.get(keys.URL_QUERY_2), "second query", notices)
+    scorer = _choice(values.get(keys.URL_SCORER), choices.scorers, "scorer", notices, "using minilm")
+    model = _model(values.get(keys.URL_MODEL), scorer, choices.cross_encoders, notices)
+    preset = _choice(values.get(keys.URL_PRESET), choices.presets, "preset", notices, "using the default")
     numbers: dict[str, object] = {}
     for url_name, (field_name, kind) in PARAM_FIELDS.items():
         raw = values.get(url_name)
@@ -126,12 +128,15 @@ def link_values(
     ``numbers`` maps RSEParams fields to values. A long query is written only as far as a scorer
     reads it (:data:`QUERY_CHARS`), so a 100,000-character query never becomes a huge link.
     """
-    wanted: dict[str, str] = {DOCS: ",".join(samples), QUERY: queries[0][:QUERY_CHARS] if queries else ""}
-    wanted[SCORER] = scorer
+    wanted: dict[str, str] = {
+        keys.URL_DOCS: ",".join(samples),
+        keys.URL_QUERY: queries[0][:QUERY_CHARS] if queries else "",
+    }
+    wanted[keys.URL_SCORER] = scorer
     if len(queries) > 1:
-        wanted[QUERY_2] = queries[1][:QUERY_CHARS]
+        wanted[keys.URL_QUERY_2] = queries[1][:QUERY_CHARS]
     if model:
-        wanted[MODEL] = model[:NAME_CHARS]
+        wanted[keys.URL_MODEL] = model[:NAME_CHARS]
     for url_name, (field_name, _) in PARAM_FIELDS.items():
         if field_name in numbers:
             wanted[url_name] = format_value(numbers[field_name])
@@ -245,12 +250,12 @@ def _model(raw: str | None, scorer: str | None, cross_encoders: Collection[str],
     if raw is None or not raw.strip():
         return None
     name = raw.strip()
-    if scorer == "cross-encoder":
+    if scorer == ScorerName.CROSS_ENCODER:
         if len(name) <= NAME_CHARS and name in cross_encoders:
             return name
         notices.append(model_refused_message())
         return None
-    if scorer == "cohere":
+    if scorer == ScorerName.COHERE:
         if _COHERE_MODEL.fullmatch(name):
             return name
         notices.append(f"Ignored the link's Cohere model {shown(raw)}: not a model name.")

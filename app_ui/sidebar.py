@@ -13,9 +13,9 @@ from enum import StrEnum
 
 import streamlit as st
 
-from rse_core import Preset
+from rse_core import Preset, ScorerName
 
-from . import backend, models, state
+from . import compute, keys, models, state, widgets
 from . import query_params as qp
 from .samples import list_samples
 
@@ -24,9 +24,9 @@ def _on_samples_change() -> None:
     """Switching the first sample switches to its showcase query, unless the user typed one."""
     samples = list_samples()
     showcase = {sample.showcase_query for sample in samples.values()}
-    chosen = st.session_state[state.SAMPLES_KEY]
-    if chosen and st.session_state[state.QUERY_KEY] in showcase | {""}:
-        st.session_state[state.QUERY_KEY] = samples[chosen[0]].showcase_query
+    chosen = st.session_state[keys.SAMPLES]
+    if chosen and st.session_state[keys.QUERY] in showcase | {""}:
+        st.session_state[keys.QUERY] = samples[chosen[0]].showcase_query
 
 
 class Group(StrEnum):
@@ -75,39 +75,36 @@ def _group_of(field: str) -> Group:
 
 
 def _on_preset_change() -> None:
-    state.apply_preset(st.session_state[state.PRESET_KEY])
+    state.apply_preset(st.session_state[keys.PRESET])
 
 
 def _on_param_change() -> None:
-    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
-
-
-UPLOADS_CHANGED_KEY = "_uploads_changed"
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
 
 
 def _on_uploads_change() -> None:
-    st.session_state[UPLOADS_CHANGED_KEY] = True
+    st.session_state[keys.UPLOADS_CHANGED] = True
 
 
 @st.fragment
 def render_uploads(disabled: bool) -> None:
     """The upload box. A new file is parsed and embedded in this fragment, with its progress under
     the box, and only then is the whole app rerun (its scores are cached by then): the page is not
-    dimmed and re-rendered while the model embeds (see ``backend.embed_new_uploads``)."""
+    dimmed and re-rendered while the model embeds (see ``compute.embed_new_uploads``)."""
     st.file_uploader(
         "Upload PDFs or text files",
         type=["pdf", "txt", "md"],
         accept_multiple_files=True,
-        key=state.UPLOADS_KEY,
+        key=keys.UPLOADS,
         on_change=_on_uploads_change,
         help="Kept in this session's memory only and dropped when the session ends (see the README). "
         "Segments never cross documents.",
         disabled=disabled,
     )
-    if not st.session_state.pop(UPLOADS_CHANGED_KEY, False):
+    if not st.session_state.pop(keys.UPLOADS_CHANGED, False):
         return
-    with backend.progress_bar("Reading the upload...") as progress:
-        backend.embed_new_uploads(state.read_inputs(), progress)
+    with widgets.progress_bar("Reading the upload...") as progress:
+        compute.embed_new_uploads(state.read_inputs(), progress)
     st.rerun()
 
 
@@ -118,132 +115,151 @@ def render_sidebar(url_path: str = "") -> None:
     with st.sidebar:
         if url_path in NOT_APPLYING:
             st.info(NOT_APPLYING[url_path], icon=":material/info:")
-        st.subheader("Documents")
-        _not_here(Group.DOCUMENTS in scope)
-        st.multiselect(
-            "Sample documents",
-            options=list(samples),
-            format_func=lambda slug: samples[slug].label,
-            key=state.SAMPLES_KEY,
-            on_change=_on_samples_change,
-            help="Bundled documents written for this app; several can be active at once.",
-            disabled=Group.DOCUMENTS not in scope,
-        )
-        render_uploads(disabled=Group.DOCUMENTS not in scope)
+        _documents_section(samples, scope)
+        _query_section(scope)
+        _scorer_section(scope)
+        _values_section(scope)
+        _slider_section(scope)
 
-        st.subheader("Query")
-        _not_here(Group.QUERY in scope)
-        st.text_area(
-            "Query",
-            key=state.QUERY_KEY,
-            height=80,
-            max_chars=qp.QUERY_CHARS,
-            help="What the user asks.",
-            disabled=Group.QUERY not in scope,
-        )
+
+def _documents_section(samples: dict, scope: frozenset[Group]) -> None:
+    st.subheader("Documents")
+    _not_here(Group.DOCUMENTS in scope)
+    st.multiselect(
+        "Sample documents",
+        options=list(samples),
+        format_func=lambda slug: samples[slug].label,
+        key=keys.SAMPLES,
+        on_change=_on_samples_change,
+        help="Bundled documents written for this app; several can be active at once.",
+        disabled=Group.DOCUMENTS not in scope,
+    )
+    render_uploads(disabled=Group.DOCUMENTS not in scope)
+
+
+def _query_section(scope: frozenset[Group]) -> None:
+    st.subheader("Query")
+    _not_here(Group.QUERY in scope)
+    st.text_area(
+        "Query",
+        key=keys.QUERY,
+        height=80,
+        max_chars=qp.QUERY_CHARS,
+        help="What the user asks.",
+        disabled=Group.QUERY not in scope,
+    )
+    st.text_input(
+        "Second query (optional)",
+        key=keys.QUERY_2,
+        max_chars=qp.QUERY_CHARS,
+        help="RSE over several queries: they take turns picking segments (round-robin).",
+        disabled=Group.QUERY not in scope,
+    )
+
+
+def _scorer_section(scope: frozenset[Group]) -> None:
+    st.subheader("Scorer")
+    _not_here(Group.SCORER in scope)
+    scorer_off = Group.SCORER not in scope
+    st.selectbox(
+        "Scorer",
+        options=state.SCORERS,
+        key=keys.SCORER,
+        help="minilm: offline embeddings (default). hybrid: minilm and bm25 fused, offline. "
+        "bm25: word overlap. cohere: Cohere's reranker (needs an API key). cross-encoder: a local "
+        "sentence-transformers cross-encoder.",
+        disabled=scorer_off,
+    )
+    scorer = st.session_state[keys.SCORER]
+    if scorer == ScorerName.COHERE:
         st.text_input(
-            "Second query (optional)",
-            key=state.QUERY_2_KEY,
-            max_chars=qp.QUERY_CHARS,
-            help="RSE over several queries: they take turns picking segments (round-robin).",
-            disabled=Group.QUERY not in scope,
-        )
-
-        st.subheader("Scorer")
-        _not_here(Group.SCORER in scope)
-        scorer_off = Group.SCORER not in scope
-        st.selectbox(
-            "Scorer",
-            options=state.SCORERS,
-            key=state.SCORER_KEY,
-            help="minilm: offline embeddings (default). hybrid: minilm and bm25 fused, offline. "
-            "bm25: word overlap. cohere: Cohere's reranker (needs an API key). cross-encoder: a local "
-            "sentence-transformers cross-encoder.",
+            "Cohere API key",
+            type="password",
+            key=keys.COHERE_API_KEY,
+            help="Or set CO_API_KEY in the environment or in .streamlit/secrets.toml. Never put in the URL.",
             disabled=scorer_off,
         )
-        scorer = st.session_state[state.SCORER_KEY]
-        if scorer == "cohere":
-            st.text_input(
-                "Cohere API key",
-                type="password",
-                key=state.COHERE_KEY_KEY,
-                help="Or set CO_API_KEY in the environment or in .streamlit/secrets.toml. Never put in the URL.",
-                disabled=scorer_off,
-            )
-            st.text_input("Cohere model", key=state.COHERE_MODEL_KEY, disabled=scorer_off)
-        elif scorer == "cross-encoder":
-            _cross_encoder_picker(disabled=scorer_off)
+        st.text_input("Cohere model", key=keys.COHERE_MODEL, disabled=scorer_off)
+    elif scorer == ScorerName.CROSS_ENCODER:
+        _cross_encoder_picker(disabled=scorer_off)
 
-        st.subheader("RSE parameters")
-        if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
-            _not_here(False)
-        elif Group.TOP_K not in scope:
-            st.caption("The baselines (top-k, window) and the context order are not used here.")
-        st.selectbox(
-            "Preset",
-            options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],
-            key=state.PRESET_KEY,
-            on_change=_on_preset_change,
-            help="Fills the sliders below. default: tuned for minilm; balanced, precision, find_all: "
-            "dsRAG's numbers; course: the course's Nike example (minimum 0.7), under which the class numbers "
-            "hold. The app opens on default (minimum 0.5).",
-            disabled=Group.VALUES not in scope,
+
+def _values_section(scope: frozenset[Group]) -> None:
+    """Preset, chunk size and the switches that rescore or recalibrate."""
+    st.subheader("RSE parameters")
+    if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
+        _not_here(False)
+    elif Group.TOP_K not in scope:
+        st.caption("The baselines (top-k, window) and the context order are not used here.")
+    st.selectbox(
+        "Preset",
+        options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],
+        key=keys.PRESET,
+        on_change=_on_preset_change,
+        help="Fills the sliders below. default: tuned for minilm; balanced, precision, find_all: "
+        "dsRAG's numbers; course: the course's Nike example (minimum 0.7), under which the class numbers "
+        "hold. The app opens on default (minimum 0.5).",
+        disabled=Group.VALUES not in scope,
+    )
+    if st.session_state.get(keys.PRESET) != "course" and Group.VALUES in scope:
+        st.caption(
+            "The course's numbers are computed under the **course** preset (minimum segment value 0.7); "
+            "the app opens on **default** (minimum 0.5, tuned for minilm)."
         )
-        if st.session_state.get(state.PRESET_KEY) != "course" and Group.VALUES in scope:
-            st.caption(
-                "The course's numbers are computed under the **course** preset (minimum segment value 0.7); "
-                "the app opens on **default** (minimum 0.5, tuned for minilm)."
-            )
-        st.select_slider(
-            "Chunk size (characters)",
-            options=state.CHUNK_SIZES,
-            key=state.PARAM_KEYS["chunk_size"],
-            help="Longer chunks -> fewer, coarser bars. Changing it rescores the documents.",
-            disabled=Group.VALUES not in scope,
-        )
-        st.toggle(
-            "Contextual chunk headers",
-            key=state.PARAM_KEYS["chunk_headers"],
-            help="Score each chunk with its document title and section heading in front (segments keep the "
-            "exact text). Changing it rescores the documents.",
-        )
-        st.toggle(
-            "Calibrate each document alone",
-            key=state.PARAM_KEYS["per_document_calibration"],
-            help="On: scores are calibrated and ranked within each document, so a document's values never change "
-            "when you load another beside it. Off: over every loaded chunk, which tells relevant from irrelevant "
-            "documents apart better in a collection of many small ones.",
-            disabled=Group.VALUES not in scope,
-        )
-        for spec in state.SLIDERS:
-            st.slider(
-                spec.label,
-                spec.low,
-                spec.high,
-                step=spec.step,
-                key=spec.key,
-                help=spec.help,
-                on_change=_on_param_change,
-                disabled=_group_of(spec.field) not in scope,
-            )
-        st.toggle(
-            "Chunk-length adjustment",
-            key=state.PARAM_KEYS["chunk_length_adjustment"],
-            help="Scale values by max(length, 700) / 700: long chunks count more.",
+    st.select_slider(
+        "Chunk size (characters)",
+        options=state.CHUNK_SIZES,
+        key=keys.PARAM_KEYS["chunk_size"],
+        help="Longer chunks -> fewer, coarser bars. Changing it rescores the documents.",
+        disabled=Group.VALUES not in scope,
+    )
+    st.toggle(
+        "Contextual chunk headers",
+        key=keys.PARAM_KEYS["chunk_headers"],
+        help="Score each chunk with its document title and section heading in front (segments keep the "
+        "exact text). Changing it rescores the documents.",
+    )
+    st.toggle(
+        "Calibrate each document alone",
+        key=keys.PARAM_KEYS["per_document_calibration"],
+        help="On: scores are calibrated and ranked within each document, so a document's values never change "
+        "when you load another beside it. Off: over every loaded chunk, which tells relevant from irrelevant "
+        "documents apart better in a collection of many small ones.",
+        disabled=Group.VALUES not in scope,
+    )
+
+
+def _slider_section(scope: frozenset[Group]) -> None:
+    """The parameter sliders, the length adjustment and the context order."""
+    for spec in state.SLIDERS:
+        st.slider(
+            spec.label,
+            spec.low,
+            spec.high,
+            step=spec.step,
+            key=spec.key,
+            help=spec.help,
             on_change=_on_param_change,
-            disabled=Group.VALUES not in scope,
+            disabled=_group_of(spec.field) not in scope,
         )
-        st.radio(
-            "Context order",
-            options=list(state.CONTEXT_ORDERS),
-            format_func=state.CONTEXT_ORDERS.__getitem__,
-            key=state.PARAM_KEYS["context_order"],
-            horizontal=True,
-            on_change=_on_param_change,
-            disabled=Group.TOP_K not in scope,
-            help="How the context reaches the LLM: segments (and the baselines' chunks) as they stand in the "
-            "documents, as the lesson sends them, or most relevant first.",
-        )
+    st.toggle(
+        "Chunk-length adjustment",
+        key=keys.PARAM_KEYS["chunk_length_adjustment"],
+        help="Scale values by max(length, 700) / 700: long chunks count more.",
+        on_change=_on_param_change,
+        disabled=Group.VALUES not in scope,
+    )
+    st.radio(
+        "Context order",
+        options=list(state.CONTEXT_ORDERS),
+        format_func=state.CONTEXT_ORDERS.__getitem__,
+        key=keys.PARAM_KEYS["context_order"],
+        horizontal=True,
+        on_change=_on_param_change,
+        disabled=Group.TOP_K not in scope,
+        help="How the context reaches the LLM: segments (and the baselines' chunks) as they stand in the "
+        "documents, as the lesson sends them, or most relevant first.",
+    )
 
 
 def _cross_encoder_picker(disabled: bool = False) -> None:
@@ -255,11 +271,11 @@ def _cross_encoder_picker(disabled: bool = False) -> None:
             f"(the operator lists local model folders in `{models.MODELS_ENV}`)."
         )
         return
-    state.keep_choice(state.CROSS_ENCODER_MODEL_KEY, offered, offered[0])
+    state.keep_choice(keys.CROSS_ENCODER_MODEL, offered, offered[0])
     st.selectbox(
         "Cross-encoder model",
         offered,
-        key=state.CROSS_ENCODER_MODEL_KEY,
+        key=keys.CROSS_ENCODER_MODEL,
         help="The local models the operator of this server offers.",
         disabled=disabled,
     )

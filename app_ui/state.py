@@ -8,35 +8,25 @@ typed :class:`Inputs` for the rest of the run.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
 
 import streamlit as st
 
-from rse_core import Preset, RSEParams, preset
+from rse_core import Preset, RSEParams, ScorerName, preset
 from rse_core.params import PRESET_INDEPENDENT_FIELDS, PRESETS
 from rse_core.teaching import MINIMUM_RULE
 
-from . import models
+from . import keys, models
 from . import query_params as qp
 from .samples import DEFAULT_SAMPLE, list_samples
 
-SAMPLES_KEY = "sb_samples"
-UPLOADS_KEY = "sb_uploads"
-QUERY_KEY = "sb_query"
-QUERY_2_KEY = "sb_query_2"
-SCORER_KEY = "sb_scorer"
-PRESET_KEY = "sb_preset"
-COHERE_KEY_KEY = "sb_cohere_api_key"
-COHERE_MODEL_KEY = "sb_cohere_model"
-CROSS_ENCODER_MODEL_KEY = "sb_cross_encoder_model"
-NOTICES_KEY = "_url_notices"
-INITIALIZED_KEY = "_state_initialized"
-
-# RSEParams field -> sidebar widget key
-PARAM_KEYS: dict[str, str] = {field.name: f"sb_{field.name}" for field in fields(RSEParams)}
-
-SCORERS = ("minilm", "hybrid", "bm25", "cohere", "cross-encoder")
+SCORERS: tuple[str, ...] = tuple(
+    name.value
+    for name in (ScorerName.MINILM, ScorerName.HYBRID, ScorerName.BM25, ScorerName.COHERE, ScorerName.CROSS_ENCODER)
+)  # the sidebar's order; plain strings, as the widget and the URL hold them
+MODEL_SCORERS = frozenset({ScorerName.COHERE, ScorerName.CROSS_ENCODER})  # scorers a link may name a model for
+DEFAULT_COHERE_MODEL = "rerank-v3.5"
 CUSTOM_PRESET = "custom"
 CHUNK_SIZES = (200, 300, 400, 500, 600, 800, 1000, 1200, 1600, 2000)
 
@@ -54,7 +44,7 @@ class SliderSpec:
 
     @property
     def key(self) -> str:
-        return PARAM_KEYS[self.field]
+        return keys.PARAM_KEYS[self.field]
 
     def clamp(self, value: float) -> float:
         return min(max(value, self.low), self.high)
@@ -126,7 +116,7 @@ def keep_choice(
         st.session_state[key] = fallback
     if label is not None:
         labels = tuple(label(option) for option in options)
-        remembered = f"_labels_{key}"
+        remembered = keys.labels_key(key)
         if st.session_state.get(remembered) not in (None, labels):
             st.session_state[key] = st.session_state[key]
         st.session_state[remembered] = labels
@@ -155,22 +145,22 @@ class Inputs:
 
 def init_state() -> None:
     """Set every widget's starting value once per session: URL parameters win over defaults."""
-    if st.session_state.get(INITIALIZED_KEY):
+    if st.session_state.get(keys.STATE_INITIALIZED):
         return
     samples = list_samples()
     defaults = RSEParams()
-    st.session_state[SAMPLES_KEY] = [DEFAULT_SAMPLE] if DEFAULT_SAMPLE in samples else list(samples)[:1]
-    first = samples.get(st.session_state[SAMPLES_KEY][0]) if st.session_state[SAMPLES_KEY] else None
-    st.session_state[QUERY_KEY] = first.showcase_query if first else ""
-    st.session_state[QUERY_2_KEY] = ""
-    st.session_state[SCORER_KEY] = "minilm"
-    st.session_state[PRESET_KEY] = Preset.DEFAULT.value
-    st.session_state[COHERE_MODEL_KEY] = "rerank-v3.5"
-    st.session_state[CROSS_ENCODER_MODEL_KEY] = ""
-    for field_name, key in PARAM_KEYS.items():
+    st.session_state[keys.SAMPLES] = [DEFAULT_SAMPLE] if DEFAULT_SAMPLE in samples else list(samples)[:1]
+    first = samples.get(st.session_state[keys.SAMPLES][0]) if st.session_state[keys.SAMPLES] else None
+    st.session_state[keys.QUERY] = first.showcase_query if first else ""
+    st.session_state[keys.QUERY_2] = ""
+    st.session_state[keys.SCORER] = ScorerName.MINILM.value
+    st.session_state[keys.PRESET] = Preset.DEFAULT.value
+    st.session_state[keys.COHERE_MODEL] = DEFAULT_COHERE_MODEL
+    st.session_state[keys.CROSS_ENCODER_MODEL] = ""
+    for field_name, key in keys.PARAM_KEYS.items():
         st.session_state[key] = _widget_value(getattr(defaults, field_name))
-    st.session_state[NOTICES_KEY] = apply_url(url_parameters(), samples)
-    st.session_state[INITIALIZED_KEY] = True
+    st.session_state[keys.URL_NOTICES] = apply_url(url_parameters(), samples)
+    st.session_state[keys.STATE_INITIALIZED] = True
 
 
 def link_choices(samples) -> qp.LinkChoices:
@@ -201,17 +191,17 @@ def apply_url(params, samples) -> list[str]:
     link = qp.parse_link(params, link_choices(samples))
     notices = list(link.notices)
     if link.samples is not None:
-        st.session_state[SAMPLES_KEY] = list(link.samples)
+        st.session_state[keys.SAMPLES] = list(link.samples)
     if link.query is not None:
-        st.session_state[QUERY_KEY] = link.query
+        st.session_state[keys.QUERY] = link.query
     if link.query_2 is not None:
-        st.session_state[QUERY_2_KEY] = link.query_2
+        st.session_state[keys.QUERY_2] = link.query_2
     if link.scorer is not None:
-        st.session_state[SCORER_KEY] = link.scorer
-    if link.model and link.scorer == "cross-encoder":
-        st.session_state[CROSS_ENCODER_MODEL_KEY] = link.model
-    elif link.model and link.scorer == "cohere":
-        st.session_state[COHERE_MODEL_KEY] = link.model
+        st.session_state[keys.SCORER] = link.scorer
+    if link.model and link.scorer == ScorerName.CROSS_ENCODER:
+        st.session_state[keys.CROSS_ENCODER_MODEL] = link.model
+    elif link.model and link.scorer == ScorerName.COHERE:
+        st.session_state[keys.COHERE_MODEL] = link.model
     if link.preset is not None:
         apply_preset(link.preset)
     if link.params:
@@ -220,9 +210,9 @@ def apply_url(params, samples) -> list[str]:
         except (ValueError, TypeError):  # the parser keeps values in range; this is a last guard
             notices.append("Ignored the link's parameters: they do not make a valid setting.")
         else:
-            for field_name, key in PARAM_KEYS.items():
+            for field_name, key in keys.PARAM_KEYS.items():
                 st.session_state[key] = _widget_value(getattr(valid, field_name))
-            st.session_state[PRESET_KEY] = matching_preset(valid)
+            st.session_state[keys.PRESET] = matching_preset(valid)
     return notices
 
 
@@ -236,10 +226,10 @@ def apply_preset(name: str) -> None:
     if name == CUSTOM_PRESET:
         return
     values = preset(name)
-    for field_name, key in PARAM_KEYS.items():
+    for field_name, key in keys.PARAM_KEYS.items():
         if field_name not in PRESET_INDEPENDENT_FIELDS:
             st.session_state[key] = getattr(values, field_name)
-    st.session_state[PRESET_KEY] = name
+    st.session_state[keys.PRESET] = name
 
 
 def matching_preset(params: RSEParams) -> str:
@@ -253,20 +243,20 @@ def matching_preset(params: RSEParams) -> str:
 
 def read_params() -> RSEParams:
     """The parameters the widgets hold (always valid: widget ranges keep them so)."""
-    return RSEParams(**{field_name: st.session_state[key] for field_name, key in PARAM_KEYS.items()})
+    return RSEParams(**{field_name: st.session_state[key] for field_name, key in keys.PARAM_KEYS.items()})
 
 
 def read_inputs() -> Inputs:
-    queries = tuple(q for q in (st.session_state[QUERY_KEY], st.session_state[QUERY_2_KEY]) if q and q.strip())
-    scorer = st.session_state[SCORER_KEY]
+    queries = tuple(q for q in (st.session_state[keys.QUERY], st.session_state[keys.QUERY_2]) if q and q.strip())
+    scorer = st.session_state[keys.SCORER]
     options: tuple[tuple[str, str], ...] = ()
-    if scorer == "cohere":
-        options = (("model", st.session_state[COHERE_MODEL_KEY] or "rerank-v3.5"),)
-    elif scorer == "cross-encoder":
-        options = (("model", str(st.session_state.get(CROSS_ENCODER_MODEL_KEY) or "").strip()),)
+    if scorer == ScorerName.COHERE:
+        options = (("model", st.session_state[keys.COHERE_MODEL] or DEFAULT_COHERE_MODEL),)
+    elif scorer == ScorerName.CROSS_ENCODER:
+        options = (("model", str(st.session_state.get(keys.CROSS_ENCODER_MODEL) or "").strip()),)
     return Inputs(
-        samples=tuple(st.session_state[SAMPLES_KEY]),
-        queries=queries or (st.session_state[QUERY_KEY],),
+        samples=tuple(st.session_state[keys.SAMPLES]),
+        queries=queries or (st.session_state[keys.QUERY],),
         scorer=scorer,
         scorer_options=options,
         params=read_params(),
@@ -278,7 +268,7 @@ def sync_url(inputs: Inputs) -> None:
 
     Bounded like the parser reads it back: a long query is written only as far as it is scored.
     """
-    model = dict(inputs.scorer_options).get("model") if inputs.scorer in ("cross-encoder", "cohere") else None
+    model = dict(inputs.scorer_options).get("model") if inputs.scorer in MODEL_SCORERS else None
     numbers = {field_name: getattr(inputs.params, field_name) for field_name, _ in qp.PARAM_FIELDS.values()}
     wanted = qp.link_values(inputs.samples, inputs.queries, inputs.scorer, model, numbers)
     current = {key: qp.first(st.query_params, key) for key in st.query_params}

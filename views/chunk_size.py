@@ -13,14 +13,13 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from app_ui import backend, components, state
+from app_ui import caching, components, keys, scorers, state
 from app_ui.safe_text import md
 from rse_core import RSEError
 from rse_core.evaluation.chunk_study import DEFAULT_CHUNK_SIZES, ChunkSizeRow, chunk_size_study
 from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
 
-RUN_KEY = "cs_run"
 MEMO_ENTRIES = 4
 COLORS = {
     "rse": "#2563eb",
@@ -71,9 +70,9 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
     )
     others = tuple((name, value) for name, value in inputs.params.to_dict().items() if name != "chunk_size")
     key = (golden.to_json(), inputs.scorer, inputs.scorer_options, others)
-    memo: dict = st.session_state.setdefault("_memo_chunk_size_study", {})
+    memo = caching.memo_store("chunk_size_study", MEMO_ENTRIES)
     if key not in memo:
-        if not st.button("Run the chunk-size study", key=RUN_KEY, icon=":material/straighten:"):
+        if not st.button("Run the chunk-size study", key=keys.ChunkSize.RUN, icon=":material/straighten:"):
             return
         try:
             with st.spinner("Evaluating the golden set at every chunk size..."):
@@ -81,10 +80,8 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
         except RSEError as error:
             st.error(md(error), icon=":material/error:")
             return
-        while len(memo) > MEMO_ENTRIES:
-            del memo[next(iter(memo))]
     rows = memo[key]
-    st.plotly_chart(study_figure(rows), key="cs_chart", config=components.chart_config("chunk-size-study"))
+    st.plotly_chart(study_figure(rows), key=keys.ChunkSize.CHART, config=components.chart_config("chunk-size-study"))
     st.dataframe(
         [
             {
@@ -96,13 +93,13 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
             }
             for row in rows
         ],
-        key="cs_table",
+        key=keys.ChunkSize.TABLE,
         hide_index=True,
     )
 
 
 def _run(golden: GoldenSet, inputs: state.Inputs) -> list[ChunkSizeRow]:
     """Every method at every size, pooled over the set's queries ("all" rows only)."""
-    scorer = backend.scorer_of(inputs, private=False)
+    scorer = scorers.scorer_of(inputs, private=False)
     rows = chunk_size_study([golden], inputs.params, scorer, DEFAULT_CHUNK_SIZES)
     return [row for row in rows if row.kind == "all"]

@@ -12,19 +12,18 @@ import html
 
 import streamlit as st
 
-from app_ui import answers_panel, backend, components, state
-from app_ui.page_view_panel import CSS as PAGE_VIEW_CSS
-from app_ui.page_view_panel import legend_html, thumbnail_strip_html
+from app_ui import caching, components, compute, corpora, keys, state
+from app_ui.panels import answers_panel
+from app_ui.panels.page_view_panel import CSS as PAGE_VIEW_CSS
+from app_ui.panels.page_view_panel import legend_html, thumbnail_strip_html
 from app_ui.samples import list_samples
-from rse_core import ExtractionResult, RSEParams
+from rse_core import ExtractionResult, RSEParams, ScorerName
 from rse_core.figures.compare import compare_chart
 from rse_core.figures.page_view import all_marks, pages_of, render_pages, render_thumbnails
 from rse_core.figures.values import value_chart
 from rse_core.llm.answers import answer_contexts
 from rse_core.teaching.demo_stories import STEP_TITLES, STEPS, STORIES, STORY_BY_KEY, Story, narration, story_facts
 
-STORY_KEY = "demo_story"
-STEP_KEY = "demo_step"
 MAX_DEMO_PAGES = 3
 
 DEMO_CSS = """
@@ -47,35 +46,35 @@ def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
     """The story's result at default parameters with minilm, through the app's caches."""
     sample = list_samples()[story.sample]
     golden = next(query for query in sample.golden.queries if query.id == story.query_id)
-    document = backend.sample_document(story.sample)
-    inputs = state.Inputs((story.sample,), (golden.query,), "minilm", (), RSEParams())
-    return backend.result_for((document,), (golden.query,), inputs), golden.span
+    document = corpora.sample_document(story.sample)
+    inputs = state.Inputs((story.sample,), (golden.query,), ScorerName.MINILM.value, (), RSEParams())
+    return compute.result_for((document,), (golden.query,), inputs), golden.span
 
 
 def _go(step: int) -> None:
-    st.session_state[STEP_KEY] = step
+    st.session_state[keys.Demo.STEP] = step
 
 
 def _pick_story() -> None:
-    st.session_state[STEP_KEY] = 0
+    st.session_state[keys.Demo.STEP] = 0
 
 
 @components.guarded
 def render() -> None:
     st.html(DEMO_CSS + PAGE_VIEW_CSS)
-    st.session_state.setdefault(STORY_KEY, STORIES[0].key)
-    st.session_state.setdefault(STEP_KEY, 0)
+    st.session_state.setdefault(keys.Demo.STORY, STORIES[0].key)
+    st.session_state.setdefault(keys.Demo.STEP, 0)
     st.title("RSE in three stories")
     st.segmented_control(
         "Story",
         [story.key for story in STORIES],
         format_func=lambda key: STORY_BY_KEY[key].title,
-        key=STORY_KEY,
+        key=keys.Demo.STORY,
         on_change=_pick_story,
         label_visibility="collapsed",
     )
-    story = STORY_BY_KEY.get(st.session_state.get(STORY_KEY) or STORIES[0].key, STORIES[0])
-    step_number = min(max(int(st.session_state[STEP_KEY]), 0), len(STEPS) - 1)
+    story = STORY_BY_KEY.get(st.session_state.get(keys.Demo.STORY) or STORIES[0].key, STORIES[0])
+    step_number = min(max(int(st.session_state[keys.Demo.STEP]), 0), len(STEPS) - 1)
     step = STEPS[step_number]
     with st.spinner("Scoring the sample..."):
         result, gold = _story_result(story)
@@ -89,7 +88,7 @@ def render() -> None:
     back, forward, _ = st.columns([1, 1, 6])
     back.button(
         "Back",
-        key="demo_back",
+        key=keys.Demo.BACK,
         icon=":material/arrow_back:",
         disabled=step_number == 0,
         on_click=_go,
@@ -98,7 +97,7 @@ def render() -> None:
     )
     forward.button(
         "Next",
-        key="demo_next",
+        key=keys.Demo.NEXT,
         icon=":material/arrow_forward:",
         type="primary",
         disabled=step_number == len(STEPS) - 1,
@@ -122,7 +121,7 @@ def _question(result: ExtractionResult, story: Story, facts) -> None:
 def _values(result: ExtractionResult, story: Story, facts) -> None:
     st.plotly_chart(
         value_chart(result, 0, height=520),
-        key=f"demo_values_{story.key}",
+        key=keys.Demo.values_chart(story.key),
         config=components.chart_config(f"demo-{story.key}"),
         theme=None,
         width="stretch",
@@ -133,13 +132,13 @@ def _page(result: ExtractionResult, story: Story, facts) -> None:
     document = result.corpus.documents[0]
     marks = all_marks(result)
     segment_pages = pages_of(document, [m for m in marks if m.style != "top_k"])
-    thumbs = components.session_memo(
+    thumbs = caching.session_memo(
         "demo_thumbs", (result.settings_key,), lambda: render_thumbnails(document, marks), entries=3
     )
     st.html(thumbnail_strip_html(thumbs, set(segment_pages), set(segment_pages[:MAX_DEMO_PAGES])))
     st.html(legend_html())
     shown = segment_pages[:MAX_DEMO_PAGES]
-    images = components.session_memo(
+    images = caching.session_memo(
         "demo_pages", (result.settings_key, tuple(shown)), lambda: render_pages(document, shown, marks, 1.1), entries=3
     )
     columns = st.columns(max(1, len(images)))
@@ -163,12 +162,12 @@ def _compare(result: ExtractionResult, story: Story, facts) -> None:
         )
         + "</div>"
     )
-    st.plotly_chart(compare_chart(result), key=f"demo_compare_{story.key}", theme=None, width="stretch")
+    st.plotly_chart(compare_chart(result), key=keys.Demo.compare_chart(story.key), theme=None, width="stretch")
 
 
 def _answers(result: ExtractionResult, story: Story, facts) -> None:
     contexts = [context for context in answer_contexts(result) if context.key in ("rse", "top_k")]
-    answers_panel.render_answers(result, "demo", contexts, auto_ask=True, show_prompt=False)
+    answers_panel.render_answers(result, keys.Demo.PREFIX, contexts, auto_ask=True, show_prompt=False)
 
 
 DRAW = {"question": _question, "values": _values, "page": _page, "compare": _compare, "answers": _answers}

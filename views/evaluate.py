@@ -1,7 +1,7 @@
 """Evaluate: RSE vs top-k on a golden set, per query and per query kind, at the sidebar's settings.
 
 The page picks a golden set (a sample's, an uploaded one, or one built here), evaluates it from
-the app's cached scores (``backend.evaluation_for``: the numbers equal the CLI's), and draws a
+the app's cached scores (``compute.evaluation_for``: the numbers equal the CLI's), and draws a
 table per query and a grouped bar chart per kind. A row opens Explore on that query. Below, the
 user marks the gold span of the sidebar's query by picking chunks and collects such spans into a
 golden set to download.
@@ -10,7 +10,6 @@ golden set to download.
 from __future__ import annotations
 
 import logging
-from numbers import Integral
 from pathlib import Path
 
 import pandas as pd
@@ -18,12 +17,24 @@ import plotly.graph_objects as go
 import streamlit as st
 from plotly.subplots import make_subplots
 
-from app_ui import backend, components, navigation, state
-from app_ui.judge_panel import render_judge_panel
+from app_ui import (
+    components,
+    compute,
+    corpora,
+    keys,
+    marking,
+    messages,
+    navigation,
+    run_state,
+    selection,
+    state,
+    widgets,
+)
+from app_ui.panels.judge_panel import render_judge_panel
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import Document
-from rse_core.evaluation.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json, query_for_span
+from rse_core.evaluation.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json
 from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
 from rse_core.evaluation.runs import Evaluation
 from rse_core.evaluation.sets import corpus_missing_message
@@ -31,23 +42,8 @@ from rse_core.figures.style import PALETTE
 from views.chunk_size import render_study
 from views.evaluate_budget import render_budget
 
-SOURCE_KEY = "ev_source"
-SAMPLE_KEY = "ev_sample"
-EXTERNAL_KEY = "ev_external"
-UPLOAD_KEY = "ev_upload"
-TABLE_KEY = "ev_table"
 # Column widths (px) of the per-query table: it fits beside the sidebar in a 1,440 px window.
 ID_WIDTH, KIND_WIDTH, NUMBER_WIDTH, QUERY_WIDTH = 50, 60, 52, 240
-OPEN_KEY = "ev_open_query"
-BUILT_KEY = "ev_built_set"  # GoldenSet | None: the set built on this page
-MARK_DOC_KEY = "ev_mark_doc"
-MARK_CHUNKS_KEY = "ev_mark_chunks"
-MARK_KIND_KEY = "ev_mark_kind"
-MARK_ID_KEY = "ev_mark_id"
-MARK_NOTE_KEY = "ev_mark_note"
-MARK_MESSAGE_KEY = "_ev_mark_message"  # (level, text) left by a callback for the next run
-GOTO_EXPLORE_KEY = "_ev_goto_explore"
-EXPLORE_CHUNK_KEY = "explore_selected_chunk"  # corpus index of the chunk clicked on Explore
 
 SOURCES = {
     "sample": "Sample golden set",
@@ -75,25 +71,25 @@ LOGGER = logging.getLogger(__name__)
 
 @components.guarded
 def render() -> None:
-    if st.session_state.pop(GOTO_EXPLORE_KEY, False):
+    if st.session_state.pop(keys.Evaluate.GOTO_EXPLORE, False):
         navigation.switch_to("Explore")
     st.title("Evaluate")
     st.caption(
         "How much of each gold answer RSE and top-k send, and how much of what they send is gold, "
         "on a golden set of queries with known answers. Scorer and parameters come from the sidebar."
     )
-    outcome = backend.current_outcome()
-    backend.show_messages(outcome)
+    outcome = run_state.current_outcome()
+    widgets.show_messages(outcome)
     inputs = state.read_inputs()
-    documents = backend.active_documents(inputs, backend.RunOutcome(result=None))
+    documents = corpora.documents_of(inputs)
     chosen = _choose_golden_set(inputs, documents)
     if chosen is not None:
         golden, document, slug = chosen
         try:
             with st.spinner(f"Scoring {len(golden.queries)} queries with {inputs.scorer}..."):
-                evaluation = backend.evaluation_for(golden, document, inputs)
+                evaluation = compute.evaluation_for(golden, document, inputs)
         except Exception as error:  # RSEError, or anything a scorer raises: one line, never a traceback
-            st.error(md(backend.failure_message(error, inputs.scorer)), icon=":material/error:")
+            st.error(md(messages.failure_message(error, inputs.scorer)), icon=":material/error:")
         else:
             _render_results(evaluation, inputs, slug)
             st.divider()
@@ -117,7 +113,7 @@ def _choose_golden_set(
     """
     samples = list_samples()
     active_samples = [slug for slug in inputs.samples if slug in samples]
-    built: GoldenSet | None = st.session_state.get(BUILT_KEY)
+    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
     external = corpus_missing_message() is None
     options = [
         *(["sample"] if active_samples else []),
@@ -125,47 +121,70 @@ def _choose_golden_set(
         "upload",
         *(["built"] if built else []),
     ]
-    state.keep_choice(SOURCE_KEY, options, options[0])
-    source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=SOURCE_KEY, horizontal=True)
+    state.keep_choice(keys.Evaluate.SOURCE, options, options[0])
+    source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=keys.Evaluate.SOURCE, horizontal=True)
     _render_format_help()
     if source == "sample":
-        state.keep_choice(SAMPLE_KEY, active_samples, active_samples[0])
-        slug = st.selectbox(
-            "Sample document",
-            active_samples,
-            format_func=lambda s: f"{samples[s].label} ({len(samples[s].golden.queries)} queries)",
-            key=SAMPLE_KEY,
-            help="The golden sets of the sample documents active in the sidebar.",
-        )
-        golden = samples[slug].golden
+        golden = _choose_sample_set(active_samples)
     elif source == "external":
         return _choose_external()
     elif source == "upload":
-        if not active_samples:
-            st.caption("No sample document is active; pick one in the sidebar to use its golden set.")
-        upload = st.file_uploader(
-            "Golden-set JSON",
-            type=["json"],
-            key=UPLOAD_KEY,
-            help="Its 'document' must be the file name of an active document (a sample or an upload).",
-        )
-        if upload is None:
-            return None
-        try:
-            golden = parse_golden_json(upload.getvalue(), upload.name)
-        except GoldenSetError as error:
-            st.error(md(error), icon=":material/error:")
-            return None
-        except Exception as error:  # whatever a hostile file makes the parser raise: one line
-            LOGGER.exception("reading a golden-set upload failed")
-            st.error(
-                f"Could not read {md(upload.name, 80)} as a golden set ({type(error).__name__}: {md(error, 200)}). "
-                "Check it against the format below.",
-                icon=":material/error:",
-            )
+        golden = _uploaded_set(active_samples)
+        if golden is None:
             return None
     else:
         golden = built
+    return _with_document(golden, documents, active_samples)
+
+
+def _choose_sample_set(active_samples: list[str]) -> GoldenSet:
+    """The golden set of one of the sidebar's active samples."""
+    samples = list_samples()
+    state.keep_choice(keys.Evaluate.SAMPLE, active_samples, active_samples[0])
+    slug = st.selectbox(
+        "Sample document",
+        active_samples,
+        format_func=lambda s: f"{samples[s].label} ({len(samples[s].golden.queries)} queries)",
+        key=keys.Evaluate.SAMPLE,
+        help="The golden sets of the sample documents active in the sidebar.",
+    )
+    return samples[slug].golden
+
+
+def _uploaded_set(active_samples: list[str]) -> GoldenSet | None:
+    """A golden set from an uploaded JSON file; ``None`` (with the reason shown) if there is none."""
+    if not active_samples:
+        st.caption("No sample document is active; pick one in the sidebar to use its golden set.")
+    upload = st.file_uploader(
+        "Golden-set JSON",
+        type=["json"],
+        key=keys.Evaluate.UPLOAD,
+        help="Its 'document' must be the file name of an active document (a sample or an upload).",
+    )
+    if upload is None:
+        return None
+    try:
+        golden = parse_golden_json(upload.getvalue(), upload.name)
+    except GoldenSetError as error:
+        st.error(md(error), icon=":material/error:")
+        return None
+    except Exception as error:  # whatever a hostile file makes the parser raise: one line
+        LOGGER.exception("reading a golden-set upload failed")
+        st.error(
+            f"Could not read {md(upload.name, 80)} as a golden set ({type(error).__name__}: {md(error, 200)}). "
+            "Check it against the format below.",
+            icon=":material/error:",
+        )
+        return None
+    return golden
+
+
+def _with_document(
+    golden: GoldenSet, documents: list[Document], active_samples: list[str]
+) -> tuple[GoldenSet, Document, str] | None:
+    """``golden`` with its active document and sample slug ("" for an upload); ``None`` (with an
+    error shown) when its document is not active."""
+    samples = list_samples()
     by_name = {Path(document.name).name: document for document in documents}
     document = by_name.get(golden.document_name)
     if document is None:
@@ -185,21 +204,21 @@ def _choose_golden_set(
 def _choose_external() -> tuple[GoldenSet, Document, None] | None:
     """A golden set of the external set and its third-party document (loaded from ../shared/corpus)."""
     try:
-        sets = backend.external_golden_sets()
+        sets = corpora.external_golden_sets()
         names = list(sets)
-        state.keep_choice(EXTERNAL_KEY, names, names[0])
+        state.keep_choice(keys.Evaluate.EXTERNAL, names, names[0])
         name = st.selectbox(
             "Third-party document",
             names,
             format_func=lambda n: f"{n} ({len(sets[n].queries)} queries)",
-            key=EXTERNAL_KEY,
+            key=keys.Evaluate.EXTERNAL,
             help="Golden sets written for documents nobody here wrote (eval_sets/external/); the first "
             "evaluation of a document embeds it.",
         )
         with st.spinner(f"Loading {name}..."):
-            document = backend.external_document(name)
+            document = corpora.external_document(name)
     except Exception as error:  # RSEError, or anything reading a third-party file raises: one line
-        st.error(md(backend.failure_message(error, "loader")), icon=":material/error:")
+        st.error(md(messages.failure_message(error, "loader")), icon=":material/error:")
         return None
     return sets[name], document, None
 
@@ -273,12 +292,12 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
     params = inputs.params
     st.caption(
         f"{len(evaluation.queries)} queries on {md(evaluation.golden.document_name)} - scorer "
-        f"{md(evaluation.scorer)}, preset {md(st.session_state.get(state.PRESET_KEY, ''))}, "
+        f"{md(evaluation.scorer)}, preset {md(st.session_state.get(keys.PRESET, ''))}, "
         f"chunk size {params.chunk_size}, top-k {params.top_k}. Recall: share of the gold span sent; "
         "precision: share of what is sent that is gold; covered: the whole gold span was sent."
     )
     st.subheader("Per query kind")
-    st.plotly_chart(summary_figure(evaluation), key="ev_chart", config={"displayModeBar": False})
+    st.plotly_chart(summary_figure(evaluation), key=keys.Evaluate.CHART, config={"displayModeBar": False})
 
     st.subheader("Per query")
     table = query_table(evaluation)
@@ -305,7 +324,7 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         hide_index=True,
         column_config=columns,
         column_order=list(columns),
-        key=TABLE_KEY,
+        key=keys.Evaluate.TABLE,
         on_select=lambda: _on_row_selected(ids),
         selection_mode="single-row",
         height=min(38 + 35 * len(ids), 600),  # every row visible up to ~16 queries
@@ -316,7 +335,7 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         evaluation.to_csv(),
         file_name=f"{Path(evaluation.golden.document_name).stem}.evaluation.csv",
         mime="text/csv",
-        key="ev_download_csv",
+        key=keys.Evaluate.DOWNLOAD_CSV,
         icon=":material/download:",
     )
     json_column.download_button(
@@ -324,28 +343,28 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         evaluation.to_json(),
         file_name=f"{Path(evaluation.golden.document_name).stem}.evaluation.json",
         mime="application/json",
-        key="ev_download_json",
+        key=keys.Evaluate.DOWNLOAD_JSON,
         icon=":material/download:",
     )
     _render_open_query(evaluation, ids, slug)
 
 
 def _on_row_selected(ids: list[str]) -> None:
-    rows = st.session_state[TABLE_KEY].selection.rows
+    rows = st.session_state[keys.Evaluate.TABLE].selection.rows
     if rows and rows[0] < len(ids):
-        st.session_state[OPEN_KEY] = ids[rows[0]]
+        st.session_state[keys.Evaluate.OPEN] = ids[rows[0]]
 
 
 def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None) -> None:
     """Pick a query (or click its row): what each method sent, and a button to Explore it."""
     st.subheader("One query")
     by_id = {query.id: query for query in evaluation.queries}
-    state.keep_choice(OPEN_KEY, by_id, ids[0])
+    state.keep_choice(keys.Evaluate.OPEN, by_id, ids[0])
     query_id = st.selectbox(
         "Query (or click a row of the table)",
         ids,
         format_func=lambda i: f"{i} ({by_id[i].kind}): {by_id[i].query}",
-        key=OPEN_KEY,
+        key=keys.Evaluate.OPEN,
     )
     query = by_id[query_id]
     gold_chunks = evaluation.gold_chunks(query)
@@ -378,7 +397,7 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None)
     where = "this sample alone" if slug else f"{md(evaluation.golden.document_name)} with no sample documents"
     st.button(
         "Open in Explore",
-        key="ev_open_explore",
+        key=keys.Evaluate.OPEN_EXPLORE,
         icon=":material/bar_chart:",
         on_click=_open_in_explore,
         args=(query.query, slug),
@@ -389,21 +408,21 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None)
 
 def _open_in_explore(query: str, slug: str) -> None:
     """Callback: put the query and its document in the sidebar, then switch page on the next run."""
-    st.session_state[state.QUERY_KEY] = query
-    st.session_state[state.QUERY_2_KEY] = ""
-    st.session_state[state.SAMPLES_KEY] = [slug] if slug else []
-    st.session_state[GOTO_EXPLORE_KEY] = True
+    st.session_state[keys.QUERY] = query
+    st.session_state[keys.QUERY_2] = ""
+    st.session_state[keys.SAMPLES] = [slug] if slug else []
+    st.session_state[keys.Evaluate.GOTO_EXPLORE] = True
 
 
 # ------------------------------------------------------------------------------ gold marking
 
 
-def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: backend.RunOutcome) -> None:
+def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: run_state.RunOutcome) -> None:
     """Mark the gold span of the sidebar's query by picking chunks; collect spans into a golden set."""
     st.subheader("Mark a gold span for the current query")
     query = inputs.queries[0]
     st.markdown(f"Query (from the sidebar): **{md(query)}**")
-    message = st.session_state.pop(MARK_MESSAGE_KEY, None)
+    message = st.session_state.pop(keys.Evaluate.MARK_MESSAGE, None)
     if message:
         level, text = message
         (st.success if level == "success" else st.error)(md(text))
@@ -412,37 +431,43 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ba
         _render_built_set()
         return
     names = [document.name for document in documents]
-    built: GoldenSet | None = st.session_state.get(BUILT_KEY)
-    state.keep_choice(MARK_DOC_KEY, names, built.document if built and built.document in names else names[0])
-    name = st.selectbox("Document", names, key=MARK_DOC_KEY)
+    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    state.keep_choice(keys.Evaluate.MARK_DOC, names, built.document if built and built.document in names else names[0])
+    name = st.selectbox("Document", names, key=keys.Evaluate.MARK_DOC)
     document = documents[names.index(name)]
-    corpus = backend.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
+    corpus = corpora.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
     chunks = corpus.chunks
-    picked = [n for n in st.session_state.get(MARK_CHUNKS_KEY, []) if isinstance(n, int) and n < len(chunks)]
-    st.session_state[MARK_CHUNKS_KEY] = picked
+    picked = [n for n in st.session_state.get(keys.Evaluate.MARK_CHUNKS, []) if isinstance(n, int) and n < len(chunks)]
+    st.session_state[keys.Evaluate.MARK_CHUNKS] = picked
 
-    clicked = _explore_chunk(outcome, document)
+    clicked = selection.clicked_chunk_in(outcome.result, document)
     if clicked is not None:
         st.button(
             f"Add chunk {clicked} (clicked on Explore)",
-            key="ev_add_clicked",
+            key=keys.Evaluate.ADD_CLICKED,
             on_click=lambda: st.session_state.__setitem__(
-                MARK_CHUNKS_KEY, sorted({*st.session_state[MARK_CHUNKS_KEY], clicked})
+                keys.Evaluate.MARK_CHUNKS, sorted({*st.session_state[keys.Evaluate.MARK_CHUNKS], clicked})
             ),
         )
     selected = st.multiselect(
         "Chunks that hold the answer",
         list(range(len(chunks))),
         format_func=lambda n: f"{n} (p. {chunks[n].first_page}): {' '.join(chunks[n].text.split()[:8])}...",
-        key=MARK_CHUNKS_KEY,
+        key=keys.Evaluate.MARK_CHUNKS,
         help="The gold span runs from the first picked chunk to the last, including the chunks between.",
     )
+    _render_span_form(document, chunks, selected, query, built)
+    _render_built_set()
+
+
+def _render_span_form(document: Document, chunks, selected: list[int], query: str, built: GoldenSet | None) -> None:
+    """The new golden query's kind, id and note, the picked span, and the button that adds it."""
     kind_column, id_column, note_column = st.columns([1, 1, 2])
-    kind = kind_column.selectbox("Kind", QUERY_KINDS, key=MARK_KIND_KEY)
-    if not st.session_state.get(MARK_ID_KEY):
-        st.session_state[MARK_ID_KEY] = _next_id(built)
-    query_id = id_column.text_input("Id", key=MARK_ID_KEY)
-    note = note_column.text_input("Note (optional)", key=MARK_NOTE_KEY)
+    kind = kind_column.selectbox("Kind", QUERY_KINDS, key=keys.Evaluate.MARK_KIND)
+    if not st.session_state.get(keys.Evaluate.MARK_ID):
+        st.session_state[keys.Evaluate.MARK_ID] = marking.next_id(built)
+    query_id = id_column.text_input("Id", key=keys.Evaluate.MARK_ID)
+    note = note_column.text_input("Note (optional)", key=keys.Evaluate.MARK_NOTE)
     if selected:
         first, last = min(selected), max(selected)
         start, end = chunks[first].start, chunks[last].end
@@ -452,67 +477,18 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ba
             st.text(span.strip())
         st.button(
             "Add to my golden set",
-            key="ev_add_span",
+            key=keys.Evaluate.ADD_SPAN,
             type="primary",
             icon=":material/add:",
-            on_click=_add_span,
+            on_click=marking.add_span,
             args=(document.name, document.text, start, end, query_id, query, kind, note),
         )
     else:
         st.caption("Pick the chunks that answer the query; their text becomes the gold span.")
-    _render_built_set()
-
-
-def _explore_chunk(outcome: backend.RunOutcome, document: Document) -> int | None:
-    """The chunk number (in ``document``) of the chunk clicked on Explore, if it is in ``document``."""
-    index = st.session_state.get(EXPLORE_CHUNK_KEY)
-    result = outcome.result
-    if result is None or isinstance(index, bool) or not isinstance(index, Integral):
-        return None
-    if not 0 <= index < len(result.corpus.chunks):
-        return None
-    chunk = result.corpus.chunks[index]
-    return chunk.index if chunk.doc_id == document.doc_id else None
-
-
-def _next_id(built: GoldenSet | None) -> str:
-    taken = {query.id for query in built.queries} if built else set()
-    number = len(taken) + 1
-    while f"q-{number:02d}" in taken:
-        number += 1
-    return f"q-{number:02d}"
-
-
-def _add_span(
-    document_name: str, text: str, start: int, end: int, query_id: str, query: str, kind: str, note: str
-) -> None:
-    """Callback: add the span to the golden set in session state (or leave an error message)."""
-    built: GoldenSet | None = st.session_state.get(BUILT_KEY)
-    try:
-        if built is not None and built.document != document_name:
-            raise GoldenSetError(
-                f"My golden set is for {built.document}; download it and clear it before marking spans in "
-                f"{document_name}."
-            )
-        golden_query = query_for_span(text, start, end, query_id=query_id, query=query, kind=kind, note=note)
-        built = (built or GoldenSet(document=document_name, queries=())).with_query(golden_query)
-    except GoldenSetError as error:
-        st.session_state[MARK_MESSAGE_KEY] = ("error", str(error))
-        return
-    st.session_state[BUILT_KEY] = built
-    st.session_state[MARK_ID_KEY] = _next_id(built)
-    st.session_state[MARK_NOTE_KEY] = ""
-    st.session_state[MARK_CHUNKS_KEY] = []
-    st.session_state[MARK_MESSAGE_KEY] = ("success", f"Added {golden_query.id} to my golden set.")
-
-
-def _clear_built_set() -> None:
-    st.session_state[BUILT_KEY] = None
-    st.session_state[MARK_ID_KEY] = _next_id(None)
 
 
 def _render_built_set() -> None:
-    built: GoldenSet | None = st.session_state.get(BUILT_KEY)
+    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
     if not built:
         return
     st.markdown(f"**My golden set:** {len(built.queries)} queries for {md(built.document)}")
@@ -532,7 +508,7 @@ def _render_built_set() -> None:
             ]
         ),
         hide_index=True,
-        key="ev_built_table",
+        key=keys.Evaluate.BUILT_TABLE,
     )
     download_column, evaluate_column, clear_column = st.columns(3)
     download_column.download_button(
@@ -540,12 +516,12 @@ def _render_built_set() -> None:
         built.to_json(),
         file_name=f"{Path(built.document).stem}.golden.json",
         mime="application/json",
-        key="ev_download_golden",
+        key=keys.Evaluate.DOWNLOAD_GOLDEN,
         icon=":material/download:",
     )
     evaluate_column.button(
         "Evaluate it above",
-        key="ev_evaluate_built",
-        on_click=lambda: st.session_state.__setitem__(SOURCE_KEY, "built"),
+        key=keys.Evaluate.EVALUATE_BUILT,
+        on_click=lambda: st.session_state.__setitem__(keys.Evaluate.SOURCE, "built"),
     )
-    clear_column.button("Clear my golden set", key="ev_clear_built", on_click=_clear_built_set)
+    clear_column.button("Clear my golden set", key=keys.Evaluate.CLEAR_BUILT, on_click=marking.clear_built_set)

@@ -1,7 +1,7 @@
 """Evaluate, budget part: recall against characters sent, and auto-tune within a budget.
 
 Thin: the curves come from :func:`rse_core.evaluation.curves.budget_curves`, the tuning from
-:func:`rse_core.evaluation.tuning.tune`, both on the golden set's cached scores (``backend.scored_for``).
+:func:`rse_core.evaluation.tuning.tune`, both on the golden set's cached scores (``compute.scored_for``).
 Applying the tuned setting writes the four sidebar sliders it changes.
 """
 
@@ -13,7 +13,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from app_ui import backend, components, state
+from app_ui import caching, components, compute, keys, state
 from app_ui.safe_text import md
 from rse_core import Document, RSEError, RSEParams
 from rse_core.evaluation.curves import MAX_CHARACTERS, Curve, budget_curves
@@ -22,12 +22,6 @@ from rse_core.evaluation.scored_sets import ScoredSet
 from rse_core.evaluation.tuning import TunePoint, TuneResult, tune
 from rse_core.figures.style import PALETTE
 
-KIND_KEY = "ev_budget_kind"
-BUDGET_KEY = "ev_tune_budget"
-TUNE_KEY = "ev_tune_run"
-APPLY_KEY = "ev_tune_apply"
-CHART_KEY = "ev_budget_chart"
-RESULT_KEY = "_ev_tune_result"  # (settings key, TuneResult) of the last auto-tune on this page
 TUNED_FIELDS = ("irrelevant_chunk_penalty", "minimum_value", "decay_rate", "max_length")
 CURVE_STYLE = {
     "rse": ("RSE, penalty sweep", PALETTE.segment),
@@ -140,8 +134,8 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
         "(1 = everything for free)."
     )
     try:
-        scored = backend.scored_for(golden, document, inputs)
-        curves = components.session_memo(
+        scored = compute.scored_for(golden, document, inputs)
+        curves = caching.session_memo(
             "budget_curves",
             (_settings_key(golden, inputs), inputs.params),
             lambda: budget_curves(scored, inputs.params),
@@ -151,23 +145,23 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
         st.error(md(error), icon=":material/error:")
         return
     kinds = list(curves)
-    state.keep_choice(KIND_KEY, kinds, "all")
-    kind = st.radio("Queries", kinds, key=KIND_KEY, horizontal=True)
+    state.keep_choice(keys.EvaluateBudget.KIND, kinds, "all")
+    kind = st.radio("Queries", kinds, key=keys.EvaluateBudget.KIND, horizontal=True)
     key = _settings_key(golden, inputs)
-    stored = st.session_state.get(RESULT_KEY)
+    stored = st.session_state.get(keys.EvaluateBudget.RESULT)
     tuned: TuneResult | None = stored[1] if stored and stored[0] == key else None
     current_curve = next(curve for curve in curves[kind] if curve.method == "rse")
     here = next((p for p in current_curve.points if p.setting == inputs.params.irrelevant_chunk_penalty), None)
     current = None if here is None else TunePoint(inputs.params, here.recall, here.characters)
     st.plotly_chart(
         budget_figure(curves[kind], current, tuned if kind == "all" else None),
-        key=CHART_KEY,
+        key=keys.EvaluateBudget.CHART,
         config=components.chart_config("recall_vs_characters"),
     )
     st.dataframe(
         equal_budget_table(scored, curves, inputs.params),
         hide_index=True,
-        key="ev_budget_table",
+        key=keys.EvaluateBudget.BUDGET_TABLE,
         column_config={
             name: st.column_config.NumberColumn(name, format=fmt)
             for name, fmt in (
@@ -187,25 +181,25 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
 def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: TuneResult | None) -> None:
     st.subheader("Auto-tune")
     budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
-    if BUDGET_KEY not in st.session_state:
-        st.session_state[BUDGET_KEY] = 8000
+    if keys.EvaluateBudget.BUDGET not in st.session_state:
+        st.session_state[keys.EvaluateBudget.BUDGET] = 8000
     budget = budget_column.number_input(
         "Character budget per query (mean)",
         min_value=500,
         max_value=50_000,
         step=500,
-        key=BUDGET_KEY,
+        key=keys.EvaluateBudget.BUDGET,
         help="The best mean recall among penalty, minimum value, decay rate and max chunks per segment "
         "settings that send at most this many characters per query on average.",
     )
-    if run_column.button("Auto-tune", key=TUNE_KEY, icon=":material/tune:", type="primary"):
+    if run_column.button("Auto-tune", key=keys.EvaluateBudget.TUNE, icon=":material/tune:", type="primary"):
         with st.spinner(f"Trying settings on {len(scored.cases)} queries..."):
             try:
                 tuned = tune(scored, float(budget), inputs.params)
             except RSEError as error:
                 st.error(md(error), icon=":material/error:")
                 return
-        st.session_state[RESULT_KEY] = (key, tuned)
+        st.session_state[keys.EvaluateBudget.RESULT] = (key, tuned)
         st.rerun()  # redraw the chart above with the winner on it
     if tuned is None:
         st.caption("Finds the setting with the best recall within the budget, from the scores already computed.")
@@ -221,7 +215,7 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
     )
     st.button(
         "Apply to the sidebar",
-        key=APPLY_KEY,
+        key=keys.EvaluateBudget.APPLY,
         icon=":material/check:",
         on_click=apply_tuned,
         args=(tuned.best.params,),
@@ -234,5 +228,5 @@ def apply_tuned(params: RSEParams) -> None:
     for field in TUNED_FIELDS:
         spec = state.SLIDER_BY_FIELD[field]
         value = spec.clamp(getattr(params, field))
-        st.session_state[state.PARAM_KEYS[field]] = int(value) if field == "max_length" else float(value)
-    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+        st.session_state[keys.PARAM_KEYS[field]] = int(value) if field == "max_length" else float(value)
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())

@@ -1,9 +1,9 @@
 """Explore: the chunk-value chart with its segments, beside the text RSE would send.
 
-Reads the result ``app.py`` computed for this run (``backend.current_outcome()``), never scores
+Reads the result ``app.py`` computed for this run (``run_state.current_outcome()``), never scores
 anything itself. The chart block is a fragment: clicking a bar or toggling the stages reruns only
 that block. The corpus index of the last clicked chunk is kept in
-``st.session_state[SELECTED_CHUNK_KEY]`` for the "explain a chunk" panel (see
+``st.session_state[keys.Explore.SELECTED_CHUNK]`` for the "explain a chunk" panel (see
 :func:`render_selected_chunk`); the explain panel below the chart reads it.
 """
 
@@ -13,27 +13,17 @@ import html
 
 import streamlit as st
 
-from app_ui import components, state
-from app_ui.explain_panel import render_explain_panel
+from app_ui import components, compute, keys, selection, state
 from app_ui.gold import gold_spans
 from app_ui.live_chart import live_plotly_chart
-from app_ui.page_view_panel import render_page_view_panel
-from app_ui.report_button import render_report_download
+from app_ui.panels.explain_panel import render_explain_panel
+from app_ui.panels.page_view_panel import render_page_view_panel
+from app_ui.panels.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.values import RANGE_SLIDER_ABOVE, value_chart
-from rse_core.search.optimal import GreedyVsOptimal, compare_with_greedy
+from rse_core.search.optimal import GreedyVsOptimal
 
-SELECTED_CHUNK_KEY = "explore_selected_chunk"
-CHART_KEY = "explore_chart"
-CHART_AREA_KEY = "explore_chart_area"
-BODY_KEY = "explore_body"
-STAGES_KEY = "explore_stages"
-OPTIMAL_KEY = "explore_optimal"
-ZOOM_STRIP_KEY = "explore_zoom_strip"
-QUERY_CHOICE_KEY = "explore_query"
-_LAST_CLICK_KEY = "_explore_last_click"
-_SELECTED_CORPUS_KEY = "_explore_selected_corpus"  # the corpus the selected index belongs to
 TEXT_PANEL_HEIGHT = 600
 
 
@@ -49,14 +39,14 @@ def render() -> None:
         return
     render_headline(result)
 
-    with st.container(key=BODY_KEY):  # keyed, so the chart's frame survives messages above it coming and going
+    with st.container(key=keys.Explore.BODY):  # keyed, so the chart's frame survives messages above it coming and going
         chart_column, text_column = st.columns([5, 3], gap="medium")
         with chart_column:
             render_chart_block(result)
         with text_column:
             render_segment_texts(result)
 
-    selected = _valid_selection(result)
+    selected = selection.valid_selection(result)
     if selected is not None:
         # Outside the chart fragment: "Apply this penalty" must rerun the whole app, so the
         # result is recomputed with the new slider value.
@@ -67,8 +57,8 @@ def render() -> None:
         render_page_view_panel(result, selected)
 
     st.subheader("Share and export")
-    components.render_share_and_export(result, "explore")
-    render_report_download(result, "explore")
+    components.render_share_and_export(result, keys.Explore.PREFIX)
+    render_report_download(result, keys.Explore.PREFIX)
 
 
 def render_headline(result: ExtractionResult) -> None:
@@ -102,31 +92,31 @@ def render_chart_block(result: ExtractionResult) -> None:
     query = _chosen_query(result)
     st.toggle(
         "Show value stages",
-        key=STAGES_KEY,
+        key=keys.Explore.STAGES,
         help="Overlay each step of the value formula: calibrated score, beta-transformed, times the rank "
         "decay, and the final value after the penalty.",
     )
-    if _read_click(result):
+    if selection.read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
     st.toggle(
         "Compare with the optimal search",
-        key=OPTIMAL_KEY,
+        key=keys.Explore.OPTIMAL,
         help="Outline (dashed, O1, O2 ...) the segments of the exact search under the same limits, and give both "
         "totals. The app's segments come from the greedy search, as in dsRAG.",
     )
     zoom_strip = len(result.corpus.chunks) > RANGE_SLIDER_ABOVE and st.toggle(
         "Zoom strip under the chart",
-        key=ZOOM_STRIP_KEY,
+        key=keys.Explore.ZOOM_STRIP,
         help="A range slider under the chunks for zooming into a long document. Off by default: it draws every "
         "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
     )
-    selected = _valid_selection(result)
+    selected = selection.valid_selection(result)
     gold = [span for span in gold_spans(result.corpus, result.queries) if span.query_number == query]
-    comparison = greedy_vs_optimal(result) if st.session_state.get(OPTIMAL_KEY) else None
+    comparison = compute.greedy_vs_optimal(result) if st.session_state.get(keys.Explore.OPTIMAL) else None
     figure = value_chart(
         result,
         query,
-        show_stages=bool(st.session_state.get(STAGES_KEY)),
+        show_stages=bool(st.session_state.get(keys.Explore.STAGES)),
         selected_chunk=selected,
         gold_spans=[(span.start, span.end, span.label) for span in gold],
         optimal=[(s.start, s.end) for s in comparison.optimal] if comparison else (),
@@ -134,8 +124,8 @@ def render_chart_block(result: ExtractionResult) -> None:
     )
     if comparison is not None:
         render_optimal_line(comparison)
-    with st.container(key=CHART_AREA_KEY):  # the same frame when the optimal line above comes and goes
-        live_plotly_chart(figure, key=CHART_KEY, config=components.chart_config("rse-values"))
+    with st.container(key=keys.Explore.CHART_AREA):  # the same frame when the optimal line above comes and goes
+        live_plotly_chart(figure, key=keys.Explore.CHART, config=components.chart_config("rse-values"))
     if gold:
         st.caption(
             "Purple under the bars: the gold answer of "
@@ -144,23 +134,6 @@ def render_chart_block(result: ExtractionResult) -> None:
             "outside purple go beyond the answer."
         )
     render_selected_chunk(result, query, selected)
-
-
-def greedy_vs_optimal(result: ExtractionResult) -> GreedyVsOptimal:
-    """The greedy answer (the result's) against the exact search's, remembered per settings."""
-    params = result.params
-    return components.session_memo(
-        "optimal",
-        result.settings_key,
-        lambda: compare_with_greedy(
-            [values.value for values in result.values],
-            max_length=params.max_length,
-            overall_max_length=params.overall_max_length,
-            minimum_value=params.minimum_value,
-            document_splits=result.corpus.document_splits,
-        ),
-        4,
-    )
 
 
 def render_optimal_line(comparison: GreedyVsOptimal) -> None:
@@ -191,55 +164,15 @@ def _chosen_query(result: ExtractionResult) -> int:
     def label(i: int) -> str:
         return f"Q{i + 1}: {md(result.queries[i], 48)}"  # radio options are Markdown
 
-    state.keep_choice(QUERY_CHOICE_KEY, options, 0, label)
-    return st.radio("Chart the values of", options, format_func=label, horizontal=True, key=QUERY_CHOICE_KEY)
-
-
-def _read_click(result: ExtractionResult) -> bool:
-    """Store a newly clicked chunk; return whether there was one.
-
-    The chart's value is its last click (with the click's time, so clicking the same bar again
-    is a new click); a click already handled does not overwrite a chunk chosen some other way.
-    """
-    event = st.session_state.get(CHART_KEY)
-    if not isinstance(event, dict):
-        return False
-    try:
-        index = round(float(event["x"]))
-    except (KeyError, TypeError, ValueError, OverflowError):
-        return False
-    click = (index, event.get("curve"), event.get("at"))
-    if click != st.session_state.get(_LAST_CLICK_KEY) and 0 <= index < len(result.corpus.chunks):
-        st.session_state[_LAST_CLICK_KEY] = click
-        st.session_state[SELECTED_CHUNK_KEY] = index
-        st.session_state[_SELECTED_CORPUS_KEY] = result.corpus.key
-        return True
-    return False
-
-
-def _valid_selection(result: ExtractionResult) -> int | None:
-    """The selected chunk, or ``None`` (and cleared) if it belongs to other documents or chunking."""
-    selected = st.session_state.get(SELECTED_CHUNK_KEY)
-    if selected is None:
-        return None
-    corpus_key = st.session_state.get(_SELECTED_CORPUS_KEY)
-    if corpus_key is None:  # set from outside this page: adopt the current corpus
-        st.session_state[_SELECTED_CORPUS_KEY] = corpus_key = result.corpus.key
-    if (
-        corpus_key != result.corpus.key
-        or not isinstance(selected, int)
-        or not 0 <= selected < len(result.corpus.chunks)
-    ):
-        st.session_state[SELECTED_CHUNK_KEY] = st.session_state[_SELECTED_CORPUS_KEY] = None
-        return None
-    return selected
+    state.keep_choice(keys.Explore.QUERY_CHOICE, options, 0, label)
+    return st.radio("Chart the values of", options, format_func=label, horizontal=True, key=keys.Explore.QUERY_CHOICE)
 
 
 def render_selected_chunk(result: ExtractionResult, query: int, selected: int | None) -> None:
     """Hook for the "explain a chunk" panel: what the page shows about the clicked chunk.
 
     ``selected`` is a corpus index (``result.corpus.chunks[selected]``), also in
-    ``st.session_state[SELECTED_CHUNK_KEY]``; ``query`` is the query whose values are charted.
+    ``st.session_state[keys.Explore.SELECTED_CHUNK]``; ``query`` is the query whose values are charted.
     This one-line summary is the placeholder a fuller explanation replaces.
     """
     if selected is None:
@@ -279,6 +212,6 @@ def render_segment_texts(result: ExtractionResult) -> None:
         '<span class="rse-chip muted">12</span> where a chunk starts</div>'
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
-        selected = _valid_selection(result)
+        selected = selection.valid_selection(result)
         for segment in components.segments_in_document_order(result):
             st.html(components.segment_html(result, segment, selected_chunk=selected))

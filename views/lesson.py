@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import pandas as pd
 import streamlit as st
 
-from app_ui import backend, components, state
+from app_ui import components, compute, corpora, keys, state
 from app_ui.gold import chunk_range
 from app_ui.safe_text import md
 from app_ui.samples import DEFAULT_SAMPLE, list_samples
@@ -65,8 +65,8 @@ def render() -> None:
     query, sample = case
     inputs = state.read_inputs()
     try:
-        document = backend.sample_document(sample.slug)
-        result = backend.result_for([document], [query.query], inputs)
+        document = corpora.sample_document(sample.slug)
+        result = compute.result_for([document], [query.query], inputs)
     except RSEError as error:
         st.error(md(error), icon=":material/error:")
         return
@@ -102,7 +102,7 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
     gold = chunk_range(result.corpus, result.corpus.documents[0].doc_id, query.span)
     st.plotly_chart(
         value_chart(result, 0, gold_spans=[(gold[0], gold[1], f"gold {query.id}: the statements")] if gold else ()),
-        key="ls_chart",
+        key=keys.Lesson.CHART,
         config=components.chart_config("lesson-gapped-cluster"),
         theme=None,
         width="stretch",
@@ -235,7 +235,7 @@ def render_claims(inputs: state.Inputs) -> None:
             return
         st.dataframe(
             table,
-            key="ls_measured",
+            key=keys.Lesson.MEASURED,
             hide_index=True,
             height=38 + 35 * len(table),
             column_config={
@@ -248,7 +248,7 @@ def render_claims(inputs: state.Inputs) -> None:
         if sentence:
             st.markdown(sentence)
         st.caption(
-            f"Scorer {inputs.scorer}, the sidebar's parameters (preset {st.session_state.get(state.PRESET_KEY)}), "
+            f"Scorer {inputs.scorer}, the sidebar's parameters (preset {st.session_state.get(keys.PRESET)}), "
             f"k = {inputs.params.top_k}. Recall: share of the gold span sent; full coverage: share of queries whose "
             "whole gold span was sent. A different measure, corpus and scorer than KITE: the two are not comparable."
         )
@@ -260,8 +260,8 @@ def measured_table(inputs: state.Inputs) -> pd.DataFrame | None:
     try:
         with st.spinner("Evaluating the sample golden sets..."):
             for sample in list_samples().values():
-                document = backend.sample_document(sample.slug)
-                evaluations.append(backend.evaluation_for(sample.golden, document, inputs))
+                document = corpora.sample_document(sample.slug)
+                evaluations.append(compute.evaluation_for(sample.golden, document, inputs))
     except RSEError as error:
         st.error(md(error), icon=":material/error:")
         return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_ui import components, state
+from app_ui import components, keys, state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.teaching import (
@@ -25,14 +25,12 @@ from rse_core.figures.teaching import (
     stage_chart,
 )
 
-QUERY_KEY = "tl_query"
-STAGE_KEY = "tl_stage"
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
 
 
 def _apply_penalty(penalty: float) -> None:
-    st.session_state[state.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
-    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+    st.session_state[keys.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
 
 
 @components.guarded
@@ -50,17 +48,30 @@ def render() -> None:
 
 def render_lab(result: ExtractionResult) -> None:
     """Everything below the title, for one result (separate so a test can call it directly)."""
-    params = result.params
+    values = result.values[_query_choice(result)]
+    _formula_and_warnings(result, values)
+    in_segment = _in_segment(result, len(values))
+    _transform_charts(result, values, in_segment)
+    _stage_charts(result, values)
+
+
+def _query_choice(result: ExtractionResult) -> int:
+    """Which query's values to show (a choice only when the run has several)."""
     query = 0
     if len(result.queries) > 1:
         query = st.radio(
             "Query",
             options=range(len(result.queries)),
             format_func=lambda q: f"Query {q + 1}: {md(result.queries[q], 80)}",  # radio options are Markdown
-            key=QUERY_KEY,
+            key=keys.TransformLab.QUERY,
             horizontal=True,
         )
-    values = result.values[query]
+    return query
+
+
+def _formula_and_warnings(result: ExtractionResult, values) -> None:
+    """The value formula with this run's numbers, the calibration, and what looks off in the scores."""
+    params = result.params
     n = len(values)
     st.markdown(
         f"**{n} chunks** scored by **{md(result.scorer or 'the scorer')}**; each chunk's value is "
@@ -75,22 +86,30 @@ def render_lab(result: ExtractionResult) -> None:
         if warning.suggested_penalty is not None:
             st.button(
                 f"Set the penalty to {warning.suggested_penalty:g}",
-                key=f"tl_apply_penalty_{number}",
+                key=keys.TransformLab.apply_penalty(number),
                 on_click=_apply_penalty,
                 args=(warning.suggested_penalty,),
                 icon=":material/tune:",
             )
 
+
+def _in_segment(result: ExtractionResult, n: int) -> np.ndarray:
+    """Which of the ``n`` chunks RSE put in a segment."""
     in_segment = np.zeros(n, dtype=bool)
     for segment in result.segments:
         in_segment[segment.start : segment.end] = True
+    return in_segment
 
+
+def _transform_charts(result: ExtractionResult, values, in_segment: np.ndarray) -> None:
+    """The beta transform and the rank decay, side by side."""
+    params = result.params
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("① → ② Beta transform")
         st.plotly_chart(
             beta_cdf_chart(values.calibrated, in_segment, params.beta_a, params.beta_b),
-            key="tl_beta",
+            key=keys.TransformLab.BETA,
             theme=None,
             config=CHART_CONFIG,
         )
@@ -101,15 +120,21 @@ def render_lab(result: ExtractionResult) -> None:
         )
     with right:
         st.subheader("③ Rank decay")
-        st.plotly_chart(decay_chart(values, params, in_segment), key="tl_decay", theme=None, config=CHART_CONFIG)
+        st.plotly_chart(
+            decay_chart(values, params, in_segment), key=keys.TransformLab.DECAY, theme=None, config=CHART_CONFIG
+        )
         st.caption(
             "Ranks count from 0 (best = rank 0), as in exp(−rank / decay): the best chunk keeps all of its score. "
             "The curve is the most a chunk of that rank can be worth; each dot is a chunk's transformed score "
             "times its decay. Dots under the dashed line become negative after the penalty."
         )
 
+
+def _stage_charts(result: ExtractionResult, values) -> None:
+    """Histograms of every stage, and each chunk before and after one stage."""
+    params = result.params
     st.subheader("Scores at each stage")
-    st.plotly_chart(score_histograms(values), key="tl_histograms", theme=None, config=CHART_CONFIG)
+    st.plotly_chart(score_histograms(values), key=keys.TransformLab.HISTOGRAMS, theme=None, config=CHART_CONFIG)
 
     st.subheader("Each chunk before and after one stage")
     stage = st.radio(
@@ -117,12 +142,12 @@ def render_lab(result: ExtractionResult) -> None:
         options=list(Stage),
         index=1,
         format_func=lambda s: s.label,
-        key=STAGE_KEY,
+        key=keys.TransformLab.STAGE,
         horizontal=True,
     )
     st.plotly_chart(
         stage_chart(values, params, Stage(stage), [(s.start, s.end) for s in result.segments]),
-        key="tl_stage_chart",
+        key=keys.TransformLab.STAGE_CHART,
         theme=None,
         config=CHART_CONFIG,
     )

@@ -15,21 +15,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_ui import components
+from app_ui import components, keys
 from app_ui.safe_text import md
 from rse_core import ParameterError, RSEError
 from rse_core.figures.teaching import Band, fmt, worked_example_chart
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
 from rse_core.teaching.score_steps import beta_lookup, value_rows
-
-SCORES_KEY = "we_board_scores"
-BETA_A_KEY, BETA_B_KEY = "we_board_a", "we_board_b"
-DECAY_KEY, PENALTY_KEY = "we_board_decay", "we_board_penalty"
-REVEAL_KEY = "we_board_reveal"
-RR_FIRST_KEY, RR_SECOND_KEY = "we_rr_first", "we_rr_second"
-RR_STEP_KEY = "we_rr_step"
-RR_MAX_LENGTH_KEY, RR_OVERALL_KEY, RR_MINIMUM_KEY = "we_rr_max_length", "we_rr_overall", "we_rr_minimum"
 
 DEFAULT_SCORES = "0.02, 0.10, 0.85, 0.97, 0.30, 0.90, 0.60, 0.05, 0.01"
 """Reranker-like scores: most chunks near 0, a cluster near 1 with a weaker chunk inside."""
@@ -46,18 +38,18 @@ HIDDEN = "?"
 
 def _init() -> None:
     defaults = {
-        SCORES_KEY: DEFAULT_SCORES,
-        BETA_A_KEY: 0.4,
-        BETA_B_KEY: 0.4,
-        DECAY_KEY: 30.0,
-        PENALTY_KEY: 0.2,
-        REVEAL_KEY: len(COLUMNS),
-        RR_FIRST_KEY: DEFAULT_FIRST,
-        RR_SECOND_KEY: DEFAULT_SECOND,
-        RR_STEP_KEY: 1,
-        RR_MAX_LENGTH_KEY: 20,
-        RR_OVERALL_KEY: 30,
-        RR_MINIMUM_KEY: 0.7,
+        keys.WorkedBoard.SCORES: DEFAULT_SCORES,
+        keys.WorkedBoard.BETA_A: 0.4,
+        keys.WorkedBoard.BETA_B: 0.4,
+        keys.WorkedBoard.DECAY: 30.0,
+        keys.WorkedBoard.PENALTY: 0.2,
+        keys.WorkedBoard.REVEAL: len(COLUMNS),
+        keys.WorkedBoard.RR_FIRST: DEFAULT_FIRST,
+        keys.WorkedBoard.RR_SECOND: DEFAULT_SECOND,
+        keys.WorkedBoard.RR_STEP: 1,
+        keys.WorkedBoard.RR_MAX_LENGTH: 20,
+        keys.WorkedBoard.RR_OVERALL: 30,
+        keys.WorkedBoard.RR_MINIMUM: 0.7,
     }
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
@@ -91,69 +83,97 @@ def render_board(parse_values) -> None:
         "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
         "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
     )
-    st.text_input("Scores (in document order)", key=SCORES_KEY, help="Numbers in [0, 1], separated by commas.")
-    a, b, decay, penalty = st.columns(4)
-    a.number_input("Beta a", min_value=0.05, max_value=5.0, step=0.05, key=BETA_A_KEY)
-    b.number_input("Beta b", min_value=0.05, max_value=5.0, step=0.05, key=BETA_B_KEY)
-    decay.number_input("Decay rate", min_value=1.0, max_value=1000.0, step=1.0, key=DECAY_KEY)
-    penalty.number_input("Penalty", min_value=0.0, max_value=1.0, step=0.01, format="%.2f", key=PENALTY_KEY)
+    _board_inputs()
     try:
-        scores = parse_values(st.session_state[SCORES_KEY])
-        rows = value_rows(
-            scores,
-            beta_a=float(st.session_state[BETA_A_KEY]),
-            beta_b=float(st.session_state[BETA_B_KEY]),
-            decay_rate=float(st.session_state[DECAY_KEY]),
-            penalty=float(st.session_state[PENALTY_KEY]),
-        )
-        lookup = beta_lookup(float(st.session_state[BETA_A_KEY]), float(st.session_state[BETA_B_KEY]))
+        rows, lookup = _board_rows(parse_values)
     except (ValueError, RSEError) as error:
         st.error(md(error), icon=":material/error:")
         return
     table_column, lookup_column = st.columns([3, 1], gap="large")
     with table_column:
-        st.slider(
-            "Columns revealed",
-            0,
-            len(COLUMNS),
-            key=REVEAL_KEY,
-            help="0: only the scores (the class fills in the rest); 4: every column.",
-        )
-        st.dataframe(
-            board_table(rows, int(st.session_state[REVEAL_KEY])), key="we_board_table", hide_index=True, width="stretch"
-        )
-        if int(st.session_state[REVEAL_KEY]) == len(COLUMNS):
-            values = [row.value for row in rows]
-            search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
-            picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({fmt(s.score)})" for s in search) or "nothing"
-            st.markdown(
-                f"**Values:** {', '.join(fmt(v) for v in values)}  \n"
-                f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}."
-            )
-            with st.expander("Each row written out"):
-                decay_rate = float(st.session_state[DECAY_KEY])
-                st.code("\n".join(f"chunk {row.chunk}: {row.working(decay_rate)}" for row in rows), language=None)
+        _board_table(rows)
     with lookup_column:
+        _beta_lookup(lookup)
+
+
+def _board_inputs() -> None:
+    """The scores and the four numbers that turn them into values."""
+    st.text_input(
+        "Scores (in document order)", key=keys.WorkedBoard.SCORES, help="Numbers in [0, 1], separated by commas."
+    )
+    a, b, decay, penalty = st.columns(4)
+    a.number_input("Beta a", min_value=0.05, max_value=5.0, step=0.05, key=keys.WorkedBoard.BETA_A)
+    b.number_input("Beta b", min_value=0.05, max_value=5.0, step=0.05, key=keys.WorkedBoard.BETA_B)
+    decay.number_input("Decay rate", min_value=1.0, max_value=1000.0, step=1.0, key=keys.WorkedBoard.DECAY)
+    penalty.number_input(
+        "Penalty", min_value=0.0, max_value=1.0, step=0.01, format="%.2f", key=keys.WorkedBoard.PENALTY
+    )
+
+
+def _board_rows(parse_values) -> tuple[list, list]:
+    """The board's rows and the beta lookup table; raises ValueError or RSEError."""
+    scores = parse_values(st.session_state[keys.WorkedBoard.SCORES])
+    rows = value_rows(
+        scores,
+        beta_a=float(st.session_state[keys.WorkedBoard.BETA_A]),
+        beta_b=float(st.session_state[keys.WorkedBoard.BETA_B]),
+        decay_rate=float(st.session_state[keys.WorkedBoard.DECAY]),
+        penalty=float(st.session_state[keys.WorkedBoard.PENALTY]),
+    )
+    lookup = beta_lookup(
+        float(st.session_state[keys.WorkedBoard.BETA_A]), float(st.session_state[keys.WorkedBoard.BETA_B])
+    )
+    return rows, lookup
+
+
+def _board_table(rows: list) -> None:
+    """The board with the revealed columns, and with all of them the values searched."""
+    st.slider(
+        "Columns revealed",
+        0,
+        len(COLUMNS),
+        key=keys.WorkedBoard.REVEAL,
+        help="0: only the scores (the class fills in the rest); 4: every column.",
+    )
+    st.dataframe(
+        board_table(rows, int(st.session_state[keys.WorkedBoard.REVEAL])),
+        key=keys.WorkedBoard.BOARD_TABLE,
+        hide_index=True,
+        width="stretch",
+    )
+    if int(st.session_state[keys.WorkedBoard.REVEAL]) == len(COLUMNS):
+        values = [row.value for row in rows]
+        search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
+        picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({fmt(s.score)})" for s in search) or "nothing"
         st.markdown(
-            f"**Beta lookup** (a = {fmt(float(st.session_state[BETA_A_KEY]))}, "
-            f"b = {fmt(float(st.session_state[BETA_B_KEY]))})"
+            f"**Values:** {', '.join(fmt(v) for v in values)}  \n"
+            f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}."
         )
-        st.dataframe(
-            pd.DataFrame(
-                {"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}
-            ),
-            key="we_board_lookup",
-            hide_index=True,
-            height=38 + 35 * len(lookup),
-        )
-        st.caption("With a = b = 0.4 scores near 0 move up and scores near 1 move down: the ends are spread out.")
+        with st.expander("Each row written out"):
+            decay_rate = float(st.session_state[keys.WorkedBoard.DECAY])
+            st.code("\n".join(f"chunk {row.chunk}: {row.working(decay_rate)}" for row in rows), language=None)
+
+
+def _beta_lookup(lookup: list) -> None:
+    """The beta lookup table the class reads the transform off."""
+    st.markdown(
+        f"**Beta lookup** (a = {fmt(float(st.session_state[keys.WorkedBoard.BETA_A]))}, "
+        f"b = {fmt(float(st.session_state[keys.WorkedBoard.BETA_B]))})"
+    )
+    st.dataframe(
+        pd.DataFrame({"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}),
+        key=keys.WorkedBoard.BOARD_LOOKUP,
+        hide_index=True,
+        height=38 + 35 * len(lookup),
+    )
+    st.caption("With a = b = 0.4 scores near 0 move up and scores near 1 move down: the ends are spread out.")
 
 
 # --------------------------------------------------------------------------- round-robin
 
 
 def _on_rr_change() -> None:
-    st.session_state[RR_STEP_KEY] = 1
+    st.session_state[keys.WorkedBoard.RR_STEP] = 1
 
 
 def render_round_robin(parse_values) -> None:
@@ -164,43 +184,13 @@ def render_round_robin(parse_values) -> None:
         "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
         "and never overlap, whichever query picked them."
     )
-    left, right = st.columns(2)
-    left.text_input("Query 1's values", key=RR_FIRST_KEY, on_change=_on_rr_change)
-    right.text_input("Query 2's values", key=RR_SECOND_KEY, on_change=_on_rr_change)
-    c1, c2, c3 = st.columns(3)
-    c1.number_input(
-        "Max chunks per segment", min_value=1, max_value=100, step=1, key=RR_MAX_LENGTH_KEY, on_change=_on_rr_change
-    )
-    c2.number_input(
-        "Max chunks overall", min_value=1, max_value=100, step=1, key=RR_OVERALL_KEY, on_change=_on_rr_change
-    )
-    c3.number_input(
-        "Minimum segment value",
-        min_value=0.0,
-        max_value=100.0,
-        step=0.1,
-        format="%.2f",
-        key=RR_MINIMUM_KEY,
-        on_change=_on_rr_change,
-    )
+    _rr_inputs()
     try:
-        first = parse_values(st.session_state[RR_FIRST_KEY])
-        second = parse_values(st.session_state[RR_SECOND_KEY])
-        if len(first) != len(second):
-            raise ValueError(
-                f"Both queries score the same chunks: give both the same number of values ({len(first)} and "
-                f"{len(second)} now)."
-            )
-        steps = explain_search(
-            [first, second],
-            max_length=int(st.session_state[RR_MAX_LENGTH_KEY]),
-            overall_max_length=int(st.session_state[RR_OVERALL_KEY]),
-            minimum_value=float(st.session_state[RR_MINIMUM_KEY]),
-        )
+        first, second, steps = _rr_search(parse_values)
     except (ValueError, ParameterError) as error:
         st.error(md(error), icon=":material/error:")
         return
-    current = components.stepper(len(steps), RR_STEP_KEY, noun="turn", button_key="we_rr_next")
+    current = components.stepper(len(steps), keys.WorkedBoard.RR_STEP, noun="turn", button_key=keys.WorkedBoard.RR_NEXT)
     entry = steps[current - 1]
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     if entry.kind is StepKind.STOP:
@@ -209,6 +199,63 @@ def render_round_robin(parse_values) -> None:
         st.info(entry.message, icon=":material/check_circle:")
     else:
         st.warning(entry.message, icon=":material/do_not_disturb_on:")
+    _rr_charts(first, second, picks, entry)
+    _rr_table(steps[:current])
+
+
+def _rr_inputs() -> None:
+    """Both queries' values and the three limits."""
+    left, right = st.columns(2)
+    left.text_input("Query 1's values", key=keys.WorkedBoard.RR_FIRST, on_change=_on_rr_change)
+    right.text_input("Query 2's values", key=keys.WorkedBoard.RR_SECOND, on_change=_on_rr_change)
+    c1, c2, c3 = st.columns(3)
+    c1.number_input(
+        "Max chunks per segment",
+        min_value=1,
+        max_value=100,
+        step=1,
+        key=keys.WorkedBoard.RR_MAX_LENGTH,
+        on_change=_on_rr_change,
+    )
+    c2.number_input(
+        "Max chunks overall",
+        min_value=1,
+        max_value=100,
+        step=1,
+        key=keys.WorkedBoard.RR_OVERALL,
+        on_change=_on_rr_change,
+    )
+    c3.number_input(
+        "Minimum segment value",
+        min_value=0.0,
+        max_value=100.0,
+        step=0.1,
+        format="%.2f",
+        key=keys.WorkedBoard.RR_MINIMUM,
+        on_change=_on_rr_change,
+    )
+
+
+def _rr_search(parse_values) -> tuple[list[float], list[float], list]:
+    """Both queries' values and the round-robin search's steps; raises ValueError or ParameterError."""
+    first = parse_values(st.session_state[keys.WorkedBoard.RR_FIRST])
+    second = parse_values(st.session_state[keys.WorkedBoard.RR_SECOND])
+    if len(first) != len(second):
+        raise ValueError(
+            f"Both queries score the same chunks: give both the same number of values ({len(first)} and "
+            f"{len(second)} now)."
+        )
+    steps = explain_search(
+        [first, second],
+        max_length=int(st.session_state[keys.WorkedBoard.RR_MAX_LENGTH]),
+        overall_max_length=int(st.session_state[keys.WorkedBoard.RR_OVERALL]),
+        minimum_value=float(st.session_state[keys.WorkedBoard.RR_MINIMUM]),
+    )
+    return first, second, steps
+
+
+def _rr_charts(first: list[float], second: list[float], picks: list, entry) -> None:
+    """Each query's values with the segments it picked so far (the current pick highlighted)."""
     charts = st.columns(2)
     for query, (column, values) in enumerate(zip(charts, (first, second), strict=True)):
         bands = [
@@ -222,10 +269,14 @@ def render_round_robin(parse_values) -> None:
             st.markdown(f"**Query {query + 1}'s values and picks**{note}")
             st.plotly_chart(
                 worked_example_chart(values, bands, height=320),
-                key=f"we_rr_chart_{query}",
+                key=keys.WorkedBoard.rr_chart(query),
                 theme=None,
                 config={"displaylogo": False, "displayModeBar": False},
             )
+
+
+def _rr_table(steps: list) -> None:
+    """The turns so far, one row each."""
     st.dataframe(
         pd.DataFrame(
             [
@@ -236,9 +287,9 @@ def render_round_robin(parse_values) -> None:
                     "segment": "" if step.segment is None else f"{step.segment.start}-{step.segment.end - 1}",
                     "value": "" if step.segment is None else fmt(float(step.segment.score)),
                 }
-                for step in steps[:current]
+                for step in steps
             ]
         ),
-        key="we_rr_table",
+        key=keys.WorkedBoard.RR_TABLE,
         hide_index=True,
     )

@@ -14,7 +14,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from app_ui import components
+from app_ui import components, keys
 from app_ui.safe_text import md
 from rse_core import ParameterError
 from rse_core.figures.teaching import Band, fmt, segment_bands, worked_example_chart
@@ -32,21 +32,11 @@ from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 from views.worked_board import render_board, render_round_robin
 
-VALUES_KEY = "we_values"
-EXAMPLE_KEY = "we_example"
-MAX_LENGTH_KEY = "we_max_length"
-OVERALL_KEY = "we_overall_max_length"
-MINIMUM_KEY = "we_minimum_value"
-STEP_KEY = "we_step"
-OPTIMAL_KEY = "we_optimal"
-MODE_KEY = "we_mode"
 MODES = {
     "segments": "Segments from values",
     "board": "Board: scores → values",
     "round_robin": "Round-robin: two queries",
 }
-ANSWER_KEY = "we_answer"
-TABLE_KEY = "we_candidates"
 OWN_VALUES = "Your own values"
 MAX_ABS_VALUE = 1e6
 
@@ -119,42 +109,42 @@ def parse_answer(text: str, n: int) -> tuple[int, int] | list[tuple[int, int]] |
 
 
 def _init_state() -> None:
-    if VALUES_KEY not in st.session_state:
+    if keys.WorkedExample.VALUES not in st.session_state:
         _load_example(DEFAULT_EXAMPLE)
 
 
 def _load_example(name: str) -> None:
     example = EXAMPLES[name]
-    st.session_state[EXAMPLE_KEY] = name
-    st.session_state[VALUES_KEY] = example.text
-    st.session_state[MAX_LENGTH_KEY] = example.max_length
-    st.session_state[OVERALL_KEY] = example.overall_max_length
-    st.session_state[MINIMUM_KEY] = example.minimum_value
-    st.session_state[STEP_KEY] = 1
-    st.session_state[ANSWER_KEY] = ""
+    st.session_state[keys.WorkedExample.EXAMPLE] = name
+    st.session_state[keys.WorkedExample.VALUES] = example.text
+    st.session_state[keys.WorkedExample.MAX_LENGTH] = example.max_length
+    st.session_state[keys.WorkedExample.OVERALL] = example.overall_max_length
+    st.session_state[keys.WorkedExample.MINIMUM] = example.minimum_value
+    st.session_state[keys.WorkedExample.STEP] = 1
+    st.session_state[keys.WorkedExample.ANSWER] = ""
 
 
 def _on_example_change() -> None:
-    name = st.session_state[EXAMPLE_KEY]
+    name = st.session_state[keys.WorkedExample.EXAMPLE]
     if name in EXAMPLES:
         _load_example(name)
 
 
 def _on_values_change() -> None:
-    name = st.session_state.get(EXAMPLE_KEY)
+    name = st.session_state.get(keys.WorkedExample.EXAMPLE)
     example = EXAMPLES.get(name)
     if example is not None:
         try:
-            same = parse_values(st.session_state[VALUES_KEY]) == list(example.values)
+            same = parse_values(st.session_state[keys.WorkedExample.VALUES]) == list(example.values)
         except ValueError:
             same = False
         if not same:
-            st.session_state[EXAMPLE_KEY] = OWN_VALUES
-    st.session_state[STEP_KEY] = 1
+            st.session_state[keys.WorkedExample.EXAMPLE] = OWN_VALUES
+    st.session_state[keys.WorkedExample.STEP] = 1
 
 
 def _on_limits_change() -> None:
-    st.session_state[STEP_KEY] = 1
+    st.session_state[keys.WorkedExample.STEP] = 1
 
 
 # --------------------------------------------------------------------------- page
@@ -175,7 +165,7 @@ def render() -> None:
         list(MODES),
         format_func=MODES.__getitem__,
         horizontal=True,
-        key=MODE_KEY,
+        key=keys.WorkedExample.MODE,
         help="Segments: the search on chunk values. Board: from raw scores to values, column by column. "
         "Round-robin: two queries taking turns.",
     )
@@ -188,67 +178,15 @@ def render() -> None:
 
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.selectbox(
-            "Classroom example",
-            options=[*EXAMPLES, OWN_VALUES],
-            key=EXAMPLE_KEY,
-            on_change=_on_example_change,
-            help="Each example sets the values and the limits that make its point.",
-        )
-        st.text_input(
-            "Chunk values (in document order)",
-            key=VALUES_KEY,
-            on_change=_on_values_change,
-            help=f"Numbers separated by commas, at most {MAX_TEACHING_VALUES}.",
-        )
+        _example_inputs()
     with right:
-        c1, c2, c3 = st.columns(3)
-        c1.number_input(
-            "Max chunks per segment",
-            min_value=1,
-            max_value=MAX_TEACHING_VALUES,
-            step=1,
-            key=MAX_LENGTH_KEY,
-            on_change=_on_limits_change,
-        )
-        c2.number_input(
-            "Max chunks overall",
-            min_value=1,
-            max_value=MAX_TEACHING_VALUES,
-            step=1,
-            key=OVERALL_KEY,
-            on_change=_on_limits_change,
-        )
-        c3.number_input(
-            "Minimum segment value",
-            min_value=0.0,
-            max_value=100.0,
-            step=0.1,
-            format="%.2f",
-            key=MINIMUM_KEY,
-            help=MINIMUM_RULE,
-            on_change=_on_limits_change,
-        )
-        st.caption(
-            "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
-            "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
-        )
-        example = EXAMPLES.get(st.session_state[EXAMPLE_KEY])
-        if example is not None and example.point:
-            st.caption(f"**The point of this example:** {example.point}")
-        if example is not None and example.source:
-            st.caption(f"**Where it comes from:** {example.source}")
-
+        _limit_inputs()
     try:
-        values = parse_values(st.session_state[VALUES_KEY])
+        values = parse_values(st.session_state[keys.WorkedExample.VALUES])
     except ValueError as error:
         st.error(md(error), icon=":material/error:")
         return
-    limits = {
-        "max_length": int(st.session_state[MAX_LENGTH_KEY]),
-        "overall_max_length": int(st.session_state[OVERALL_KEY]),
-        "minimum_value": float(st.session_state[MINIMUM_KEY]),
-    }
+    limits = _limits()
     try:
         search = find_best_segments(values, **limits)
         steps = explain_search(values, **limits)
@@ -256,20 +194,90 @@ def render() -> None:
     except ParameterError as error:
         st.error(md(error), icon=":material/error:")
         return
+    _render_search(values, limits, search, steps, rows)
 
+
+def _example_inputs() -> None:
+    """The classroom example and its chunk values."""
+    st.selectbox(
+        "Classroom example",
+        options=[*EXAMPLES, OWN_VALUES],
+        key=keys.WorkedExample.EXAMPLE,
+        on_change=_on_example_change,
+        help="Each example sets the values and the limits that make its point.",
+    )
+    st.text_input(
+        "Chunk values (in document order)",
+        key=keys.WorkedExample.VALUES,
+        on_change=_on_values_change,
+        help=f"Numbers separated by commas, at most {MAX_TEACHING_VALUES}.",
+    )
+
+
+def _limit_inputs() -> None:
+    """The search's three limits, and what the chosen example is for."""
+    c1, c2, c3 = st.columns(3)
+    c1.number_input(
+        "Max chunks per segment",
+        min_value=1,
+        max_value=MAX_TEACHING_VALUES,
+        step=1,
+        key=keys.WorkedExample.MAX_LENGTH,
+        on_change=_on_limits_change,
+    )
+    c2.number_input(
+        "Max chunks overall",
+        min_value=1,
+        max_value=MAX_TEACHING_VALUES,
+        step=1,
+        key=keys.WorkedExample.OVERALL,
+        on_change=_on_limits_change,
+    )
+    c3.number_input(
+        "Minimum segment value",
+        min_value=0.0,
+        max_value=100.0,
+        step=0.1,
+        format="%.2f",
+        key=keys.WorkedExample.MINIMUM,
+        help=MINIMUM_RULE,
+        on_change=_on_limits_change,
+    )
+    st.caption(
+        "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
+        "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
+    )
+    example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
+    if example is not None and example.point:
+        st.caption(f"**The point of this example:** {example.point}")
+    if example is not None and example.source:
+        st.caption(f"**Where it comes from:** {example.source}")
+
+
+def _limits() -> dict[str, float]:
+    """The search limits the page's widgets hold."""
+    return {
+        "max_length": int(st.session_state[keys.WorkedExample.MAX_LENGTH]),
+        "overall_max_length": int(st.session_state[keys.WorkedExample.OVERALL]),
+        "minimum_value": float(st.session_state[keys.WorkedExample.MINIMUM]),
+    }
+
+
+def _render_search(values: list[float], limits: dict, search, steps, rows) -> None:
+    """The answer, the chart (or greedy vs optimal) and the four tabs."""
     st.markdown(f"#### {_answer_sentence(search, steps)}")
     st.toggle(
         "Compare with the optimal search",
-        key=OPTIMAL_KEY,
+        key=keys.WorkedExample.OPTIMAL,
         help="The exact solver (dynamic programming) under the same limits: the best total any set of segments "
         "can reach. The greedy search takes the best segment first and can end below it.",
     )
-    if st.session_state.get(OPTIMAL_KEY):
+    if st.session_state.get(keys.WorkedExample.OPTIMAL):
         _greedy_vs_optimal(values, limits)
     else:
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(search))),
-            key="we_chart",
+            key=keys.WorkedExample.CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -308,7 +316,7 @@ def _all_runs_table(values: list[float], limits) -> None:
                 "Note": [row.note for row in runs],
             }
         ),
-        key="we_all_runs",
+        key=keys.WorkedExample.ALL_RUNS,
         hide_index=True,
         width="stretch",
         height=min(38 + 35 * len(runs), 600),
@@ -332,7 +340,7 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
         st.markdown("**Greedy (dsRAG's search), in pick order**")
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(comparison.greedy)), height=320),
-            key="we_chart",
+            key=keys.WorkedExample.CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -344,7 +352,7 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
         ]
         st.plotly_chart(
             worked_example_chart(values, bands, height=320),
-            key="we_optimal_chart",
+            key=keys.WorkedExample.OPTIMAL_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -373,9 +381,9 @@ def _chunks(start: int, end: int) -> str:
 def _step_through(values: list[float], steps, limits) -> None:
     current = components.stepper(
         len(steps),
-        STEP_KEY,
+        keys.WorkedExample.STEP,
         noun="step",
-        button_key="we_next",
+        button_key=keys.WorkedExample.NEXT,
         help="Turn of the greedy search; the last one is the stop.",
     )
     entry = steps[current - 1]
@@ -390,7 +398,7 @@ def _step_through(values: list[float], steps, limits) -> None:
     with chart:
         st.plotly_chart(
             worked_example_chart(values, bands, height=340),
-            key="we_step_chart",
+            key=keys.WorkedExample.STEP_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -426,7 +434,7 @@ def _candidate_table(rows) -> None:
     )
     st.dataframe(
         frame,
-        key=TABLE_KEY,
+        key=keys.WorkedExample.TABLE,
         hide_index=True,
         width="stretch",
         column_config={
@@ -442,11 +450,11 @@ def _candidate_table(rows) -> None:
 def _check_yourself(values: list[float], limits) -> None:
     st.text_input(
         "Which segment does the search pick?",
-        key=ANSWER_KEY,
+        key=keys.WorkedExample.ANSWER,
         placeholder="e.g. 2-3, or 2-3, 6-7 for all picks, or none",
         help="One range checks the first pick; several ranges check every pick. Chunks from 0, ranges inclusive.",
     )
-    text = st.session_state.get(ANSWER_KEY, "")
+    text = st.session_state.get(keys.WorkedExample.ANSWER, "")
     if not text.strip():
         return
     try:

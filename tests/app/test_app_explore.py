@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_ui import components
+from app_ui import components, keys
 from rse_core import Calibration, Document, RSEParams, build_corpus, preset, run_rse
 from rse_core.figures.compare import chunk_sets, compare_chart
 from rse_core.figures.style import PALETTE
@@ -547,7 +547,7 @@ def test_counts_are_written_in_words_that_agree():
     no_problems(at)
     captions = [caption.value for caption in at.caption]
     assert not any("(s)" in caption or re.search(r"\b1 separate", caption) for caption in captions), captions
-    at.radio(key=compare.VARIANT_KEY).set_value(compare.AT_BUDGET).run()
+    at.radio(key=keys.Compare.VARIANT).set_value(compare.AT_BUDGET).run()
     assert "Top-k, up to the same characters as RSE" in html_text(at)
 
 

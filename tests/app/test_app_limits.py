@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app_ui import backend
+from app_ui import scorers
 from tests.support.apptest_support import messages, new_app, open_page, result_of
 
 
@@ -12,9 +12,9 @@ from tests.support.apptest_support import messages, new_app, open_page, result_o
 def small_embedding_budget(monkeypatch):
     """minilm may embed at most 3 new chunks; cached scorers are dropped before and after."""
     monkeypatch.setenv("RSE_MAX_EMBED_CHUNKS", "3")
-    backend.scorer_for.clear()
+    scorers.scorer_for.clear()
     yield
-    backend.scorer_for.clear()
+    scorers.scorer_for.clear()
 
 
 def test_too_many_chunks_for_minilm_is_one_line_suggesting_bm25(small_embedding_budget):

@@ -19,7 +19,7 @@ import warnings
 import pytest
 import streamlit as st
 
-from app_ui import backend, components
+from app_ui import caching, components, keys, scorers
 from app_ui import query_params as qp
 from rse_core.scoring.embedding_cache import embedding_key
 from tests.support.apptest_support import MESSAGE_KINDS, all_text, messages, new_app, open_page, result_of
@@ -178,12 +178,12 @@ def test_the_same_bytes_under_two_names_keep_one_copy_with_a_notice():
 
 def test_removing_an_upload_drops_what_was_made_from_it():
     at = _upload(new_app(q="When do marmots sleep?").run(), "marmots.txt")
-    caches = at.session_state[backend.SESSION_CACHES_KEY]
-    assert caches.parsed and caches.corpora and caches.scores._data
+    caches = at.session_state[keys.UPLOAD_CACHES]
+    assert caches.parsed and caches.corpora and len(caches.scores)
     at.sidebar.file_uploader(key="sb_uploads").set_value([]).run()
     assert not at.exception
-    caches = at.session_state[backend.SESSION_CACHES_KEY]
-    assert not caches.parsed and not caches.corpora and not caches.scores._data
+    caches = at.session_state[keys.UPLOAD_CACHES]
+    assert not caches.parsed and not caches.corpora and not len(caches.scores)
 
 
 def _holders_of(marker: str, exclude: object) -> list[str]:
@@ -216,14 +216,14 @@ def test_an_upload_leaves_nothing_behind_when_its_session_ends(monkeypatch, tmp_
     result = result_of(at)
     assert "quokka.txt" in {d.name for d in result.corpus.documents}
     upload = next(d for d in result.corpus.documents if d.name == "quokka.txt")
-    shared = backend.scorer_for("minilm", (), "")
+    shared = scorers.scorer_for("minilm", (), "")
     upload_key = embedding_key(shared.model, [c.text for c in result.corpus.chunks if c.doc_id == upload.doc_id])
     assert not list(tmp_path.rglob("*.npy")), "an upload's embeddings were written to disk"
     del at, result, upload
     gc.collect()
     assert _holders_of(marker, payload) == []
     assert upload_key not in shared.cache._memory
-    assert all(marker not in str(key) for key in backend.score_store()._data)
+    assert all(marker not in str(key) for key in caching.score_store().list_keys())
 
 
 @pytest.mark.slow

@@ -395,10 +395,10 @@ def test_sweep_without_a_golden_query_has_no_recall_and_picking_one_sets_the_que
 
 
 def test_the_page_grid_sweeps_a_1000_chunk_document_in_about_a_second():
+    from app_ui.sweeping import MINIMUM_AXIS, PENALTY_AXIS
     from rse_core import Document, build_corpus
     from rse_core.evaluation.sweep import SweepParam, sweep
     from rse_core.scoring import Calibration
-    from views.sweep import MINIMUM_AXIS, PENALTY_AXIS
 
     words = ["pump", "valve", "flow", "seal", "motor", "heat", "filter", "sensor"]
     rng = np.random.default_rng(5)
@@ -426,8 +426,8 @@ def test_the_page_grid_sweeps_a_1000_chunk_document_in_about_a_second():
 
 
 def test_clicked_cell_is_read_from_the_selection_event():
+    from app_ui.sweeping import cell_from_selection
     from rse_core.evaluation.sweep import SweepParam
-    from views.sweep import cell_from_selection
 
     x_values, y_values = (0.0, 0.02, 0.04), (0.5, 0.6)
     event = {"selection": {"points": [{"x": 2, "y": 1, "curve_number": 1, "point_index": 5}], "point_indices": [5]}}
@@ -441,8 +441,8 @@ def _apply_cell_script():
     import streamlit as st
 
     from app_ui import state
+    from app_ui.sweeping import apply_setting
     from rse_core.evaluation.sweep import SweepParam
-    from views.sweep import apply_setting
 
     state.init_state()
     st.button(
@@ -478,14 +478,14 @@ def _explain_panel_script():
     import numpy as np
     import streamlit as st
 
-    from app_ui import state
-    from app_ui.explain_panel import render_explain_panel
+    from app_ui import keys, state
+    from app_ui.panels.explain_panel import render_explain_panel
     from rse_core import Document, RSEParams, build_corpus, run_rse
     from rse_core.scoring import Calibration
 
-    for field, key in state.PARAM_KEYS.items():
+    for field, key in keys.PARAM_KEYS.items():
         st.session_state.setdefault(key, getattr(RSEParams(chunk_size=300), field))
-    st.session_state.setdefault(state.PRESET_KEY, "custom")
+    st.session_state.setdefault(keys.PRESET, "custom")
     text = "".join(
         f"Paragraph {i} talks about <b>topic</b> {i % 5} & *more*, at a length that fills chunks. " * 3 + "\n\n"
         for i in range(24)

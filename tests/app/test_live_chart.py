@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from app_ui import backend, live_chart
+from app_ui import compute, live_chart
 from rse_core.figures.values import value_chart
 from rse_core.scoring.minilm import MiniLMScorer
 from tests.support.apptest_support import chart_specs, html_text, live_charts, new_app, no_problems, result_of
@@ -120,7 +120,7 @@ def test_an_upload_is_embedded_once_before_the_run_that_scores_it(monkeypatch):
     """The upload box's fragment embeds the new file; the run it then starts finds the embeddings."""
     phase = ["before"]
     encoded: list[tuple[str, int]] = []
-    original_encode, original_embed = MiniLMScorer._encode, backend.embed_new_uploads
+    original_encode, original_embed = MiniLMScorer._encode, compute.embed_new_uploads
 
     def counting(self, texts, progress, done, total):
         encoded.append((phase[0], len(texts)))
@@ -132,7 +132,7 @@ def test_an_upload_is_embedded_once_before_the_run_that_scores_it(monkeypatch):
         phase[0] = "scoring run"
 
     monkeypatch.setattr(MiniLMScorer, "_encode", counting)
-    monkeypatch.setattr(backend, "embed_new_uploads", in_fragment)
+    monkeypatch.setattr(compute, "embed_new_uploads", in_fragment)
     pdf = make_pdf(["Otters hold hands while they sleep so they do not drift apart. " * 4] * 3, title="Otter Notes")
     at = new_app(scorer="minilm").run()
     encoded.clear()

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from app_ui import keys
+
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 TIMEOUT = 120
@@ -35,7 +37,7 @@ def open_page(at: AppTest, url_path: str) -> AppTest:
 
 
 def result_of(at: AppTest):
-    return at.session_state["_outcome"].result
+    return at.session_state[keys.RUN_STATE].result
 
 
 def html_text(at: AppTest) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import streamlit as st
+from cachetools import FIFOCache
 
 from rse_core import ExtractionResult, RSEError
 from rse_core.llm.answers import (
@@ -36,11 +37,8 @@ from rse_core.llm.answers import (
     resolve_key,
 )
 
-PROVIDER_KEY = "ans_provider"
-BASE_URL_KEY = "ans_base_url"
-MODEL_KEY = "ans_model"
-API_KEY_KEY = "ans_api_key"
-_STORE_KEY = "_answers"
+from .. import caching, keys
+
 _STORE_ENTRIES = 40
 PROVIDER_LABELS = {
     LLMProvider.OPENAI: "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM)",
@@ -68,14 +66,14 @@ class StoredAnswer:
 
 def init_defaults() -> None:
     """Fill the settings once per session from the environment (``RSE_LLM_PROVIDER`` etc.)."""
-    if PROVIDER_KEY in st.session_state:
+    if keys.ANSWERS_PROVIDER in st.session_state:
         return
     provider = os.environ.get("RSE_LLM_PROVIDER", LLMProvider.OPENAI)
     provider = provider if provider in tuple(LLMProvider) else LLMProvider.OPENAI
-    st.session_state[PROVIDER_KEY] = provider
-    st.session_state[BASE_URL_KEY] = os.environ.get(BASE_URL_VARIABLES[provider], "")
-    st.session_state[MODEL_KEY] = os.environ.get(MODEL_VARIABLE, DEFAULT_MODELS[provider])
-    st.session_state.setdefault(API_KEY_KEY, "")
+    st.session_state[keys.ANSWERS_PROVIDER] = provider
+    st.session_state[keys.ANSWERS_BASE_URL] = os.environ.get(BASE_URL_VARIABLES[provider], "")
+    st.session_state[keys.ANSWERS_MODEL] = os.environ.get(MODEL_VARIABLE, DEFAULT_MODELS[provider])
+    st.session_state.setdefault(keys.ANSWERS_API_KEY, "")
 
 
 def _secrets() -> dict[str, object]:
@@ -88,10 +86,10 @@ def _secrets() -> dict[str, object]:
 def current_settings() -> tuple[LLMSettings | None, str | None, str]:
     """(settings, key, problem): settings is ``None`` when nothing usable is configured."""
     init_defaults()
-    provider = st.session_state[PROVIDER_KEY]
-    base_url = (st.session_state.get(BASE_URL_KEY) or "").strip()
-    model = (st.session_state.get(MODEL_KEY) or "").strip() or DEFAULT_MODELS[provider]
-    key = resolve_key(provider, st.session_state.get(API_KEY_KEY), secrets=_secrets())
+    provider = st.session_state[keys.ANSWERS_PROVIDER]
+    base_url = (st.session_state.get(keys.ANSWERS_BASE_URL) or "").strip()
+    model = (st.session_state.get(keys.ANSWERS_MODEL) or "").strip() or DEFAULT_MODELS[provider]
+    key = resolve_key(provider, st.session_state.get(keys.ANSWERS_API_KEY), secrets=_secrets())
     if provider == LLMProvider.OPENAI and not base_url and not key:
         return None, None, "No OpenAI-compatible endpoint: give a base URL (a local server) or an API key."
     if provider == LLMProvider.COHERE and not key:
@@ -112,22 +110,22 @@ def render_settings(prefix: str) -> None:
             "Provider",
             tuple(LLMProvider),
             format_func=PROVIDER_LABELS.get,
-            key=PROVIDER_KEY,
+            key=keys.ANSWERS_PROVIDER,
             horizontal=True,
         )
-        provider = st.session_state[PROVIDER_KEY]
+        provider = st.session_state[keys.ANSWERS_PROVIDER]
         columns = st.columns(3)
         columns[0].text_input(
             "Base URL",
-            key=BASE_URL_KEY,
+            key=keys.ANSWERS_BASE_URL,
             placeholder="http://localhost:11434/v1" if provider == LLMProvider.OPENAI else "https://api.cohere.com",
             help="The API root. Empty: OpenAI's or Cohere's public endpoint.",
         )
-        columns[1].text_input("Model", key=MODEL_KEY, placeholder=DEFAULT_MODELS[provider] or "gpt-4o-mini")
+        columns[1].text_input("Model", key=keys.ANSWERS_MODEL, placeholder=DEFAULT_MODELS[provider] or "gpt-4o-mini")
         columns[2].text_input(
             "API key",
             type="password",
-            key=API_KEY_KEY,
+            key=keys.ANSWERS_API_KEY,
             help=f"Or set {KEY_VARIABLES[provider]} in the environment or .streamlit/secrets.toml. "
             "Never put in the URL, the exports or a message.",
         )
@@ -156,43 +154,18 @@ def render_answers(
             st.code(prompt_text(build_messages(question, "{context}")), language=None, wrap_lines=True)
 
     if settings is None:
-        st.info(f"{problem} {HOW_TO}", icon=":material/smart_toy:")
-        tabs = st.tabs([f"{context.label}: the exact prompt" for context in contexts])
-        for tab, context in zip(tabs, contexts, strict=True):
-            with tab:
-                st.code(prompt_text(prompts[context.key]), language=None, wrap_lines=True, height=320)
+        _render_exact_prompts(problem, contexts, prompts)
         return {}
 
-    store: dict = st.session_state.setdefault(_STORE_KEY, {})
+    store = answer_store()
     identity = (result.settings_key, settings)
     total_tokens = sum(context.estimated_tokens for context in contexts)
     st.caption(
         f"{len(contexts)} calls to {html.escape(settings.describe())}, about {total_tokens:,} input tokens in all "
         "(estimated at 4 characters a token; the server's counts appear under each answer)."
     )
-    missing = [context for context in contexts if (identity, context.key) not in store]
-    ask = auto_ask and bool(missing)
-    if not auto_ask:
-        ask = st.button(
-            f"Ask {settings.model} with each context" if missing else "Ask again",
-            key=f"{prefix}_ask",
-            icon=":material/forum:",
-            type="primary",
-        )
-        if ask and not missing:
-            for context in contexts:
-                store.pop((identity, context.key), None)
-
-    columns = st.columns(len(contexts))
-    slots = {}
-    for column, context in zip(columns, contexts, strict=True):
-        with column:
-            st.html(
-                f'<span class="rse-chip {CHIPS.get(context.key, "muted")}">{html.escape(context.label)}</span> '
-                f"{context.document_characters:,} characters of document text · "
-                f"≈{context.estimated_tokens:,} tokens sent"
-            )
-            slots[context.key] = (st.empty(), st.empty())
+    ask = _ask(settings, prefix, contexts, store, identity, auto_ask)
+    slots = _answer_slots(contexts)
     if ask:
         _stream_all(settings, key, contexts, prompts, slots, store, identity)
     shown: dict[str, StoredAnswer] = {}
@@ -204,9 +177,54 @@ def render_answers(
             continue
         shown[context.key] = answer
         _draw(body, meta, answer)
-    while len(store) > _STORE_ENTRIES:
-        del store[next(iter(store))]
     return shown
+
+
+def answer_store() -> FIFOCache:
+    """This session's answers by ((result settings, LLM settings), context key), the last few kept."""
+    return caching.session_fifo(keys.ANSWERS, _STORE_ENTRIES)
+
+
+def _render_exact_prompts(problem: str, contexts: list[AnswerContext], prompts: dict) -> None:
+    """With no LLM configured: what to set up, and the exact prompt each context would send."""
+    st.info(f"{problem} {HOW_TO}", icon=":material/smart_toy:")
+    tabs = st.tabs([f"{context.label}: the exact prompt" for context in contexts])
+    for tab, context in zip(tabs, contexts, strict=True):
+        with tab:
+            st.code(prompt_text(prompts[context.key]), language=None, wrap_lines=True, height=320)
+
+
+def _ask(settings: LLMSettings, prefix: str, contexts: list[AnswerContext], store, identity, auto_ask: bool) -> bool:
+    """Whether to ask now: at once when ``auto_ask`` and answers are missing, else on the button
+    (which asks again, dropping the stored answers, when every context has one)."""
+    missing = [context for context in contexts if (identity, context.key) not in store]
+    if auto_ask:
+        return bool(missing)
+    ask = st.button(
+        f"Ask {settings.model} with each context" if missing else "Ask again",
+        key=f"{prefix}_ask",
+        icon=":material/forum:",
+        type="primary",
+    )
+    if ask and not missing:
+        for context in contexts:
+            store.pop((identity, context.key), None)
+    return ask
+
+
+def _answer_slots(contexts: list[AnswerContext]) -> dict[str, tuple]:
+    """One column per context: its label and size, then empty slots for the answer and its numbers."""
+    columns = st.columns(len(contexts))
+    slots = {}
+    for column, context in zip(columns, contexts, strict=True):
+        with column:
+            st.html(
+                f'<span class="rse-chip {CHIPS.get(context.key, "muted")}">{html.escape(context.label)}</span> '
+                f"{context.document_characters:,} characters of document text · "
+                f"≈{context.estimated_tokens:,} tokens sent"
+            )
+            slots[context.key] = (st.empty(), st.empty())
+    return slots
 
 
 def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], str]:
@@ -214,7 +232,7 @@ def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], s
     settings, _, _ = current_settings()
     if settings is None:
         return {}, ""
-    store: dict = st.session_state.get(_STORE_KEY, {})
+    store = answer_store()
     identity = (result.settings_key, settings)
     found = {key: answer for (owner, key), answer in store.items() if owner == identity}
     return found, settings.model if found else ""

@@ -12,10 +12,9 @@ from rse_core.evaluation.runs import Evaluation
 from rse_core.llm.answers import ChatClient, prompt_text
 from rse_core.llm.judge import estimate, grade_summary, judge_items, judge_messages, run_judge
 
+from .. import keys
 from . import answers_panel
 
-CACHE_KEY = "_judge_cache"
-RESULTS_KEY = "_judge_results"
 METHOD_NAMES = {
     "rse": "RSE",
     "top_k": "Top-k",
@@ -25,7 +24,7 @@ METHOD_NAMES = {
 }
 
 
-def render_judge_panel(evaluation: Evaluation, prefix: str = "ev") -> None:
+def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFIX) -> None:
     with st.expander("Grade the answers with an LLM (on request)", icon=":material/grading:"):
         st.caption(
             "Each method's context is sent with the question (the prompt of RSE vs top-k), then the answer is "
@@ -36,7 +35,7 @@ def render_judge_panel(evaluation: Evaluation, prefix: str = "ev") -> None:
         answers_panel.render_settings(f"{prefix}_judge")
         settings, key, problem = answers_panel.current_settings()
         items = judge_items(evaluation)
-        cache: dict = st.session_state.setdefault(CACHE_KEY, {})
+        cache: dict = st.session_state.setdefault(keys.JUDGE_CACHE, {})
         if settings is None:
             st.info(f"{problem} Configure an LLM above to grade; nothing is sent until you ask.")
             return
@@ -50,8 +49,8 @@ def render_judge_panel(evaluation: Evaluation, prefix: str = "ev") -> None:
             bar = st.progress(0.0, text="Grading...")
             results = run_judge(items, client, cache, lambda done, total: bar.progress(done / total))
             bar.empty()
-            st.session_state[RESULTS_KEY] = (_identity(evaluation), settings.model, results)
-        stored = st.session_state.get(RESULTS_KEY)
+            st.session_state[keys.JUDGE_RESULTS] = (_identity(evaluation), settings.model, results)
+        stored = st.session_state.get(keys.JUDGE_RESULTS)
         if not stored or stored[0] != _identity(evaluation) or stored[1] != settings.model:
             return
         _, model, results = stored

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import html
-from collections import OrderedDict
 
 import streamlit as st
 
@@ -33,16 +32,12 @@ from rse_core.figures.page_view import (
 )
 from rse_core.figures.style import PALETTE
 
-from . import components, state
+from .. import components, keys, state
+from ..caching import session_lru
 
-TARGET_KEY = "pv_target"
-ZOOM_KEY = "pv_zoom"
-TOPK_KEY = "pv_show_top_k"
-MODE_KEY = "pv_mode"
 PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text (as sent)"
 CLICKED = "clicked"
 MAX_PAGES_SHOWN = 3  # more on request: every page drawn costs a rerun time
-ALL_PAGES_KEY = "pv_all_pages"
 _THUMBS_KEPT = 240  # page images kept per session (thumbnails ~10 KB, pages ~200 KB)
 _PAGES_KEPT = 24
 
@@ -98,12 +93,12 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
     def label(option: object) -> str:
         return _target_label(result, option, selected_chunk)
 
-    state.keep_choice(TARGET_KEY, options, options[0], label)
+    state.keep_choice(keys.PAGE_VIEW_TARGET, options, options[0], label)
     controls = st.columns([3, 2, 2, 3])
-    target = controls[0].selectbox("Show", options, key=TARGET_KEY, format_func=label)
-    show_top_k = controls[1].toggle("Mark top-k chunks", value=True, key=TOPK_KEY)
-    zoom = controls[2].slider("Zoom", 0.6, 3.0, 1.3, 0.1, key=ZOOM_KEY)
-    mode = controls[3].radio("View", (PAGE_MODE, REFLOW_MODE, EXACT_MODE), key=MODE_KEY, horizontal=True)
+    target = controls[0].selectbox("Show", options, key=keys.PAGE_VIEW_TARGET, format_func=label)
+    show_top_k = controls[1].toggle("Mark top-k chunks", value=True, key=keys.PAGE_VIEW_TOP_K)
+    zoom = controls[2].slider("Zoom", 0.6, 3.0, 1.3, 0.1, key=keys.PAGE_VIEW_ZOOM)
+    mode = controls[3].radio("View", (PAGE_MODE, REFLOW_MODE, EXACT_MODE), key=keys.PAGE_VIEW_MODE, horizontal=True)
 
     focus = _focus_marks(result, target, selected_chunk)
     marks = [mark for segment in result.segments for mark in segment_marks(result, segment)]
@@ -114,27 +109,37 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
     st.html(legend_html())
 
     if mode != PAGE_MODE:
-        text = document.text[start:end]
-        shown = reflow(text) if mode == REFLOW_MODE else text
-        note = (
-            "Line breaks of the PDF joined for reading; the LLM gets the exact text."
-            if mode == REFLOW_MODE
-            else "Exactly the characters sent, with the PDF's line breaks."
-        )
-        st.caption(f"{note} {len(text):,} characters.")
-        st.html(f'<div class="rse-page-text">{html.escape(shown)}</div>')
+        _render_text(document.text[start:end], mode)
         return
     if document.layout is None:  # text or Markdown: the same marks on the text itself
         st.caption(f"{html.escape(document.name)} has no pages; its text with the same marks.")
         st.html(f'<div class="rse-page-text">{text_html(document, marks, context=400)}</div>')
         return
+    _render_pages(result, document, focus, marks, zoom)
 
+
+def _render_text(text: str, mode: str) -> None:
+    """The focus as text: reflowed for reading, or exactly as sent."""
+    shown = reflow(text) if mode == REFLOW_MODE else text
+    note = (
+        "Line breaks of the PDF joined for reading; the LLM gets the exact text."
+        if mode == REFLOW_MODE
+        else "Exactly the characters sent, with the PDF's line breaks."
+    )
+    st.caption(f"{note} {len(text):,} characters.")
+    st.html(f'<div class="rse-page-text">{html.escape(shown)}</div>')
+
+
+def _render_pages(result: ExtractionResult, document, focus: list[Mark], marks: list[Mark], zoom: float) -> None:
+    """The thumbnail strip, then the focus's pages (the first few unless all are asked for)."""
     focus_pages = pages_of(document, focus)
     strip = thumbnail_pages(len(document.layout.page_sizes), pages_of(document, marks))
     thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, _THUMBS_KEPT), strict=True))
     marked_pages = set(pages_of(document, [m for m in marks if m.style != TOP_K]))
     st.html(thumbnail_strip_html(thumbs, marked_pages, set(focus_pages)))
-    show_all = len(focus_pages) > MAX_PAGES_SHOWN and st.toggle(f"Show all {len(focus_pages)} pages", key=ALL_PAGES_KEY)
+    show_all = len(focus_pages) > MAX_PAGES_SHOWN and st.toggle(
+        f"Show all {len(focus_pages)} pages", key=keys.PAGE_VIEW_ALL_PAGES
+    )
     shown_pages = focus_pages if show_all else focus_pages[:MAX_PAGES_SHOWN]
     images = page_images(document, shown_pages, marks, zoom, _PAGES_KEPT)
     more = len(focus_pages) - len(shown_pages)
@@ -161,20 +166,15 @@ def page_images(document, pages: list[int], marks: list[Mark], zoom: float, kept
 
     A slider move that changes one segment redraws only the pages that segment touches; every
     other page (and thumbnail) is reused, as bytes, so Streamlit re-sends the same image."""
-    store: OrderedDict = st.session_state.setdefault(f"_pv_images_{kept}", OrderedDict())
+    store = session_lru(keys.page_images_key(kept), kept)
     on_page = marks_by_page(document, marks)
-    keys = {page: (document.doc_id, page, zoom, on_page.get(page, ())) for page in pages}
-    missing = [page for page in pages if keys[page] not in store]
+    image_keys = {page: (document.doc_id, page, zoom, on_page.get(page, ())) for page in pages}
+    found = {page: store[image_keys[page]] for page in pages if image_keys[page] in store}  # a hit counts as a use
+    missing = [page for page in pages if page not in found]
     if missing:
         for page, image in zip(missing, render_pages(document, missing, marks, zoom), strict=True):
-            store[keys[page]] = image
-    images = []
-    for page in pages:
-        store.move_to_end(keys[page])
-        images.append(store[keys[page]])
-    while len(store) > max(kept, len(pages)):
-        store.popitem(last=False)
-    return images
+            found[page] = store[image_keys[page]] = image
+    return [found[page] for page in pages]
 
 
 def thumbnail_strip_html(thumbs: list[tuple[int, bytes]], marked: set[int], shown: set[int]) -> str:

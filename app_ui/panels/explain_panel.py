@@ -1,7 +1,7 @@
 """Explain one chunk: its text, pages, value stages, why it is in or out, and the penalty that flips it.
 
 ``render_explain_panel(result, chunk_index)`` draws into the current container; a page calls it
-with the chunk the user clicked (Explore keeps it in ``st.session_state["explore_selected_chunk"]``).
+with the chunk the user clicked (Explore keeps it in ``st.session_state[keys.Explore.SELECTED_CHUNK]``).
 The threshold comes from :func:`rse_core.teaching.explain_chunk` (scanned, bisected to 1e-4 and
 verified with ``run_rse``) with the first value on the penalty slider's 0.01 grid that flips the
 chunk (``explanation.applied``, also verified). The panel names both; "Apply penalty X" applies
@@ -20,8 +20,8 @@ from rse_core import ExtractionResult, RSEError, run_rse
 from rse_core.teaching import ChunkExplanation, explain_chunk
 from rse_core.teaching.chunk_explain import format_penalty
 
-from . import components, state
-from .safe_text import md
+from .. import caching, keys, state
+from ..safe_text import md
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,7 +32,7 @@ SLIDER_STEP = 0.01
 
 def explanation_for(result: ExtractionResult, chunk_index: int) -> ChunkExplanation:
     """``explain_chunk`` for this result, cached per session (a scan is ~100 searches)."""
-    return components.session_memo(
+    return caching.session_memo(
         "explain",
         (result.settings_key, chunk_index),
         lambda: explain_chunk(
@@ -67,8 +67,8 @@ def penalty_to_apply(result: ExtractionResult, explanation: ChunkExplanation) ->
 
 
 def _apply_penalty(penalty: float) -> None:
-    st.session_state[state.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
-    st.session_state[state.PRESET_KEY] = state.matching_preset(state.read_params())
+    st.session_state[keys.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
 
 
 def stage_table(result: ExtractionResult, chunk_index: int) -> pd.DataFrame:
@@ -127,34 +127,40 @@ def render_explain_panel(result: ExtractionResult, chunk_index: int) -> None:
         st.info(message, icon=":material/do_not_disturb_on:")
     apply = penalty_to_apply(result, explanation)
     if apply is not None:
-        change = "drops out" if explanation.in_segment else "joins a segment"
-        step = SLIDER_STEP if apply > explanation.penalty else -SLIDER_STEP
-        before = round(apply - step, 2)
-        not_yet = (
-            f" (at {before:.2f} it has not yet)"
-            if min(explanation.penalty, apply) < before < max(explanation.penalty, apply)
-            else ""
-        )
-        st.caption(
-            f"Exact threshold {format_penalty(explanation.threshold)} (bisected to 0.0001). The penalty slider moves "
-            f"in steps of {SLIDER_STEP:g}: the smallest step at which the chunk {change} is {apply:.2f}{not_yet}."
-        )
-        st.button(
-            f"Apply penalty {apply:.2f}",
-            key="xp_apply_penalty",
-            on_click=_apply_penalty,
-            args=(apply,),
-            icon=":material/tune:",
-            help="Sets the sidebar's irrelevant chunk penalty to exactly this value, so you can watch the chunk "
-            "change sides.",
-        )
+        _render_flip(explanation, apply)
+    stages = stage_table(result, chunk_index)
     st.dataframe(
-        stage_table(result, chunk_index),
-        key="xp_stages",
+        stages,
+        key=keys.EXPLAIN_STAGES,
         hide_index=True,
         column_config={
             column: st.column_config.NumberColumn(format="%d" if column in ("rank (best = 0)", "query") else "%.3f")
-            for column in stage_table(result, chunk_index).columns
+            for column in stages.columns
         },
     )
     st.html(f'<div class="rse-text">{html.escape(chunk.text)}</div>')
+
+
+def _render_flip(explanation: ChunkExplanation, apply: float) -> None:
+    """The penalty at which the chunk changes sides, and a button that applies it."""
+    change = "drops out" if explanation.in_segment else "joins a segment"
+    step = SLIDER_STEP if apply > explanation.penalty else -SLIDER_STEP
+    before = round(apply - step, 2)
+    not_yet = (
+        f" (at {before:.2f} it has not yet)"
+        if min(explanation.penalty, apply) < before < max(explanation.penalty, apply)
+        else ""
+    )
+    st.caption(
+        f"Exact threshold {format_penalty(explanation.threshold)} (bisected to 0.0001). The penalty slider moves "
+        f"in steps of {SLIDER_STEP:g}: the smallest step at which the chunk {change} is {apply:.2f}{not_yet}."
+    )
+    st.button(
+        f"Apply penalty {apply:.2f}",
+        key=keys.EXPLAIN_APPLY_PENALTY,
+        on_click=_apply_penalty,
+        args=(apply,),
+        icon=":material/tune:",
+        help="Sets the sidebar's irrelevant chunk penalty to exactly this value, so you can watch the chunk "
+        "change sides.",
+    )

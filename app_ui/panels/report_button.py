@@ -10,7 +10,8 @@ import streamlit as st
 from rse_core import ExtractionResult
 from rse_core.figures.html_report import ReportAnswer, build_report
 
-from . import answers_panel, components
+from .. import components
+from . import answers_panel
 
 
 def render_report_download(result: ExtractionResult, prefix: str, top_k: Sequence[int] | None = None) -> None:

@@ -1,0 +1,139 @@
+"""The documents and corpora of a run: bundled samples shared by every session, uploads this
+session's own.
+
+Samples (and the external golden sets' documents) are loaded once per process in
+``st.cache_resource``; an upload is parsed once per session into :class:`app_ui.caching.SessionCaches`,
+so a slider move neither re-parses nor re-hashes it, and no other session can reach it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import streamlit as st
+
+from rse_core import Corpus, Document, LoadLimits, RSEError, build_corpus, load_document
+from rse_core.evaluation.golden import GoldenSet
+from rse_core.evaluation.sets import SetName, golden_sets
+
+from . import keys, messages
+from .caching import is_private, remember, session_caches
+from .run_state import RunOutcome
+from .samples import list_samples, load_sample_document
+from .state import Inputs
+
+LOGGER = logging.getLogger(__name__)
+
+
+@st.cache_resource(show_spinner=False)
+def sample_document(slug: str) -> Document:
+    return load_sample_document(list_samples()[slug].path)
+
+
+@st.cache_resource(show_spinner=False)
+def external_golden_sets() -> dict[str, GoldenSet]:
+    """The external golden sets by document file name (bundled files only; raises RSEError if the
+    corpus folder is missing or a set is malformed)."""
+    return {golden.document_name: golden for golden in golden_sets(SetName.EXTERNAL)}
+
+
+@st.cache_resource(show_spinner=False)
+def external_document(name: str) -> Document:
+    """A third-party document of the external set, by file name (never a path from the user)."""
+    return load_document(external_golden_sets()[name].document_path)
+
+
+def parse_upload(upload) -> Document:
+    """Parse an upload once per session; errors propagate (and are not kept) so the UI shows them.
+
+    Keyed by the upload's ``file_id``. Size and page limits come from ``RSE_MAX_FILE_MB`` /
+    ``RSE_MAX_PAGES`` (50 MB, 2,000 pages).
+    """
+    parsed = session_caches().parsed
+    if upload.file_id not in parsed:
+        parsed[upload.file_id] = load_document(
+            upload.getvalue(), name=upload.name, limits=LoadLimits.from_environment()
+        )
+    return parsed[upload.file_id]
+
+
+def current_uploads() -> list:
+    """The files in the sidebar's upload box."""
+    return list(st.session_state.get(keys.UPLOADS) or [])
+
+
+@st.cache_resource(show_spinner=False)
+def corpus_for(key: tuple[tuple[str, ...], int, bool], _documents: tuple[Document, ...]) -> Corpus:
+    """A corpus of bundled samples, shared by every session (call :func:`corpus_of`);
+    ``key`` = (document ids, chunk size, chunk headers)."""
+    return build_corpus(list(_documents), key[1], headers=key[2])
+
+
+def corpus_of(documents: Sequence[Document], chunk_size: int, headers: bool) -> Corpus:
+    """The corpus of these documents: shared if they are all samples, else this session's own.
+
+    A corpus carries its documents' names, so one built from an upload is never shared: another
+    session uploading the same bytes under another name gets its own, with its own name.
+    """
+    documents = tuple(documents)
+    if not is_private(documents):
+        return corpus_for((tuple(document.doc_id for document in documents), chunk_size, headers), documents)
+    key = (tuple((document.doc_id, document.name) for document in documents), chunk_size, headers)
+    return remember(session_caches().corpora, key, lambda: build_corpus(list(documents), chunk_size, headers=headers))
+
+
+def _forget_removed_uploads(uploads: list) -> None:
+    """A removed upload's text and everything made from it go now, not at the session's end."""
+    caches = session_caches()
+    removed = set(caches.parsed) - {upload.file_id for upload in uploads}
+    if removed:
+        for file_id in removed:
+            del caches.parsed[file_id]
+        caches.forget_derived()
+
+
+def _parsed_uploads(uploads: list, outcome: RunOutcome) -> list[Document]:
+    documents = []
+    for upload in uploads:
+        try:
+            documents.append(parse_upload(upload))
+        except RSEError as error:
+            outcome.errors.append(str(error))
+        except Exception as error:  # a parser bug must not take the page down
+            LOGGER.exception("parsing an upload failed")
+            outcome.errors.append(messages.unreadable_upload(upload.name, error))
+    return documents
+
+
+def _without_duplicates(documents: list[Document], outcome: RunOutcome) -> list[Document]:
+    """One document per contents: the first is kept and a warning names the others."""
+    kept: dict[str, Document] = {}
+    for document in documents:
+        first = kept.setdefault(document.doc_id, document)
+        if first is not document:
+            outcome.warnings.append(messages.duplicate_upload(document.name, first.name))
+    return list(kept.values())
+
+
+def active_documents(inputs: Inputs, outcome: RunOutcome) -> list[Document]:
+    """The sidebar's samples and this session's uploads, parsed; problems go into ``outcome``.
+
+    Files with the same bytes are one document: the first is kept and a warning says so.
+    """
+    documents = []
+    for slug in inputs.samples:
+        try:
+            documents.append(sample_document(slug))
+        except RSEError as error:
+            outcome.errors.append(str(error))
+    uploads = current_uploads()
+    _forget_removed_uploads(uploads)
+    documents += _parsed_uploads(uploads, outcome)
+    return _without_duplicates(documents, outcome)
+
+
+def documents_of(inputs: Inputs) -> list[Document]:
+    """The run's documents for a page that needs them beside the result (their problems are
+    already on the page: ``app.py``'s run reported them)."""
+    return active_documents(inputs, RunOutcome())

@@ -1,0 +1,50 @@
+"""The golden set a user builds on the Evaluate page by marking spans, kept in this session.
+
+Callbacks of the page's buttons: they change session state before the next run draws it.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from rse_core.evaluation.golden import GoldenSet, GoldenSetError, query_for_span
+
+from . import keys
+
+
+def next_id(built: GoldenSet | None) -> str:
+    """The first free id of the form ``q-01``."""
+    taken = {query.id for query in built.queries} if built else set()
+    number = len(taken) + 1
+    while f"q-{number:02d}" in taken:
+        number += 1
+    return f"q-{number:02d}"
+
+
+def add_span(
+    document_name: str, text: str, start: int, end: int, query_id: str, query: str, kind: str, note: str
+) -> None:
+    """Callback: add the span to the golden set in session state (or leave an error message)."""
+    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    try:
+        if built is not None and built.document != document_name:
+            raise GoldenSetError(
+                f"My golden set is for {built.document}; download it and clear it before marking spans in "
+                f"{document_name}."
+            )
+        golden_query = query_for_span(text, start, end, query_id=query_id, query=query, kind=kind, note=note)
+        built = (built or GoldenSet(document=document_name, queries=())).with_query(golden_query)
+    except GoldenSetError as error:
+        st.session_state[keys.Evaluate.MARK_MESSAGE] = ("error", str(error))
+        return
+    st.session_state[keys.Evaluate.BUILT] = built
+    st.session_state[keys.Evaluate.MARK_ID] = next_id(built)
+    st.session_state[keys.Evaluate.MARK_NOTE] = ""
+    st.session_state[keys.Evaluate.MARK_CHUNKS] = []
+    st.session_state[keys.Evaluate.MARK_MESSAGE] = ("success", f"Added {golden_query.id} to my golden set.")
+
+
+def clear_built_set() -> None:
+    """Callback: start a new golden set."""
+    st.session_state[keys.Evaluate.BUILT] = None
+    st.session_state[keys.Evaluate.MARK_ID] = next_id(None)

@@ -1,0 +1,103 @@
+"""The Parameter sweep page's work: the axes, the sweep itself (memoised per session), the
+golden queries that give recall, and moving the sidebar to a clicked cell.
+
+Kept out of ``views/sweep.py`` so the page only draws; the sweep runs in
+:func:`rse_core.evaluation.sweep.sweep` from this run's cached raw scores.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import streamlit as st
+
+from rse_core import ExtractionResult, RSEError
+from rse_core.evaluation.golden import GoldenQuery
+from rse_core.evaluation.sweep import SweepParam, SweepResult, default_axis, sweep
+
+from . import caching, corpora, keys, state
+from .samples import list_samples
+
+PENALTY_AXIS = tuple(round(0.02 * i, 2) for i in range(26))  # 0 to 0.5 on the slider's 0.01 grid
+MINIMUM_AXIS = tuple(round(0.1 * i, 1) for i in range(21))  # 0 to 2 on the slider's 0.05 grid
+
+
+def axes(result: ExtractionResult, y_param: SweepParam) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The penalty axis and the y axis, each including the current setting."""
+    params = result.params
+    x_values = tuple(sorted({*PENALTY_AXIS, params.irrelevant_chunk_penalty}))
+    if y_param is SweepParam.MINIMUM_VALUE:
+        y_values = tuple(sorted({*MINIMUM_AXIS, params.minimum_value}))
+    else:
+        y_values = tuple(int(v) for v in default_axis(y_param, params.max_length))
+    return x_values, y_values
+
+
+def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[str | None, Sequence[GoldenQuery]]:
+    """(slug, golden queries) of the first active document when it is a sample with a golden set."""
+    if not inputs.samples:
+        return None, ()
+    slug = inputs.samples[0]
+    samples = list_samples()
+    if slug not in samples:
+        return None, ()
+    try:
+        document = corpora.sample_document(slug)
+    except RSEError:
+        return None, ()
+    if not result.corpus.documents or result.corpus.documents[0].doc_id != document.doc_id:
+        return None, ()
+    return slug, samples[slug].golden.queries
+
+
+def run_sweep(result: ExtractionResult, y_param: SweepParam, gold: tuple[int, int] | None) -> tuple[SweepResult, float]:
+    """The sweep for this result (cached per session for the last few settings) and its time in ms."""
+    x_values, y_values = axes(result, y_param)
+
+    def compute() -> tuple[SweepResult, float]:
+        started = time.perf_counter()
+        swept = sweep(
+            result.corpus,
+            result.queries,
+            [values.raw for values in result.values],
+            result.calibration,
+            result.params,
+            x_param=SweepParam.PENALTY,
+            x_values=x_values,
+            y_param=y_param,
+            y_values=y_values,
+            gold=gold,
+            gold_document=0,
+        )
+        return swept, (time.perf_counter() - started) * 1000
+
+    return caching.session_memo("sweep", (result.settings_key, y_param.value, gold), compute, 4)
+
+
+def cell_from_selection(selection: dict, x_values: Sequence[float], y_values: Sequence[float]):
+    """The (x, y) setting of the clicked cell from a plotly_chart selection, or ``None``.
+
+    Points carry the cell's integer position as x and y (see ``sweep_heatmap``).
+    """
+    points = (selection or {}).get("selection", {}).get("points", []) if isinstance(selection, dict) else []
+    if not points and hasattr(selection, "selection"):
+        points = selection.selection.get("points", [])
+    for point in points:
+        try:
+            column, row = round(float(point["x"])), round(float(point["y"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+        if 0 <= column < len(x_values) and 0 <= row < len(y_values):
+            return x_values[column], y_values[row]
+    return None
+
+
+def apply_setting(x_param: SweepParam, x: float, y_param: SweepParam, y: float) -> None:
+    """Set the sidebar sliders to one cell and mark the preset as matching (or custom)."""
+    for param, value in ((x_param, x), (y_param, y)):
+        key = keys.PARAM_KEYS[param.value]
+        st.session_state[key] = (
+            int(value) if param in (SweepParam.MAX_LENGTH, SweepParam.OVERALL_MAX_LENGTH) else float(value)
+        )
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
