@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
-from rse_core.documents.reflow import reflow  # one reflow for the segment panel and the page view
+from rse_core.documents.reflow import reflow_pieces  # one reflow for the segment panel and the page view
 from rse_core.figures.chunk_axis import shorten
 
 from . import keys
@@ -181,10 +181,15 @@ def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_c
     """
     gaps = set(segment.inner_gaps)
     padding = set(segment.edge_padding)
+    chunks = result.corpus.chunks[segment.start : segment.end]
+    # Reflowed whole, then cut at each chunk's start: the same text as the page view's.
+    document_text = result.corpus.documents_by_id[chunks[0].doc_id].text
+    pieces = reflow_pieces(
+        document_text[chunks[0].start : chunks[-1].end], [chunk.start - chunks[0].start for chunk in chunks[1:]]
+    )
     parts = []
-    for index in range(segment.start, segment.end):
-        chunk = result.corpus.chunks[index]
-        text = html.escape(reflow(chunk.text))
+    for index, chunk, piece in zip(range(segment.start, segment.end), chunks, pieces, strict=True):
+        text = html.escape(piece)
         marker = f'<span class="boundary" title="chunk {chunk.index} starts here">{chunk.index}</span>'
         classes = " ".join(
             name

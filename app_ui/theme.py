@@ -1,6 +1,6 @@
 """One palette for every page, so segments, top-k and gap chunks look the same everywhere.
 
-The colours come from :data:`rse_core.charts.PALETTE` (the charts use the same ones). Pages put
+The colours come from :data:`rse_core.figures.style.PALETTE` (the charts use the same ones). Pages put
 document text inside these classes only after ``html.escape``.
 """
 

@@ -8,15 +8,15 @@ It changes whitespace only: every other character stays, in order, so a reflowed
 different text (a hyphen at a line's end is kept, since ``well-`` / ``known`` cannot be told
 from ``hyph-`` / ``enated`` without a dictionary). What is exported or sent to an LLM stays exact.
 
-Each break is decided from the two lines around it alone, never from the rest of the text, so a
-segment reflowed chunk by chunk (the segment panel) reads like the same segment reflowed whole
-(the page view). Only a break next to a chunk's edge can differ, since a chunk sees part of the
-line there: chunks are cut after a sentence or paragraph where they can, and there both agree.
+Each break is decided from the two lines around it alone, never from the rest of the text. The
+segment panel, which marks where each chunk starts, reflows the whole segment and cuts the result
+at the chunks' starts (:func:`reflow_pieces`), so it shows exactly what the page view shows.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 
 RUN_ON_WIDTH = 65
@@ -56,3 +56,23 @@ def _joint(before: str, after: str) -> str | None:
     if _SENTENCE_END.search(head) or not (tail[0].islower() or len(head) >= RUN_ON_WIDTH):
         return None
     return "" if head.endswith("-") and head[-2:-1].isalpha() else " "
+
+
+def reflow_pieces(text: str, cuts: Sequence[int]) -> list[str]:
+    """``reflow(text)`` cut where ``text`` is cut at the offsets ``cuts`` (sorted, within the text).
+
+    Reflow changes whitespace only, so a cut maps to the reflowed text by the visible characters
+    before it; whitespace at a cut stays with the piece before it. Joining the pieces gives
+    ``reflow(text)`` exactly.
+    """
+    flowed = reflow(text)
+    visible_before = [0] * (len(text) + 1)
+    for position, char in enumerate(text):
+        visible_before[position + 1] = visible_before[position] + (not char.isspace())
+    visible_at = [position for position, char in enumerate(flowed) if not char.isspace()]
+    bounds = [0]
+    for cut in cuts:
+        count = visible_before[min(max(cut, 0), len(text))]
+        bounds.append(visible_at[count] if count < len(visible_at) else len(flowed))
+    bounds.append(len(flowed))
+    return [flowed[start:end] for start, end in pairwise(bounds)]

@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from app_ui import components, keys
 from rse_core import Calibration, Document, RSEParams, build_corpus, preset, run_rse
+from rse_core.documents.reflow import reflow
 from rse_core.figures.compare import chunk_sets, compare_chart
 from rse_core.figures.style import PALETTE
 from rse_core.figures.values import RANGE_SLIDER_ABOVE, value_chart
@@ -557,17 +558,21 @@ def test_segment_text_is_reflowed_for_reading_but_exported_exactly():
     result = result_of(at)
     page_html = html_text(at)
     segment = result.segments[0]
-    chunks = result.corpus.chunks[segment.start : segment.end]
-    broken = [chunk for chunk in chunks if components.reflow(chunk.text) != chunk.text]
-    assert broken, "the sample's PDF text has hard line breaks inside paragraphs"
-    for chunk in broken:
-        assert html.escape(components.reflow(chunk.text)) in page_html
-        assert html.escape(chunk.text) not in page_html
-        assert chunk.text.strip() in result.rse_context()  # what an LLM gets keeps the exact text
-    assert components.reflow("a long line that goes on and on and on and on and on and ends mid\nsentence") == (
+    document = result.corpus.documents_by_id[segment.doc_id]
+    exact = document.text[segment.start_char : segment.end_char]
+    lines = [line for line in reflow(exact).split("\n") if line.strip()]
+    assert reflow(exact) != exact, "the sample's PDF text has hard line breaks inside paragraphs"
+    joined = [line for line in lines if line not in exact]  # lines reflow made from several
+    assert joined
+    shown = re.sub(r'<span class="boundary"[^>]*>\d+</span>', "", page_html)
+    shown = html.unescape(re.sub(r"<[^>]+>", "", shown))
+    for line in joined:
+        assert line in shown
+    assert exact.strip() in result.rse_context()  # what an LLM gets keeps the exact text
+    assert reflow("a long line that goes on and on and on and on and on and ends mid\nsentence") == (
         "a long line that goes on and on and on and on and on and ends mid sentence"
     )
-    assert components.reflow("Heading\nText.\n\nNext paragraph") == "Heading\nText.\n\nNext paragraph"
+    assert reflow("Heading\nText.\n\nNext paragraph") == "Heading\nText.\n\nNext paragraph"
     from app_ui.theme import CSS
 
     assert "serif" not in CSS.split(".rse-text {")[1].split("}")[0].replace("sans-serif", "")
