@@ -184,7 +184,12 @@ def resolve_key(
     environ: Mapping[str, str] | None = None,
     secrets: Mapping[str, object] | None = None,
 ) -> str | None:
-    """The API key, as for the reranker: the typed one, then the environment, then secrets."""
+    """The API key, as for the reranker: the typed one, then the environment, then secrets.
+
+    It does not know where the key will go, so it is safe only for the operator's own endpoint: a
+    shared server must call :func:`rse_core.llm.endpoints.resolve_endpoint`, which never sends the
+    operator's key to a base URL a user typed.
+    """
     if typed and typed.strip():
         return typed.strip()
     environ = os.environ if environ is None else environ
