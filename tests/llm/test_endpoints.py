@@ -11,7 +11,7 @@ from tests.support.fake_llm import FakeLLM
 
 OPERATOR_KEY = "sk-OPERATOR-secret-1234567890"
 USER_KEY = "sk-user-own-key-0987654321"
-MESSAGES = build_messages("What is the probation period?", "[S1] The probation period is six months.")
+MESSAGES = build_messages("What is the probation period?", "[S1]\nThe probation period is six months.")
 
 
 @pytest.fixture
