@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from rse_core import chunk_document, load_document
 from rse_core.chunking import MIN_CHUNK_SIZE
-from rse_core.documents.headings import MAX_HEADER_CHARS, MAX_PATH, Heading, HeaderIndex, header_for
+from rse_core.documents.headings import MAX_HEADER_CHARS, MAX_PATH, HeaderIndex, Heading, header_for
 
 
 def old_header_for(title: str, headings: list[Heading], start: int, end: int) -> str:
