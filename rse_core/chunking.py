@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from rse_core.documents import Document
-from rse_core.documents.headings import header_for
+from rse_core.documents.headings import HeaderIndex
 from rse_core.errors import ParameterError
 
 DEFAULT_CHUNK_SIZE = 800
@@ -72,7 +72,8 @@ def chunk_document(
     """Split ``document`` into chunks of at most ``chunk_size`` characters.
 
     With ``headers``, each chunk carries its contextual header (document title and section
-    heading path, see :func:`rse_core.documents.headings.header_for`) for scorers to read.
+    heading path, see :func:`rse_core.documents.headings.header_for`; built once per document
+    by :class:`~rse_core.documents.headings.HeaderIndex`) for scorers to read.
 
     Each cut is placed, in order of preference, after a paragraph break or a sentence end in the
     second half of the window, after the last whitespace in the window, or hard at ``chunk_size``
@@ -88,6 +89,7 @@ def chunk_document(
             f"(a chunk must hold a sentence); got {chunk_size!r}."
         )
     text = document.text
+    index = HeaderIndex.build(document.title, document.headings) if headers else None
     chunks: list[Chunk] = []
     start = 0
     while start < len(text):
@@ -102,7 +104,7 @@ def chunk_document(
                 text=text[start:end],
                 first_page=first_page,
                 last_page=last_page,
-                header=header_for(document.title, document.headings, start, end) if headers else "",
+                header=index.header(start, end) if index is not None else "",
             )
         )
         start = end

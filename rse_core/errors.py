@@ -97,3 +97,16 @@ class LLMRateLimitError(LLMError):
 
 class LLMServiceError(LLMError):
     """Timeout, no connection, a server error, a dropped stream, or an unreadable answer."""
+
+
+class LLMEndpointError(LLMError):
+    """The endpoint or key is not allowed here (the operator's policy for a shared server)."""
+
+
+class LLMAnswerLimitError(LLMError):
+    """The answer went over its character or time bound (``RSE_LLM_MAX_CHARS`` / ``RSE_LLM_MAX_SECONDS``)."""
+
+
+class PageViewTooLargeError(DocumentTooLargeError):
+    """A page view or rendering would need more glyphs or pixels than allowed (``RSE_MAX_GLYPHS`` /
+    ``RSE_MAX_PAGE_PIXELS``)."""

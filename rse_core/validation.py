@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
+import os
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import TypeVar
 
 import numpy as np
 
-from rse_core.errors import InvalidScoresError, RSEError
+from rse_core.errors import InvalidScoresError, ParameterError, RSEError
 
 
 def finite_scores(scores: object, *, source: str, expected: int | None = None) -> np.ndarray:
@@ -45,3 +48,28 @@ def parse_choice(choices: type[E], name: str | E, what: str, error: type[RSEErro
     except ValueError:
         valid = ", ".join(member.value for member in choices)
         raise error(f"Unknown {what} {name!r}; choose one of: {valid}.") from None
+
+
+def env_number(
+    variable: str, default: float, *, environ: Mapping[str, str] | None = None, whole: bool = False
+) -> float:
+    """A limit from the environment: ``default`` when unset or blank, else a finite number above 0.
+
+    Every resource bound an operator may raise is read this way, so a typo fails loudly with the
+    variable's name instead of silently lifting the bound.
+
+    Raises:
+        ParameterError: the variable is set but is not a (whole, if ``whole``) number above 0.
+    """
+    environ = os.environ if environ is None else environ
+    raw = (environ.get(variable) or "").strip()
+    if not raw:
+        return default
+    try:
+        number = float(raw)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number <= 0 or (whole and number != int(number)):
+        kind = "a whole number" if whole else "a number"
+        raise ParameterError(f"The environment variable {variable}={raw!r} must be {kind} above 0; fix or unset it.")
+    return int(number) if whole else number

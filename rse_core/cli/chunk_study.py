@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rse_core.cli.support import OneLineParser, fail, run
+from rse_core.cli.support import OneLineParser, fail, run, say
 from rse_core.errors import RSEError
 from rse_core.evaluation.chunk_study import DEFAULT_CHUNK_SIZES, chunk_size_study, format_study
 from rse_core.evaluation.golden import load_golden_set
@@ -31,7 +31,7 @@ def _main(argv: Sequence[str] | None) -> int:
         )
     except RSEError as error:
         fail(str(error))
-    print(format_study(rows, args.kind))
+    say(format_study(rows, args.kind))
     return 0
 
 

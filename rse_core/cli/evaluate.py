@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run
+from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run, say
 from rse_core.errors import RSEError
 from rse_core.evaluation.golden import load_golden_set
 from rse_core.evaluation.metrics import summarize
@@ -74,14 +74,14 @@ def _main(argv: Sequence[str] | None) -> int:
         evaluations = [evaluate(load_golden_set(path), params, scorer) for path in files]
     except RSEError as error:
         fail(str(error))
-    print("\n\n".join(format_table(evaluation) for evaluation in evaluations))
+    say("\n\n".join(format_table(evaluation) for evaluation in evaluations))
     pooled = summarize([q for evaluation in evaluations for q in evaluation.queries])
     if len(evaluations) > 1:
         total = sum(len(evaluation.queries) for evaluation in evaluations)
-        print(f"\n\nAll {len(evaluations)} golden sets ({total} queries, each counts once)  scorer={scorer.name}\n")
-        print("\n".join(format_summary(pooled)))
+        say(f"\n\nAll {len(evaluations)} golden sets ({total} queries, each counts once)  scorer={scorer.name}\n")
+        say("\n".join(format_summary(pooled)))
     if args.markdown:
-        print("\n" + format_markdown(pooled))
+        say("\n" + format_markdown(pooled))
     _write_files(args, evaluations)
     return 0
 
@@ -114,29 +114,29 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
             raise RSEError("--tune needs the set to tune on, e.g. python -m rse_core.evaluate samples --tune.")
         missing = corpus_missing_message()
         if missing and not explicit:
-            print(f"note: {missing} Running the samples only.", file=sys.stderr)
+            say(f"note: {missing} Running the samples only.", file=sys.stderr)
             chosen = [SetName.SAMPLES]
         params = _params(args)
         scorer = get_scorer(args.scorer)
         to_run = [*chosen, *(s for s in SetName if args.tune and s not in chosen and not missing)]
         reports = []
         for name in to_run:
-            print(f"scoring {name.value} with {scorer.name}...", file=sys.stderr, flush=True)
+            say(f"scoring {name.value} with {scorer.name}...", file=sys.stderr, flush=True)
             reports.append(run_set(name, scorer, params, args.limit))
         tuned = tune(reports[0].scored, args.budget, params) if args.tune else None
     except RSEError as error:
         fail(str(error))
-    print(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}  window {params.window}\n")
-    print(format_sets(reports, args.markdown))
-    print(f"\nTargets (scorer {scorer.name}, preset {args.preset}, headers {'on' if params.chunk_headers else 'off'}):")
-    print(format_targets(reports))
-    print("\nPer kind: recall at equal characters, and the areas under recall vs characters up to 12,000")
-    print(format_kinds(reports, args.markdown))
+    say(f"scorer={scorer.name}  preset={args.preset}  chunk size {params.chunk_size}  window {params.window}\n")
+    say(format_sets(reports, args.markdown))
+    say(f"\nTargets (scorer {scorer.name}, preset {args.preset}, headers {'on' if params.chunk_headers else 'off'}):")
+    say(format_targets(reports))
+    say("\nPer kind: recall at equal characters, and the areas under recall vs characters up to 12,000")
+    say(format_kinds(reports, args.markdown))
     if args.curves:
-        print("\n" + format_areas(reports))
+        say("\n" + format_areas(reports))
     if tuned is not None:
-        print(f"\n{tuned.message}")
-        print(format_cross_set(tuned, reports, args.markdown))
+        say(f"\n{tuned.message}")
+        say(format_cross_set(tuned, reports, args.markdown))
     if args.json:
         data = [
             {

@@ -8,7 +8,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 
-from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run, write_stdout
+from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, json_terminal_safe, run, say, write_stdout
 from rse_core.context import ContextOrder
 from rse_core.documents import load_document
 from rse_core.errors import RSEError
@@ -100,12 +100,12 @@ def _main(argv: Sequence[str] | None) -> int:
         progress = None
         if args.verbose:
             _show_library_progress()
-            progress = lambda fraction, label: print(f"[{fraction:4.0%}] {label}", file=sys.stderr)  # noqa: E731
+            progress = lambda fraction, label: say(f"[{fraction:4.0%}] {label}", file=sys.stderr)  # noqa: E731
         result = extract(documents, args.query, params, scorer, progress=progress)
     except RSEError as error:
         fail(str(error))
     if args.json:
-        write_stdout(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n")
+        write_stdout(json_terminal_safe(json.dumps(result.to_dict(), indent=2, ensure_ascii=False)) + "\n")
     else:
         write_stdout(render_text(result) + "\n")
     return 0

@@ -54,19 +54,68 @@ def header_for(title: str, headings: Sequence[Heading], start: int, end: int) ->
     """The header of the chunk ``start:end``: the title, then the path of headings it sits under.
 
     The chunk sits in the last section that starts before its middle (a heading near a chunk's
-    end introduces the next chunk's text, not this one's).
+    end introduces the next chunk's text, not this one's). For many chunks of one document,
+    build a :class:`HeaderIndex` once instead: this costs time linear in the headings per call.
     """
-    parts = [title.strip()] if title.strip() else []
-    middle = (start + end) // 2
-    position = bisect.bisect_right([heading.start for heading in headings], middle)
-    path: list[Heading] = []
-    for heading in headings[:position]:
-        while path and path[-1].level >= heading.level:
-            path.pop()
-        path.append(heading)
-    titles = [heading.title for heading in path if heading.title.casefold() != title.strip().casefold()]
-    parts += titles[-MAX_PATH:]
-    return " > ".join(parts)[:MAX_HEADER_CHARS]
+    return HeaderIndex.build(title, headings).header(start, end)
+
+
+@dataclass(frozen=True)
+class HeaderIndex:
+    """Every heading's path, computed once, so each chunk's header costs a binary search.
+
+    A document with 50,000 headings and as many chunks took seconds when each chunk walked all
+    the headings before it; building this is one pass, and a header is ``O(log headings)``.
+
+    Attributes:
+        title: the document title (stripped).
+        starts: each heading's offset, in the given order (sorted, as the loaders produce them).
+        parents: the index of the heading each one sits under, or -1 at the top.
+        shown: for each heading, the nearest one on its path (itself included) whose title is
+            not the document's title (that one is never repeated), or -1.
+        titles: each heading's title.
+    """
+
+    title: str
+    starts: tuple[int, ...]
+    parents: tuple[int, ...]
+    shown: tuple[int, ...]
+    titles: tuple[str, ...]
+
+    @classmethod
+    def build(cls, title: str, headings: Sequence[Heading]) -> HeaderIndex:
+        title = title.strip()
+        folded_title = title.casefold()
+        parents: list[int] = []
+        shown: list[int] = []
+        stack: list[int] = []
+        for number, heading in enumerate(headings):
+            while stack and headings[stack[-1]].level >= heading.level:
+                stack.pop()
+            parent = stack[-1] if stack else -1
+            parents.append(parent)
+            own = heading.title.casefold() != folded_title
+            shown.append(number if own else (shown[parent] if parent >= 0 else -1))
+            stack.append(number)
+        return cls(
+            title,
+            tuple(heading.start for heading in headings),
+            tuple(parents),
+            tuple(shown),
+            tuple(heading.title for heading in headings),
+        )
+
+    def header(self, start: int, end: int) -> str:
+        """The header of the chunk ``start:end`` (see :func:`header_for`)."""
+        path: list[str] = []
+        node = bisect.bisect_right(self.starts, (start + end) // 2) - 1
+        node = self.shown[node] if node >= 0 else -1
+        while node >= 0 and len(path) < MAX_PATH:
+            path.append(self.titles[node])
+            parent = self.parents[node]
+            node = self.shown[parent] if parent >= 0 else -1
+        parts = ([self.title] if self.title else []) + path[::-1]
+        return " > ".join(parts)[:MAX_HEADER_CHARS]
 
 
 def markdown_headings(text: str) -> tuple[Heading, ...]:

@@ -158,8 +158,9 @@ class Document:
     def layout(self) -> PageLayout | None:
         """For a PDF, the page, glyph and box of every character of ``text``; ``None`` otherwise.
 
-        Built on first use (the page view), not at load: reading every glyph costs about ten times
-        the plain text extraction, which only the pages someone looks at should pay.
+        Nothing is read at load: each page's glyphs are read when the page view first needs them
+        (reading glyphs costs about ten times the plain text extraction), and at most
+        ``RSE_MAX_GLYPHS`` characters' worth are kept (see :class:`~rse_core.documents.layout.PageLayout`).
         """
         return None if self.source is None else build_layout(self.source, self.text, self.page_starts)
 

@@ -8,6 +8,8 @@ and the span's first and last phrase so the offsets can be re-checked when extra
 Matching is exact except for whitespace: the words of a phrase may be separated by any run of
 whitespace in the text (PDF extraction turns line wraps into newlines), and a line break may also
 fall right after a hyphen or slash inside a word ("full-time" may come out as "full-\\ntime").
+Both the golden set and the document may come from a user, so the matching is done in linear time
+by :mod:`rse_core.evaluation.phrase_match`, never by a regular expression on their text.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path, PurePath
 
 from rse_core.errors import RSEError
+from rse_core.evaluation import phrase_match
 
 SCHEMA = "rse-golden/1"
 QUERY_KINDS = ("factoid", "broad", "gapped")
@@ -52,29 +55,44 @@ class PhraseError(ValueError):
 
 
 def phrase_regex(phrase: str) -> re.Pattern[str]:
-    """Compile a regex matching ``phrase`` with loose whitespace."""
+    """A regex for ``phrase`` with loose whitespace, for callers that want a pattern.
+
+    The matching here does not use it (see :mod:`rse_core.evaluation.phrase_match`). A word-final
+    hyphen or slash is followed by ``\\s+`` alone, never ``\\s*\\s+``, which backtracks exponentially.
+    """
     words = phrase.split()
     if not words:
         raise PhraseError("empty phrase")
     parts = []
-    for word in words:
-        # Allow a line break after an in-word hyphen or slash.
-        pieces = re.split(r"([-/])", word)
-        parts.append("".join(re.escape(p) + r"\s*" if p in "-/" and p else re.escape(p) for p in pieces))
+    for number, word in enumerate(words):
+        pieces = [piece for piece in re.split(r"([-/])", word) if piece]
+        last = number == len(words) - 1
+        parts.append(
+            "".join(
+                re.escape(piece) + (r"\s*" if piece in "-/" and (at < len(pieces) - 1 or last) else "")
+                for at, piece in enumerate(pieces)
+            )
+        )
     return re.compile(r"\s+".join(parts))
+
+
+def _checked_phrase(phrase: str) -> str:
+    if not phrase.split():
+        raise PhraseError("empty phrase")
+    return phrase
 
 
 def find_phrase_all(text: str, phrase: str, start: int = 0) -> list[tuple[int, int]]:
     """All non-overlapping matches of ``phrase`` in ``text[start:]`` as (start, end) offsets."""
-    return [(m.start(), m.end()) for m in phrase_regex(phrase).finditer(text, start)]
+    return phrase_match.find_all(text, _checked_phrase(phrase), start)
 
 
 def locate_phrase(text: str, phrase: str, start: int = 0) -> tuple[int, int]:
     """First match of ``phrase`` at or after offset ``start``; raises PhraseError if none."""
-    m = phrase_regex(phrase).search(text, start)
-    if m is None:
+    found = phrase_match.find_first(text, _checked_phrase(phrase), start)
+    if found is None:
         raise PhraseError(f"phrase not found after offset {start}: {phrase!r}")
-    return m.start(), m.end()
+    return found
 
 
 def locate_unique_phrase(text: str, phrase: str) -> tuple[int, int]:
@@ -194,9 +212,9 @@ class GoldenSet:
                 continue
             span = text[query.start_char : query.end_char]
             wrong = []
-            if not phrase_regex(query.first_phrase).match(span):
+            if not phrase_match.starts_with(span, _checked_phrase(query.first_phrase)):
                 wrong.append(f"does not start with first_phrase {query.first_phrase!r}")
-            if not re.search(phrase_regex(query.last_phrase).pattern + r"\Z", span):
+            if not phrase_match.ends_with(span, _checked_phrase(query.last_phrase)):
                 wrong.append(f"does not end with last_phrase {query.last_phrase!r}")
             if wrong:
                 problems.append(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlparse
 
+from rse_core.errors import PageViewTooLargeError
 from rse_core.figures.compare import compare_chart
 from rse_core.figures.page_view import all_marks, pages_of, render_pages, segment_marks
 from rse_core.figures.style import PALETTE
@@ -130,7 +131,11 @@ def _segments_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
         if document.layout is not None:
             pages = pages_of(document, segment_marks(result, segment))
             shown = pages[:MAX_PAGES_PER_SEGMENT]
-            images = render_pages(document, shown, marks, REPORT_ZOOM)
+            try:
+                images = render_pages(document, shown, marks, REPORT_ZOOM)
+            except PageViewTooLargeError as error:  # over RSE_MAX_GLYPHS / RSE_MAX_PAGE_PIXELS: text only
+                parts.append(f"<p class='meta'>{_e(str(error))}</p>")
+                pages = shown = images = []
             parts.append("<div class='pages'>")
             for page, image in zip(shown, images, strict=True):
                 data = base64.b64encode(image).decode("ascii")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,13 +26,18 @@ import numpy as np
 from rse_core.documents import Document
 from rse_core.documents.layout import NO_GLYPH
 from rse_core.documents.reflow import reflow as reflow  # re-exported: the page view panel reads it here
-from rse_core.errors import RSEError
+from rse_core.errors import PageViewTooLargeError, RSEError
 from rse_core.figures.style import PALETTE
 from rse_core.pipeline import ExtractedSegment, ExtractionResult
+from rse_core.validation import env_number
 
 SEGMENT, GAP, PADDING, TOP_K = "segment", "gap", "padding", "top_k"
 STYLES = (SEGMENT, GAP, PADDING, TOP_K)
 MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
+DEFAULT_MAX_PAGE_PIXELS = 12_000_000
+"""Pixels of one rendered page (``RSE_MAX_PAGE_PIXELS``): 36 MB as RGB. An A4 page at the page
+view's highest zoom (4) takes 8 million, so only oversized pages are scaled down."""
+MAX_PAGE_PIXELS_VARIABLE = "RSE_MAX_PAGE_PIXELS"
 THUMBNAIL_ZOOM = 0.2
 MAX_THUMBNAILS = 60
 
@@ -116,9 +121,7 @@ def highlighted_glyphs(document: Document, start: int, end: int) -> dict[int, li
     """1-based page -> glyph indices (see :func:`~rse_core.documents.layout.page_glyphs`) of the
     characters ``start:end`` that have a glyph, in text order. Line breaks have none; the two
     letters of an expanded ligature share one glyph, listed once."""
-    layout = _layout(document)
-    pages = layout.page[start:end]
-    glyphs = layout.glyph[start:end]
+    pages, glyphs, _ = _layout(document).window(start, end)
     found: dict[int, list[int]] = {}
     for page, glyph in zip(pages.tolist(), glyphs.tolist(), strict=True):
         if glyph != NO_GLYPH:
@@ -134,9 +137,13 @@ def line_rects(document: Document, start: int, end: int, page: int) -> list[tupl
     Merging keeps a highlight one clean bar per line instead of one box per letter.
     """
     layout = _layout(document)
-    window = slice(start, end)
-    on_page = (layout.page[window] == page - 1) & (layout.glyph[window] != NO_GLYPH)
-    boxes = layout.boxes[window][on_page]
+    page_start, page_end = layout.page_span(page - 1)
+    start, end = max(start, page_start), min(end, page_end)
+    if end <= start:
+        return []
+    data = layout.page_glyphs(page - 1)  # only this page's glyphs are read
+    window = slice(start - page_start, end - page_start)
+    boxes = data.boxes[window][data.glyph[window] != NO_GLYPH]
     rects: list[list[float]] = []
     for x0, y0, x1, y1 in boxes.tolist():
         if any(math.isnan(v) for v in (x0, y0, x1, y1)):
@@ -161,8 +168,19 @@ def render_page(document: Document, page: int, marks: Sequence[Mark], zoom: floa
     return render_pages(document, [page], marks, zoom)[0]
 
 
-def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark], zoom: float = 1.5) -> list[bytes]:
-    """PNGs of several pages (the PDF is opened once)."""
+def render_pages(
+    document: Document,
+    pages: Sequence[int],
+    marks: Sequence[Mark],
+    zoom: float = 1.5,
+    max_page_pixels: int | None = None,
+) -> list[bytes]:
+    """PNGs of several pages (the PDF is opened once).
+
+    A page is drawn at ``zoom`` unless that would take more than ``max_page_pixels`` pixels
+    (default ``RSE_MAX_PAGE_PIXELS``); then the zoom is lowered to fit, since a 3.5 KB PDF can
+    declare a 200 x 200 inch page (2 GB of pixels at the usual zoom).
+    """
     from rse_core.documents.pymupdf_import import import_pymupdf  # without the add-ons that load onnxruntime
 
     pymupdf = import_pymupdf()
@@ -171,8 +189,9 @@ def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark]
     if not MIN_ZOOM <= zoom <= MAX_ZOOM:
         raise PageViewError(f"Zoom must be between {MIN_ZOOM:g} and {MAX_ZOOM:g}; got {zoom!r}.")
     for page in pages:
-        if not 1 <= page <= len(layout.page_sizes):
-            raise PageViewError(f"{document.name} has no page {page}; it has {len(layout.page_sizes)}.")
+        if not 1 <= page <= layout.page_count:
+            raise PageViewError(f"{document.name} has no page {page}; it has {layout.page_count}.")
+    max_pixels = max_page_pixels_from_environment() if max_page_pixels is None else max_page_pixels
     own = [mark for mark in marks if mark.doc_id == document.doc_id and mark.end > mark.start]
     # The pages each mark touches, once: a page is searched only for the marks on it (a strip of
     # thumbnails would otherwise scan every mark's characters once per page).
@@ -210,7 +229,8 @@ def render_pages(document: Document, pages: Sequence[int], marks: Sequence[Mark]
                             (max(2.0, left - 16), rects[0][3]), mark.label, fontsize=7, color=_rgb(stroke)
                         )
             shape.commit(overlay=True)
-            pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
+            scale = fitted_zoom(pdf_page.rect.width, pdf_page.rect.height, zoom, max_pixels)
+            pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
             images.append(pixmap.tobytes("png"))
     return images
 
@@ -231,9 +251,11 @@ def marks_by_page(document: Document, marks: Iterable[Mark]) -> dict[int, tuple[
 
 
 def _page_range(layout, mark: Mark) -> tuple[int, int]:
-    """First and last 1-based page a mark's characters lie on ((0, -1): none)."""
-    pages = layout.page[mark.start : mark.end]
-    return (int(pages.min()) + 1, int(pages.max()) + 1) if len(pages) else (0, -1)
+    """First and last 1-based page a mark's characters lie on ((0, -1): none); no glyphs read."""
+    end = min(mark.end, layout.text_length)
+    if end <= mark.start:
+        return 0, -1
+    return layout.page_of(mark.start) + 1, layout.page_of(end - 1) + 1
 
 
 def thumbnail_pages(page_count: int, marked: Iterable[int], limit: int = MAX_THUMBNAILS) -> list[int]:
@@ -256,7 +278,7 @@ def render_thumbnails(
 
     ``pages`` default: :func:`thumbnail_pages` of the pages the marks touch."""
     if pages is None:
-        pages = thumbnail_pages(len(_layout(document).page_sizes), pages_of(document, marks))
+        pages = thumbnail_pages(_layout(document).page_count, pages_of(document, marks))
     return list(zip(pages, render_pages(document, pages, marks, zoom), strict=True))
 
 
@@ -302,6 +324,30 @@ def text_html(document: Document, marks: Sequence[Mark], context: int = 300) -> 
         parts.append(f'<mark class="rse-mark {" ".join(classes)}">{text}</mark>' if classes else text)
         position = end
     return "".join(parts)
+
+
+def max_page_pixels_from_environment(environ: Mapping[str, str] | None = None) -> int:
+    """``RSE_MAX_PAGE_PIXELS`` (a whole number above 0), or the default."""
+    return int(env_number(MAX_PAGE_PIXELS_VARIABLE, DEFAULT_MAX_PAGE_PIXELS, environ=environ, whole=True))
+
+
+def fitted_zoom(width: float, height: float, zoom: float, max_pixels: int) -> float:
+    """``zoom``, lowered so a ``width`` x ``height`` point page takes at most ``max_pixels`` pixels.
+
+    Raises:
+        PageViewTooLargeError: even a 1-pixel-wide rendering would be over the bound (a page
+            thousands of times longer than it is wide).
+    """
+    area = max(float(width), 1.0) * max(float(height), 1.0)
+    if area * zoom * zoom <= max_pixels:
+        return zoom
+    fitted = math.sqrt(max_pixels / area) * 0.999  # PyMuPDF rounds the pixmap's edges outwards
+    if fitted * min(float(width), float(height)) < 1:
+        raise PageViewTooLargeError(
+            f"A page of {width:,.0f} x {height:,.0f} points cannot be drawn within {max_pixels:,} pixels "
+            f"({MAX_PAGE_PIXELS_VARIABLE}); read its text instead."
+        )
+    return fitted
 
 
 def _layout(document: Document):

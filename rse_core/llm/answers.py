@@ -12,6 +12,7 @@ reranker shares, and this module only says which SDK exception means what.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from collections.abc import Iterator, Mapping, Sequence
@@ -21,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from rse_core.errors import LLMAuthenticationError, LLMError, LLMRateLimitError, LLMServiceError, ParameterError
+from rse_core.llm.bounds import AnswerBudget, max_chars_from_environment, max_seconds_from_environment
 from rse_core.pipeline import ExtractionResult
 from rse_core.remote import (
     RetryPolicy,
@@ -87,9 +89,12 @@ class AnswerContext:
 class LLMSettings:
     """Which chat model to ask, and how patiently. No key here: it is passed separately.
 
+    ``timeout`` is per read; ``max_chars`` and ``max_seconds`` bound the whole answer (defaults from
+    ``RSE_LLM_MAX_CHARS`` and ``RSE_LLM_MAX_SECONDS``; see :mod:`rse_core.llm.bounds`).
+
     Raises:
         ParameterError: unknown provider, empty model, a base URL that is not http(s), or a
-            number out of range.
+            number out of range (also a bad ``RSE_LLM_MAX_*`` variable).
     """
 
     provider: LLMProvider = LLMProvider.OPENAI
@@ -99,6 +104,8 @@ class LLMSettings:
     max_retries: int = 2
     max_tokens: int = 400
     temperature: float = 0.0
+    max_chars: int = field(default_factory=max_chars_from_environment)
+    max_seconds: float = field(default_factory=max_seconds_from_environment)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "provider", LLMProvider.parse(self.provider))
@@ -113,6 +120,10 @@ class LLMSettings:
             raise ParameterError(f"max_retries must be a whole number from 0 to 5; got {self.max_retries!r}.")
         if not (isinstance(self.max_tokens, int) and 1 <= self.max_tokens <= 8192):
             raise ParameterError(f"max_tokens must be from 1 to 8192; got {self.max_tokens!r}.")
+        if isinstance(self.max_chars, bool) or not (isinstance(self.max_chars, int) and self.max_chars >= 1):
+            raise ParameterError(f"max_chars must be a whole number above 0; got {self.max_chars!r}.")
+        if not (isinstance(self.max_seconds, (int, float)) and 0 < self.max_seconds < math.inf):
+            raise ParameterError(f"max_seconds must be a number above 0; got {self.max_seconds!r}.")
 
     @property
     def resolved_base_url(self) -> str:
@@ -184,7 +195,12 @@ def resolve_key(
     environ: Mapping[str, str] | None = None,
     secrets: Mapping[str, object] | None = None,
 ) -> str | None:
-    """The API key, as for the reranker: the typed one, then the environment, then secrets."""
+    """The API key, as for the reranker: the typed one, then the environment, then secrets.
+
+    It does not know where the key will go, so it is safe only for the operator's own endpoint: a
+    shared server must call :func:`rse_core.llm.endpoints.resolve_endpoint`, which never sends the
+    operator's key to a base URL a user typed.
+    """
     if typed and typed.strip():
         return typed.strip()
     environ = os.environ if environ is None else environ
@@ -213,6 +229,7 @@ class ChatClient:
 
     def __post_init__(self) -> None:
         self._key = (self.api_key or "").strip()
+        self._budget: AnswerBudget | None = None
         if self.settings.provider is LLMProvider.OPENAI:
             self._client = self._openai_client()
         else:
@@ -253,20 +270,27 @@ class ChatClient:
     def stream(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
         """Pieces of the answer as they arrive; ``self.usage`` holds the server's token counts after.
 
-        The key is scrubbed from the pieces, even when a server echoes it split across two.
+        The key is scrubbed from the pieces, even when a server echoes it split across two. At most
+        ``settings.max_chars`` characters arrive, within ``settings.max_seconds``; then the
+        connection is closed and the bound's error raised.
 
         Raises:
+            LLMAnswerLimitError: the answer went over ``max_chars`` or ``max_seconds``.
             LLMAuthenticationError: the key was rejected (401/403).
             LLMRateLimitError: still 429 after ``max_retries`` retries.
             LLMServiceError: timeout, no connection, 5xx after retries, a stream that broke off,
                 or an answer that could not be read.
         """
         self.usage = Usage()
+        self._budget = budget = AnswerBudget(self.settings.max_chars, self.settings.max_seconds)
         if self.settings.provider is LLMProvider.OPENAI:
-            pieces = self._stream_openai(messages)
+            pieces = self._stream_openai(messages, budget)
         else:
-            pieces = self._stream_cohere(messages)
-        yield from scrub_stream(pieces, self._key)
+            pieces = self._stream_cohere(messages, budget)
+        try:
+            yield from scrub_stream(pieces, self._key)
+        finally:
+            pieces.close()  # closes the connection however the consumer stopped
 
     def answer(self, messages: Sequence[Mapping[str, str]]) -> str:
         """The whole answer at once (for the CLI and tests)."""
@@ -278,10 +302,11 @@ class ChatClient:
 
     # -- OpenAI-compatible -------------------------------------------------------------------
 
-    def _stream_openai(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
+    def _stream_openai(self, messages: Sequence[Mapping[str, str]], budget: AnswerBudget) -> Iterator[str]:
         import openai
 
         settings = self.settings
+        opened: list[Any] = []
 
         def first_chunk() -> tuple[Iterator[Any], Any]:
             stream = self._client.chat.completions.create(
@@ -290,26 +315,33 @@ class ChatClient:
                 stream=True,
                 temperature=settings.temperature,
                 max_tokens=settings.max_tokens,
+                timeout=budget.read_timeout(settings.timeout),
             )
+            opened.append(stream)
             iterator = iter(stream)
             return iterator, next(iterator, None)
 
-        iterator, chunk = call_with_retries(first_chunk, self._classify_openai, self._policy, "LLM call")
-        received = 0
-        while chunk is not None:
-            if getattr(chunk, "usage", None) is not None:
-                self.usage = Usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens)
-            for choice in getattr(chunk, "choices", None) or ():
-                piece = getattr(choice.delta, "content", None) if choice.delta else None
-                if piece:
-                    received += len(piece)
-                    yield piece
-            chunk = self._next(iterator, received, openai.APITimeoutError)
+        try:
+            iterator, chunk = call_with_retries(first_chunk, self._classify_openai, self._policy, "LLM call")
+            while chunk is not None:
+                if getattr(chunk, "usage", None) is not None:
+                    self.usage = Usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens)
+                for choice in getattr(chunk, "choices", None) or ():
+                    piece = getattr(choice.delta, "content", None) if choice.delta else None
+                    if piece and (kept := budget.take(piece)):
+                        yield kept
+                budget.check()
+                chunk = self._next(iterator, budget, openai.APITimeoutError)
+        finally:
+            for stream in opened:
+                _close(stream)
 
     def _classify_openai(self, error: Exception, attempt: int) -> Verdict:
         """429, 5xx and a failed or dropped connection are transient; anything unknown is unreadable."""
         import openai
 
+        if isinstance(error, LLMError):  # our own bound, raised inside the attempt
+            return error
         if isinstance(error, (openai.AuthenticationError, openai.PermissionDeniedError)):
             return self._auth_error(error.status_code, body_message(error.body))
         if isinstance(error, (openai.RateLimitError, openai.InternalServerError)):
@@ -331,10 +363,11 @@ class ChatClient:
 
     # -- Cohere ------------------------------------------------------------------------------
 
-    def _stream_cohere(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
+    def _stream_cohere(self, messages: Sequence[Mapping[str, str]], budget: AnswerBudget) -> Iterator[str]:
         import httpx
 
         settings = self.settings
+        opened: list[Any] = []
 
         def first_event() -> tuple[Iterator[Any], Any]:
             events = iter(
@@ -343,28 +376,32 @@ class ChatClient:
                     messages=list(messages),
                     temperature=settings.temperature,
                     max_tokens=settings.max_tokens,
-                    request_options={"max_retries": 0, "timeout": settings.timeout},
+                    request_options={"max_retries": 0, "timeout": budget.read_timeout(settings.timeout)},
                 )
             )
+            opened.append(events)
             return events, next(events, None)
 
-        events, event = call_with_retries(first_event, self._classify_cohere, self._policy, "LLM call")
-        received = 0
         ended = False
-        while event is not None:
-            kind = getattr(event, "type", None)
-            if kind == "content-delta":
-                piece = event.delta.message.content.text
-                if piece:
-                    received += len(piece)
-                    yield piece
-            elif kind == "message-end":
-                ended = True
-                tokens = getattr(getattr(event.delta, "usage", None), "tokens", None)
-                if tokens is not None:
-                    self.usage = Usage(_int(tokens.input_tokens), _int(tokens.output_tokens))
-            event = self._next(events, received, httpx.TimeoutException)
-        if not received and not ended:
+        try:
+            events, event = call_with_retries(first_event, self._classify_cohere, self._policy, "LLM call")
+            while event is not None:
+                kind = getattr(event, "type", None)
+                if kind == "content-delta":
+                    piece = event.delta.message.content.text
+                    if piece and (kept := budget.take(piece)):
+                        yield kept
+                elif kind == "message-end":
+                    ended = True
+                    tokens = getattr(getattr(event.delta, "usage", None), "tokens", None)
+                    if tokens is not None:
+                        self.usage = Usage(_int(tokens.input_tokens), _int(tokens.output_tokens))
+                budget.check()
+                event = self._next(events, budget, httpx.TimeoutException)
+        finally:
+            for stream in opened:
+                _close(stream)
+        if not budget.received and not ended:
             raise LLMServiceError(
                 "Cohere's answer could not be read (no text arrived); the service or the cohere package "
                 "may have changed."
@@ -375,6 +412,8 @@ class ChatClient:
         import httpx
         from cohere.core.api_error import ApiError
 
+        if isinstance(error, LLMError):  # our own bound, raised inside the attempt
+            return error
         if isinstance(error, ApiError):
             status = error.status_code or 0
             message = body_message(error.body)
@@ -396,15 +435,16 @@ class ChatClient:
 
     # -- errors ------------------------------------------------------------------------------
 
-    def _next(self, iterator: Iterator[Any], received: int, timeout: type[Exception]) -> Any:
+    def _next(self, iterator: Iterator[Any], budget: AnswerBudget, timeout: type[Exception]) -> Any:
         """The next chunk or event, or ``None`` at the end; a failure mid-stream is raised outside
-        the handler, so the SDK's exception is neither its cause nor its context."""
+        the handler, so the SDK's exception is neither its cause nor its context. A read timeout
+        that ends at the answer's deadline is reported as the time bound (see ``_timeout_error``)."""
         try:
             return next(iterator, None)
         except timeout:
             failure = self._timeout_error()
         except Exception as error:
-            failure = self._broken_stream(error, received)
+            failure = self._broken_stream(error, budget.received)
         raise failure
 
     def _auth_error(self, status: int, message: str) -> LLMAuthenticationError:
@@ -430,7 +470,13 @@ class ChatClient:
             f"{self.settings.model!r} and the base URL."
         )
 
-    def _timeout_error(self) -> LLMServiceError:
+    def _timeout_error(self) -> LLMError:
+        """A read timed out: the time bound when the read's timeout was cut to meet the deadline."""
+        budget = self._budget
+        if budget is not None and (
+            self.settings.max_seconds < self.settings.timeout or budget.elapsed >= budget.max_seconds
+        ):
+            return budget.too_slow()
         return LLMServiceError(
             f"The LLM at {self.settings.display_url} did not answer within {self.settings.timeout:g} s; "
             "try again or raise the timeout."
@@ -446,6 +492,12 @@ class ChatClient:
         return LLMServiceError(
             f"The answer broke off after {received:,} characters ({type(error).__name__}); ask again."
         )
+
+
+def _close(stream: Any) -> None:
+    """Close an SDK stream (the openai ``Stream``, Cohere's event generator) and its connection."""
+    with contextlib.suppress(Exception):  # closing a broken connection may fail too; it is gone either way
+        stream.close()
 
 
 def _int(value: object) -> int | None:

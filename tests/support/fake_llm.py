@@ -5,7 +5,9 @@ streaming like the real ones (server-sent events), for tests and demos that must
 The "model" is deterministic: it answers with the sentence of the context that shares the most
 words with the question, citing the passage label it came from, so RSE's and top-k's contexts
 give visibly different answers. It can be told to fail the way real services do: a rejected key,
-rate limiting, a server error, a dropped connection, a slow answer, or a broken event.
+rate limiting, a server error, a dropped connection, a slow answer, or a broken event; or the way a
+hostile server would: an ``endless`` answer (1 KB pieces as fast as the client reads) or a
+``drip`` (3 characters every ``drip_seconds``, forever, each read inside any timeout).
 
 Run on its own for a manual demo: ``python -m tests.support.fake_llm --port 8765`` then point the app's
 base URL at ``http://127.0.0.1:8765/v1``.
@@ -24,7 +26,17 @@ from typing import Any, ClassVar
 
 from tests.support.fake_server import FakeServer, send_json_bytes
 
-FAILURE_MODES = ("unauthorized", "rate_limited", "server_error", "drop", "slow", "malformed_json", "cut_stream")
+FAILURE_MODES = (
+    "unauthorized",
+    "rate_limited",
+    "server_error",
+    "drop",
+    "slow",
+    "malformed_json",
+    "cut_stream",
+    "endless",
+    "drip",
+)
 _WORD = re.compile(r"\w+")
 _LABEL = re.compile(r"^\[([^\]]+)\]", re.MULTILINE)
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]|$)")
@@ -87,13 +99,16 @@ def fake_answer(messages: list[dict[str, Any]]) -> str:
 class FakeLLM(FakeServer):
     """Threaded HTTP server on 127.0.0.1 speaking OpenAI's and Cohere's streaming chat APIs (see
     :class:`FakeServer`). ``delay``: seconds between streamed pieces (so a browser sees the answer
-    arrive)."""
+    arrive). ``finished_streams`` counts answers whose streaming ended (an endless one ends only
+    when the client closes the connection)."""
 
     FAILURE_MODES: ClassVar[tuple[str, ...]] = FAILURE_MODES
     NAME: ClassVar[str] = "fake-llm"
 
     slow_seconds: float = 3.0
     delay: float = 0.0
+    drip_seconds: float = 0.3
+    finished_streams: int = 0
     requests: list[dict[str, Any]] = field(default_factory=list)
 
     def handler(self) -> type[BaseHTTPRequestHandler]:
@@ -151,6 +166,9 @@ def _make_handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.close_connection = True
             try:
+                if mode in ("endless", "drip"):
+                    self._forever(flavour, model, mode)
+                    return
                 if mode == "malformed_json":
                     self._event('{"id": "x", "choices": [{"delta": {"content": "Trunc')
                     self._event("[DONE]")
@@ -213,6 +231,22 @@ def _make_handler(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                     )
             except OSError:
                 pass
+            finally:
+                with fake._lock:
+                    fake.finished_streams += 1
+
+        def _forever(self, flavour: str, model: str, mode: str) -> None:
+            """Stream until the client hangs up (or the fake stops): fast 1 KB pieces, or a drip."""
+            piece = "endless " * 128 if mode == "endless" else "abc"
+            while not fake._release.is_set():
+                if flavour == "openai":
+                    event = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": model}
+                    event["choices"] = [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]
+                else:
+                    event = {"type": "content-delta", "index": 0, "delta": {"message": {"content": {"text": piece}}}}
+                self._event(json.dumps(event))
+                if mode == "drip":
+                    fake._release.wait(fake.drip_seconds)
 
         def _event(self, data: str) -> None:
             self.wfile.write(f"data: {data}\n\n".encode())

@@ -129,3 +129,15 @@ def make_encrypted_pdf_with(method: int, text: str = "secret text") -> bytes:
     data = pdf.tobytes(encryption=method, owner_pw="owner", user_pw="user")
     pdf.close()
     return data
+
+
+def make_sized_pdf(width: float, height: float, text: str = "A very large page.", pages: int = 1) -> bytes:
+    """``pages`` pages of ``width`` x ``height`` points with a line of text each (a 14,400 pt
+    square page is 3.5 KB yet gigabytes of pixels at the usual zoom)."""
+    pdf = pymupdf.open()
+    for number in range(pages):
+        page = pdf.new_page(width=width, height=height)
+        page.insert_text((36, 72), f"{text} Page {number + 1}.", fontsize=12)
+    data = pdf.tobytes(garbage=3, deflate=True)
+    pdf.close()
+    return data

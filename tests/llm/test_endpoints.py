@@ -1,0 +1,102 @@
+"""The operator's LLM keys go only to the operator's endpoints (issue 23, item 1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rse_core.errors import LLMEndpointError
+from rse_core.llm.answers import LLMProvider, build_messages
+from rse_core.llm.endpoints import KeySource, resolve_endpoint, url_allowed
+from tests.support.fake_llm import FakeLLM
+
+OPERATOR_KEY = "sk-OPERATOR-secret-1234567890"
+USER_KEY = "sk-user-own-key-0987654321"
+MESSAGES = build_messages("What is the probation period?", "[S1]\nThe probation period is six months.")
+
+
+@pytest.fixture
+def fake():
+    with FakeLLM() as server:
+        yield server
+
+
+def test_a_typed_url_without_a_key_never_gets_the_operators_key(fake):
+    environ = {"OPENAI_API_KEY": OPERATOR_KEY}
+    with pytest.raises(LLMEndpointError, match="Give your own API key for this endpoint") as caught:
+        resolve_endpoint("openai", f"{fake.url}/v1", "", environ=environ)
+    assert OPERATOR_KEY not in str(caught.value)
+    assert fake.requests == []  # refused before anything was sent
+    for secrets in ({"OPENAI_API_KEY": OPERATOR_KEY}, {}):  # a key in secrets.toml counts too
+        with pytest.raises(LLMEndpointError):
+            resolve_endpoint("openai", f"{fake.url}/v1", None, environ={} if secrets else environ, secrets=secrets)
+
+
+def test_a_typed_url_with_the_users_key_sends_that_key(fake):
+    endpoint = resolve_endpoint("openai", f"{fake.url}/v1/", USER_KEY, environ={"OPENAI_API_KEY": OPERATOR_KEY})
+    assert endpoint.key_source is KeySource.TYPED and not endpoint.operator
+    endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
+    assert [request["authorization"] for request in fake.requests] == [f"Bearer {USER_KEY}"]
+    assert USER_KEY not in repr(endpoint) and fake.url not in repr(endpoint)
+
+
+def test_the_operators_endpoint_gets_the_operators_key(fake):
+    environ = {"OPENAI_API_KEY": OPERATOR_KEY, "OPENAI_BASE_URL": f"{fake.url}/v1"}
+    for typed_url in ("", f"{fake.url}/v1", f"{fake.url.upper().replace('HTTP', 'http')}/v1/"):
+        endpoint = resolve_endpoint("openai", typed_url, "", environ=environ)
+        assert endpoint.operator and endpoint.key_source is KeySource.OPERATOR
+    endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
+    assert fake.requests[-1]["authorization"] == f"Bearer {OPERATOR_KEY}"
+    assert OPERATOR_KEY not in repr(endpoint)
+
+
+def test_cohere_default_endpoint_and_a_typed_cohere_url():
+    environ = {"CO_API_KEY": OPERATOR_KEY}
+    endpoint = resolve_endpoint("cohere", "", None, environ=environ)
+    assert endpoint.base_url == "https://api.cohere.com" and endpoint.api_key == OPERATOR_KEY
+    with pytest.raises(LLMEndpointError, match="own API key"):
+        resolve_endpoint("cohere", "http://127.0.0.1:9/", None, environ=environ)
+    with pytest.raises(LLMEndpointError, match="own API key"):  # Cohere always needs a key
+        resolve_endpoint("cohere", "http://127.0.0.1:9/", None, environ={})
+
+
+def test_without_an_operator_key_a_local_server_needs_none(fake):
+    endpoint = resolve_endpoint("openai", f"{fake.url}/v1", "", environ={})
+    assert endpoint.api_key is None and endpoint.key_source is KeySource.NONE
+    endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
+    assert fake.requests[-1]["authorization"] == "Bearer no-key"
+
+
+def test_user_endpoints_can_be_switched_off():
+    environ = {"RSE_LLM_USER_ENDPOINTS": "0", "OPENAI_BASE_URL": "http://llm.internal:8000/v1"}
+    with pytest.raises(LLMEndpointError, match="only sends questions to the LLM endpoint its operator configured"):
+        resolve_endpoint("openai", "http://127.0.0.1:9/v1", USER_KEY, environ=environ)
+    assert resolve_endpoint("openai", "", USER_KEY, environ=environ).base_url == "http://llm.internal:8000/v1"
+
+
+def test_the_allowlist_matches_whole_path_segments():
+    environ = {"RSE_LLM_ALLOWED_URLS": "https://api.example.com/v1, http://localhost:11434"}
+    assert resolve_endpoint("openai", "https://API.example.com/v1/", USER_KEY, environ=environ).api_key == USER_KEY
+    assert resolve_endpoint("openai", "http://localhost:11434/v1", USER_KEY, environ=environ).operator is False
+    for url in (
+        "https://api.example.com.evil.net/v1",
+        "https://api.example.com@evil.net/v1",
+        "https://api.example.com/v10",
+        "http://localhost:11434evil",
+        "https://user:pw@evil.net/v1",
+    ):
+        with pytest.raises(LLMEndpointError, match="RSE_LLM_ALLOWED_URLS") as caught:
+            resolve_endpoint("openai", url, USER_KEY, environ=environ)
+        assert "pw@" not in str(caught.value) and USER_KEY not in str(caught.value)
+    # the operator's own endpoint needs no listing
+    assert resolve_endpoint("openai", "", None, environ=environ).base_url == "https://api.openai.com/v1"
+    assert not url_allowed("https://evil.net", ())
+
+
+def test_settings_for_another_url_cannot_borrow_the_key():
+    endpoint = resolve_endpoint("openai", "", None, environ={"OPENAI_API_KEY": OPERATOR_KEY})
+    from rse_core.llm.answers import LLMSettings
+
+    elsewhere = LLMSettings(provider=LLMProvider.OPENAI, model="m", base_url="http://127.0.0.1:9/v1")
+    with pytest.raises(LLMEndpointError) as caught:
+        endpoint.client(elsewhere)
+    assert OPERATOR_KEY not in str(caught.value)
