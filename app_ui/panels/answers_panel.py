@@ -1,8 +1,10 @@
 """Answers side by side: the same question and prompt, one context per column, streamed in.
 
 Configuration (provider, base URL, model, key) lives in this session's state under ``ans_*`` keys
-and never in the URL; the key is a password field, with ``OPENAI_API_KEY`` / ``CO_API_KEY`` from
-the environment or ``.streamlit/secrets.toml`` as fallbacks, exactly like the Cohere reranker's.
+and never in the URL; the key is a password field. The operator's ``OPENAI_API_KEY`` /
+``CO_API_KEY`` (environment or ``.streamlit/secrets.toml``) go only to the operator's endpoint:
+:func:`rse_core.llm.endpoints.resolve_endpoint` decides, and a typed base URL needs a typed key.
+Answers are bounded (``RSE_LLM_MAX_CHARS``, ``RSE_LLM_MAX_SECONDS``) and streamed piece by piece.
 With nothing configured the panel shows the exact prompts that would be sent and how to set an
 endpoint up. Answers are kept per (result settings, model, context) for the session, so a rerun
 does not ask again.
@@ -14,7 +16,6 @@ import html
 import os
 import queue
 import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -28,16 +29,17 @@ from rse_core.llm.answers import (
     KEY_VARIABLES,
     MODEL_VARIABLE,
     AnswerContext,
-    ChatClient,
     LLMProvider,
     LLMSettings,
     answer_contexts,
     build_messages,
     prompt_text,
-    resolve_key,
 )
+from rse_core.llm.collect import collect_answer
+from rse_core.llm.endpoints import Endpoint, resolve_endpoint
 
 from .. import caching, keys
+from ..safe_text import md
 
 _STORE_ENTRIES = 40
 PROVIDER_LABELS = {
@@ -83,21 +85,28 @@ def _secrets() -> dict[str, object]:
         return {}
 
 
-def current_settings() -> tuple[LLMSettings | None, str | None, str]:
-    """(settings, key, problem): settings is ``None`` when nothing usable is configured."""
+def current_settings() -> tuple[LLMSettings | None, Endpoint | None, str]:
+    """(settings, endpoint, problem): settings is ``None`` when nothing usable is configured.
+
+    The endpoint carries the key the policy allows for it (the operator's only for the operator's
+    endpoint); build a client with ``endpoint.client(settings)``.
+    """
     init_defaults()
     provider = st.session_state[keys.ANSWERS_PROVIDER]
     base_url = (st.session_state.get(keys.ANSWERS_BASE_URL) or "").strip()
     model = (st.session_state.get(keys.ANSWERS_MODEL) or "").strip() or DEFAULT_MODELS[provider]
-    key = resolve_key(provider, st.session_state.get(keys.ANSWERS_API_KEY), secrets=_secrets())
-    if provider == LLMProvider.OPENAI and not base_url and not key:
+    try:
+        endpoint = resolve_endpoint(provider, base_url, st.session_state.get(keys.ANSWERS_API_KEY), secrets=_secrets())
+    except RSEError as error:  # a refused endpoint: the message names neither key nor credentials
+        return None, None, str(error)
+    if provider == LLMProvider.OPENAI and not base_url and endpoint.api_key is None:
         return None, None, "No OpenAI-compatible endpoint: give a base URL (a local server) or an API key."
-    if provider == LLMProvider.COHERE and not key:
+    if provider == LLMProvider.COHERE and endpoint.api_key is None:
         return None, None, "No Cohere API key."
     if not model:
         return None, None, "No model name."
     try:
-        return LLMSettings(provider=provider, model=model, base_url=base_url), key, ""
+        return endpoint.settings(model), endpoint, ""
     except RSEError as error:
         return None, None, str(error)
 
@@ -146,7 +155,7 @@ def render_answers(
     contexts = list(contexts or answer_contexts(result))
     question = "\n".join(result.queries)
     prompts = {context.key: build_messages(question, context.text) for context in contexts}
-    settings, key, problem = current_settings()
+    settings, endpoint, problem = current_settings()
 
     if show_prompt:
         with st.expander("The prompt (the same for every context)", icon=":material/content_copy:"):
@@ -167,7 +176,7 @@ def render_answers(
     ask = _ask(settings, prefix, contexts, store, identity, auto_ask)
     slots = _answer_slots(contexts)
     if ask:
-        _stream_all(settings, key, contexts, prompts, slots, store, identity)
+        _stream_all(settings, endpoint, contexts, prompts, slots, store, identity)
     shown: dict[str, StoredAnswer] = {}
     for context in contexts:
         answer = store.get((identity, context.key))
@@ -187,7 +196,7 @@ def answer_store() -> FIFOCache:
 
 def _render_exact_prompts(problem: str, contexts: list[AnswerContext], prompts: dict) -> None:
     """With no LLM configured: what to set up, and the exact prompt each context would send."""
-    st.info(f"{problem} {HOW_TO}", icon=":material/smart_toy:")
+    st.info(f"{md(problem)} {HOW_TO}", icon=":material/smart_toy:")
     tabs = st.tabs([f"{context.label}: the exact prompt" for context in contexts])
     for tab, context in zip(tabs, contexts, strict=True):
         with tab:
@@ -240,7 +249,7 @@ def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], s
 
 def _draw(body, meta, answer: StoredAnswer) -> None:
     if answer.error:
-        body.error(answer.error, icon=":material/error:")
+        body.error(md(answer.error, 500), icon=":material/error:")
     else:
         body.markdown(_escape_markdown(answer.text) or "_(empty answer)_")
     tokens = (
@@ -251,44 +260,48 @@ def _draw(body, meta, answer: StoredAnswer) -> None:
     meta.caption(f"{answer.seconds:.1f} s{tokens}")
 
 
-def _stream_all(settings, key, contexts, prompts, slots, store, identity) -> None:
-    """Ask for every context at once (one thread each) and draw the pieces as they arrive."""
+def _stream_all(settings, endpoint: Endpoint, contexts, prompts, slots, store, identity) -> None:
+    """Ask for every context at once (one thread each) and draw the pieces as they arrive.
+
+    Threads send only new pieces; this thread keeps one growing list per context, so an answer is
+    held once however many pieces it has (bounded by ``RSE_LLM_MAX_CHARS``).
+    """
     updates: queue.Queue = queue.Queue()
 
     def work(context: AnswerContext) -> None:
-        started = time.monotonic()
-        text = ""
         try:
-            client = ChatClient(settings, key)
-            for piece in client.stream(prompts[context.key]):
-                text += piece
-                updates.put((context.key, text, None))
+            client = endpoint.client(settings)
+            answer = collect_answer(client, prompts[context.key], lambda piece: updates.put((context.key, piece, None)))
             final = StoredAnswer(
-                text, None, client.usage.input_tokens, client.usage.output_tokens, time.monotonic() - started
+                answer.text, answer.error, answer.usage.input_tokens, answer.usage.output_tokens, answer.seconds
             )
-        except RSEError as error:  # every message from ChatClient is already scrubbed of the key
-            final = StoredAnswer(text, str(error), None, None, time.monotonic() - started)
+        except RSEError as error:  # every message from the LLM modules is already scrubbed of the key
+            final = StoredAnswer("", str(error), None, None, 0.0)
         except Exception as error:  # a bug must not leave the column spinning
-            final = StoredAnswer(text, f"The answer failed ({type(error).__name__}).", None, None, 0.0)
+            final = StoredAnswer("", f"The answer failed ({type(error).__name__}).", None, None, 0.0)
         updates.put((context.key, None, final))
 
     threads = [threading.Thread(target=work, args=(context,), daemon=True) for context in contexts]
     for thread in threads:
         thread.start()
     pending = {context.key for context in contexts}
+    shown: dict[str, list[str]] = {context.key: [] for context in contexts}
     for context in contexts:
         slots[context.key][0].caption("Waiting for the first words...")
     while pending:
         try:
-            context_key, text, final = updates.get(timeout=0.1)
+            context_key, piece, final = updates.get(timeout=0.1)
         except queue.Empty:
             continue
-        body = slots[context_key][0]
         if final is not None:
             store[(identity, context_key)] = final
             pending.discard(context_key)
-        else:
-            body.markdown(_escape_markdown(text) + " ▌")
+            shown.pop(context_key, None)
+            continue
+        pieces = shown[context_key]
+        pieces.append(piece)
+        if updates.empty():  # draw when caught up, not once per piece
+            slots[context_key][0].markdown(_escape_markdown("".join(pieces)) + " ▌")
 
 
 def _escape_markdown(text: str) -> str:

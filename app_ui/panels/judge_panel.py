@@ -9,10 +9,11 @@ import pandas as pd
 import streamlit as st
 
 from rse_core.evaluation.runs import Evaluation
-from rse_core.llm.answers import ChatClient, prompt_text
+from rse_core.llm.answers import prompt_text
 from rse_core.llm.judge import estimate, grade_summary, judge_items, judge_messages, run_judge
 
 from .. import keys
+from ..safe_text import md
 from . import answers_panel
 
 METHOD_NAMES = {
@@ -33,11 +34,11 @@ def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFI
         )
         st.code(prompt_text(judge_messages("{question}", "{gold span text}", "{answer}")), language=None)
         answers_panel.render_settings(f"{prefix}_judge")
-        settings, key, problem = answers_panel.current_settings()
+        settings, endpoint, problem = answers_panel.current_settings()
         items = judge_items(evaluation)
         cache: dict = st.session_state.setdefault(keys.JUDGE_CACHE, {})
         if settings is None:
-            st.info(f"{problem} Configure an LLM above to grade; nothing is sent until you ask.")
+            st.info(f"{md(problem)} Configure an LLM above to grade; nothing is sent until you ask.")
             return
         calls, tokens = estimate(items, cache.keys(), settings.model)
         st.caption(
@@ -45,7 +46,7 @@ def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFI
             f"{tokens:,} input tokens (estimated; answers already graded with this model are cached)."
         )
         if st.button(f"Grade with {settings.model}", key=f"{prefix}_judge_run", icon=":material/grading:"):
-            client = ChatClient(settings, key)
+            client = endpoint.client(settings)
             bar = st.progress(0.0, text="Grading...")
             results = run_judge(items, client, cache, lambda done, total: bar.progress(done / total))
             bar.empty()
@@ -56,7 +57,7 @@ def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFI
         _, model, results = stored
         errors = [r.error for r in results if r.error]
         if errors:
-            st.warning(f"{len(errors)} of {len(results)} calls failed; first: {errors[0]}")
+            st.warning(f"{len(errors)} of {len(results)} calls failed; first: {md(errors[0], 300)}")
         recall = {(row["kind"], row["method"]): row["recall"] for row in evaluation.summary()}
         rows = [
             {

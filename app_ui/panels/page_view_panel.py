@@ -12,7 +12,7 @@ import html
 
 import streamlit as st
 
-from rse_core import ExtractionResult
+from rse_core import ExtractionResult, RSEError
 from rse_core.figures.page_view import (
     GAP,
     PADDING,
@@ -34,6 +34,7 @@ from rse_core.figures.style import PALETTE
 
 from .. import components, keys, state
 from ..caching import session_lru
+from ..safe_text import md
 
 PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text (as sent)"
 CLICKED = "clicked"
@@ -115,7 +116,10 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         st.caption(f"{html.escape(document.name)} has no pages; its text with the same marks.")
         st.html(f'<div class="rse-page-text">{text_html(document, marks, context=400)}</div>')
         return
-    _render_pages(result, document, focus, marks, zoom)
+    try:
+        _render_pages(result, document, focus, marks, zoom)
+    except RSEError as error:  # a page too large to draw, or a document with too many glyphs to map
+        st.warning(md(str(error), 300), icon=":material/warning:")
 
 
 def _render_text(text: str, mode: str) -> None:

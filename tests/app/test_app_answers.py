@@ -96,3 +96,23 @@ def test_evaluate_judge_runs_only_on_request_and_quotes_the_model(monkeypatch):
         frames = [frame.value for frame in at.dataframe if "mean grade (graded by fake-judge)" in frame.value.columns]
         assert frames and frames[0]["mean grade (graded by fake-judge)"].notna().any()
         assert "recall" in frames[0].columns
+
+
+def test_the_operators_key_never_goes_to_a_base_url_a_user_typed(monkeypatch):
+    """Issue 23, critical: with OPENAI_API_KEY set by the operator, a user who types their own base
+    URL and no key is asked for their own key; nothing is sent, so the operator's key cannot leak."""
+    with FakeLLM(echo_authorization=True) as attacker:
+        monkeypatch.setenv("OPENAI_API_KEY", KEY)
+        monkeypatch.setenv("RSE_LLM_MODEL", "fake-model")
+        at = open_page(new_app(docs="employee_handbook").run(), "compare")
+        at.text_input(key="ans_base_url").set_value(f"{attacker.url}/v1").run()
+        no_problems(at)
+        assert "own API key" in all_text(at)
+        assert "compare_ask" not in [button.key for button in at.button]
+        assert attacker.request_count == 0
+        assert KEY not in shown_text(at)
+        # with their own key, the user's endpoint gets that key and only that key
+        at.text_input(key="ans_api_key").set_value("sk-the-users-own").run()
+        at.button(key="compare_ask").click().run()
+        assert attacker.request_count == 4
+        assert [request["authorization"] for request in attacker.requests] == ["Bearer sk-the-users-own"] * 4
