@@ -8,11 +8,9 @@ query) goes through ``html.escape`` before it reaches ``st.html``, and through
 
 from __future__ import annotations
 
-import functools
 import html
 import json
-import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from urllib.parse import urlencode
 
@@ -24,8 +22,7 @@ from rse_core.figures.chunk_axis import shorten
 
 from . import keys
 from .run_state import current_outcome
-from .safe_text import md
-from .widgets import show_messages
+from .widgets import guarded, guarded_fragment, show_messages  # noqa: F401  (pages use components.guarded*)
 
 
 def page_start(title: str, intro: str) -> ExtractionResult | None:
@@ -45,7 +42,6 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
     return outcome.result
 
 
-LOGGER = logging.getLogger(__name__)
 MINUS = "\u2212"
 MAX_GAP_NOTES = 6  # per segment; more are summed up in one line
 
@@ -57,29 +53,6 @@ def chart_config(filename: str) -> dict[str, object]:
         "toImageButtonOptions": {"format": "png", "filename": filename, "scale": 2},
         "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"],
     }
-
-
-def guarded(page: Callable[[], None]) -> Callable[[], None]:
-    """Run a page; an unexpected error becomes a short message instead of a traceback.
-
-    The backend already turns every ``RSEError`` into a message; this catches what is left (a bug
-    in drawing code) so a demo never shows a stack trace. The traceback goes to the server log.
-    Streamlit's own control flow (rerun, stop) derives from ``BaseException`` and passes through.
-    """
-
-    @functools.wraps(page)
-    def run() -> None:
-        try:
-            page()
-        except Exception as error:  # the point is to catch everything
-            LOGGER.exception("page %s failed", page.__module__)
-            st.error(
-                f"This page could not be drawn ({type(error).__name__}: {md(str(error), 200)}). "
-                "Try other settings; the details are in the server log.",
-                icon=":material/error:",
-            )
-
-    return run
 
 
 def signed(number: float, digits: int = 2) -> str:

@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, TypedDict
 
+import streamlit as st
 import streamlit.components.v1 as st_components
 
 from rse_core.scoring.embedding_cache import default_cache_dir
@@ -39,6 +40,21 @@ class ChartClick(TypedDict):
     x: Any
     curve: int
     at: int
+
+
+_CLICK_FIELDS = frozenset(ChartClick.__annotations__)
+
+
+def is_click(value: object) -> bool:
+    """``None`` or a click as the frontend sends it: a small dict of numbers (x may be a short string)."""
+    if value is None:
+        return True
+    if not isinstance(value, dict) or not set(value) <= _CLICK_FIELDS:
+        return False
+    return all(
+        isinstance(item, (int, float)) or (name == "x" and isinstance(item, str) and len(item) <= 100)
+        for name, item in value.items()
+    )
 
 
 def plotly_js() -> Path:
@@ -93,4 +109,8 @@ def live_plotly_chart(figure, *, key: str, config: dict[str, object] | None = No
     ``st.plotly_chart`` would send), so tests read the spec back as they read a Plotly chart's.
     """
     height = figure.layout.height or DEFAULT_HEIGHT
+    if key in st.session_state and not is_click(st.session_state[key]):
+        # The value is whatever the frame posted: anything but a click (a 900-level nested list
+        # made Streamlit's own widget bookkeeping recurse until the session broke) is dropped.
+        del st.session_state[key]
     return _COMPONENT(spec=figure.to_json(), config=config or {}, height=int(height), key=key, default=None)

@@ -29,7 +29,10 @@ def read_click(result: ExtractionResult) -> bool:
         index = round(float(event["x"]))
     except (KeyError, TypeError, ValueError, OverflowError):
         return False
-    click = (index, event.get("curve"), event.get("at"))
+    # Only numbers are kept: the value comes from the browser, and a deeply nested "curve" made
+    # the comparison below recurse until the session broke (issue 23).
+    curve, at = event.get("curve"), event.get("at")
+    click = (index, curve if _is_number(curve) else None, at if _is_number(at) else None)
     if click != st.session_state.get(keys.Explore.LAST_CLICK) and 0 <= index < len(result.corpus.chunks):
         st.session_state[keys.Explore.LAST_CLICK] = click
         st.session_state[keys.Explore.SELECTED_CHUNK] = index
@@ -65,3 +68,7 @@ def clicked_chunk_in(result: ExtractionResult | None, document: Document) -> int
         return None
     chunk = result.corpus.chunks[index]
     return chunk.index if chunk.doc_id == document.doc_id else None
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)

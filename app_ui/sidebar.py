@@ -86,7 +86,7 @@ def _on_uploads_change() -> None:
     st.session_state[keys.UPLOADS_CHANGED] = True
 
 
-@st.fragment
+@widgets.guarded_fragment
 def render_uploads(disabled: bool) -> None:
     """The upload box. A new file is parsed and embedded in this fragment, with its progress under
     the box, and only then is the whole app rerun (its scores are cached by then): the page is not

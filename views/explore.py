@@ -86,7 +86,7 @@ def render_headline(result: ExtractionResult) -> None:
         st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
 
 
-@st.fragment
+@components.guarded_fragment
 def render_chart_block(result: ExtractionResult) -> None:
     """Query choice, stages toggle, the chart, and the clicked chunk (reruns on its own)."""
     query = _chosen_query(result)

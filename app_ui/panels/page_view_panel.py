@@ -76,7 +76,7 @@ def legend_html() -> str:
     )
 
 
-@st.fragment
+@components.guarded_fragment
 def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None = None) -> None:
     """Pick a segment (or the clicked chunk), see it on its pages, with zoom and top-k.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -35,6 +36,8 @@ from tests.support.apptest_support import (
 )
 from tests.support.pdf_factory import make_pdf
 from views import compare
+
+ROOT = Path(__file__).resolve().parents[2]
 
 SENTINEL_KEY = "sk-test-SENTINEL-never-export-0123456789"
 
@@ -363,6 +366,33 @@ def test_a_page_error_becomes_a_message_not_a_traceback():
     assert not at.exception
     assert len(at.error) == 1
     assert "ZeroDivisionError: drawing failed" in at.error[0].value
+
+
+def test_an_error_in_a_fragment_becomes_a_message_not_a_traceback():
+    """A fragment reruns on its own, outside its page's guard (issue 23: Streamlit's traceback,
+    with server paths, used to show)."""
+
+    def app() -> None:
+        from app_ui.components import guarded_fragment
+
+        @guarded_fragment
+        def broken_fragment(divisor: int) -> None:
+            print(1 / divisor)
+
+        broken_fragment(0)
+
+    at = AppTest.from_function(app, default_timeout=TIMEOUT).run()
+    assert not at.exception
+    assert len(at.error) == 1
+    assert "ZeroDivisionError" in at.error[0].value and "Traceback" not in at.error[0].value
+
+
+def test_the_server_shows_no_error_details():
+    """The last net: what no guard catches shows a generic message, not a traceback."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["client"]["showErrorDetails"] == "none"
 
 
 # --- charts, without Streamlit ---

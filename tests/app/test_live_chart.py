@@ -155,3 +155,24 @@ def test_an_unwritable_cache_directory_falls_back_to_a_temporary_folder(tmp_path
         assert not folder.is_relative_to(blocked)
     finally:
         shutil.rmtree(folder.parent.parent, ignore_errors=True)  # the temporary folder it made
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_deeply_nested_click_value_does_not_break_the_session():
+    """A value posted from the chart's frame is the browser's to choose: a 900-level nested
+    ``curve`` used to raise RecursionError when compared with the last click (issue 23)."""
+    at = new_app().run()
+    at.session_state["explore_chart"] = {"x": 40, "curve": _nested(900), "at": _nested(900)}
+    at.run()
+    no_problems(at)
+    assert at.session_state["explore_selected_chunk"] == 40
+    at.session_state["explore_chart"] = {"x": 41, "curve": _nested(900), "at": 5}
+    at.run()
+    no_problems(at)
+    assert at.session_state["explore_selected_chunk"] == 41
