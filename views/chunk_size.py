@@ -9,55 +9,17 @@ session. Widget keys start with ``cs_``.
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
 import streamlit as st
-from plotly.subplots import make_subplots
 
 from app_ui import caching, components, keys, scorers, state
 from app_ui.safe_text import md
 from rse_core import RSEError
 from rse_core.evaluation.chunk_study import DEFAULT_CHUNK_SIZES, ChunkSizeRow, chunk_size_study
 from rse_core.evaluation.golden import GoldenSet
-from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
+from rse_core.evaluation.metrics import METHOD_LABELS
+from rse_core.figures.evaluation import study_figure
 
 MEMO_ENTRIES = 4
-COLORS = {
-    "rse": "#2563eb",
-    "top_k": "#ea580c",
-    "top_k_equal_budget": "#fdba74",
-    "window": "#16a34a",
-    "window_equal_budget": "#86efac",
-}
-
-
-def study_figure(rows: list[ChunkSizeRow]) -> go.Figure:
-    """Recall and characters sent against chunk size, one line per method."""
-    figure = make_subplots(
-        rows=1, cols=2, subplot_titles=["Recall of the gold span", "Characters sent"], horizontal_spacing=0.1
-    )
-    for method in [m for m in METHODS if any(row.method == m for row in rows)]:
-        mine = [row for row in rows if row.method == method]
-        for column, metric in ((1, "recall"), (2, "characters")):
-            figure.add_trace(
-                go.Scatter(
-                    x=[row.chunk_size for row in mine],
-                    y=[getattr(row, metric) for row in mine],
-                    mode="lines+markers",
-                    name=METHOD_LABELS.get(method, method),
-                    legendgroup=method,
-                    showlegend=column == 1,
-                    line={"color": COLORS.get(method), "width": 3 if method == "rse" else 2},
-                    hovertemplate=f"{METHOD_LABELS.get(method, method)}, chunk size %{{x}}: %{{y:,.2f}}<extra></extra>",
-                ),
-                row=1,
-                col=column,
-            )
-    figure.update_xaxes(title_text="chunk size (characters)", tickvals=sorted({row.chunk_size for row in rows}))
-    figure.update_yaxes(range=[0, 1.05], row=1, col=1)
-    figure.update_layout(
-        height=360, margin={"l": 10, "r": 10, "t": 40, "b": 10}, legend={"orientation": "h", "y": -0.25}
-    )
-    return figure
 
 
 def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:

@@ -13,9 +13,7 @@ import logging
 from pathlib import Path
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
-from plotly.subplots import make_subplots
 
 from app_ui import (
     components,
@@ -38,7 +36,7 @@ from rse_core.evaluation.golden import QUERY_KINDS, GoldenSet, GoldenSetError, p
 from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
 from rse_core.evaluation.runs import Evaluation
 from rse_core.evaluation.sets import corpus_missing_message
-from rse_core.figures.style import PALETTE
+from rse_core.figures.evaluation import summary_figure
 from views.chunk_size import render_study
 from views.evaluate_budget import render_budget
 
@@ -50,13 +48,6 @@ SOURCES = {
     "external": "External set",
     "upload": "Upload a golden set",
     "built": "My golden set",
-}
-METHOD_COLORS = {
-    "rse": PALETTE.segment,
-    "top_k": PALETTE.top_k,
-    "top_k_equal_budget": "#fdba74",  # a lighter orange: top-k again, at RSE's character budget
-    "window": PALETTE.window,
-    "window_equal_budget": "#86efac",  # a lighter green: the window again, at RSE's character budget
 }
 SHORT_LABELS = {  # table headers
     "rse": "RSE",
@@ -249,43 +240,6 @@ def query_table(evaluation: Evaluation) -> pd.DataFrame:
             row[f"{label} chars"] = score.characters
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def summary_figure(evaluation: Evaluation) -> go.Figure:
-    """Grouped bars per query kind: recall, precision and characters sent, one colour per method."""
-    summary = evaluation.summary()
-    metrics = (("recall", "Recall"), ("precision", "Precision"), ("characters", "Characters sent"))
-    figure = make_subplots(rows=1, cols=3, subplot_titles=[title for _, title in metrics], horizontal_spacing=0.07)
-    for column, (metric, _) in enumerate(metrics, 1):
-        for method in METHODS:
-            rows = [row for row in summary if row["method"] == method]
-            figure.add_trace(
-                go.Bar(
-                    x=[f"{row['kind']} ({row['queries']})" for row in rows],
-                    y=[row[metric] for row in rows],
-                    name=METHOD_LABELS[method],
-                    legendgroup=method,
-                    showlegend=column == 1,
-                    marker={
-                        "color": METHOD_COLORS[method],
-                        "line": {"color": PALETTE.top_k, "width": 1 if method == "top_k_equal_budget" else 0},
-                    },
-                    hovertemplate=f"{METHOD_LABELS[method]}<br>%{{x}}: %{{y:.2f}}<extra></extra>"
-                    if metric != "characters"
-                    else f"{METHOD_LABELS[method]}<br>%{{x}}: %{{y:,.0f}} characters<extra></extra>",
-                ),
-                row=1,
-                col=column,
-            )
-    figure.update_yaxes(range=[0, 1.05], row=1, col=1)
-    figure.update_yaxes(range=[0, 1.05], row=1, col=2)
-    figure.update_layout(
-        barmode="group",
-        height=340,
-        margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        legend={"orientation": "h", "y": -0.15},
-    )
-    return figure
 
 
 def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | None) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 from app_ui import caching, components, compute, keys, state
@@ -20,76 +19,9 @@ from rse_core.evaluation.curves import MAX_CHARACTERS, Curve, budget_curves
 from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.scored_sets import ScoredSet
 from rse_core.evaluation.tuning import TunePoint, TuneResult, tune
-from rse_core.figures.style import PALETTE
+from rse_core.figures.evaluation import budget_figure
 
 TUNED_FIELDS = ("irrelevant_chunk_penalty", "minimum_value", "decay_rate", "max_length")
-CURVE_STYLE = {
-    "rse": ("RSE, penalty sweep", PALETTE.segment),
-    "top_k": ("top-k, k = 1-20", PALETTE.top_k),
-    "window": ("fixed window, k = 1-20", "#7c3aed"),
-}
-
-
-def budget_figure(curves: list[Curve], current: TunePoint | None = None, tuned: TuneResult | None = None) -> go.Figure:
-    """Recall vs characters: one line per method (area in its name), the current and tuned settings."""
-    figure = go.Figure()
-    for curve in curves:
-        name, color = CURVE_STYLE.get(curve.method, (curve.method, "#64748b"))
-        setting = "penalty" if curve.method == "rse" else "k"
-        figure.add_trace(
-            go.Scatter(
-                x=[p.characters for p in curve.points],
-                y=[p.recall for p in curve.points],
-                customdata=[p.setting for p in curve.points],
-                mode="lines+markers",
-                line={"color": color, "width": 2, "shape": "linear"},
-                marker={"size": 6},
-                name=f"{name} (area {curve.area:.3f})",
-                hovertemplate=f"{setting} %{{customdata:g}}<br>%{{x:,.0f}} characters"
-                "<br>recall %{y:.2f}<extra></extra>",
-            )
-        )
-    if current is not None:
-        figure.add_trace(_marker(current, "Sidebar setting", "circle-open", "#0f172a", 14))
-    if tuned is not None and tuned.best is not None:
-        figure.add_trace(_marker(tuned.best, "Auto-tuned", "star", "#16a34a", 16))
-        figure.add_vline(
-            x=tuned.budget,
-            line={"dash": "dash", "color": "#16a34a", "width": 1},
-            annotation_text=f"budget {tuned.budget:,.0f}",
-            annotation_position="top left",
-        )
-    figure.add_vline(
-        x=MAX_CHARACTERS,
-        line={"dash": "dot", "color": "#94a3b8", "width": 1},
-        annotation_text="area up to here",
-        annotation_position="bottom right",
-        annotation_font_color="#64748b",
-    )
-    figure.update_layout(
-        height=380,
-        margin={"l": 10, "r": 10, "t": 30, "b": 10},
-        xaxis={"title": "characters sent per query (mean)", "rangemode": "tozero", "tickformat": ",d"},
-        yaxis={"title": "recall (mean)", "range": [0, 1.05]},
-        legend={"orientation": "h", "y": -0.22},
-    )
-    return figure
-
-
-def _marker(point: TunePoint, name: str, symbol: str, color: str, size: int) -> go.Scatter:
-    p = point.params
-    text = (
-        f"{name}<br>penalty {p.irrelevant_chunk_penalty:g}, minimum {p.minimum_value:g}, decay {p.decay_rate:g}, "
-        f"max chunks {p.max_length}<br>%{{x:,.0f}} characters, recall %{{y:.2f}}<extra></extra>"
-    )
-    return go.Scatter(
-        x=[point.characters],
-        y=[point.recall],
-        mode="markers",
-        marker={"symbol": symbol, "size": size, "color": color, "line": {"width": 2, "color": color}},
-        name=name,
-        hovertemplate=text,
-    )
 
 
 def equal_budget_table(scored: ScoredSet, curves: dict[str, list[Curve]], params: RSEParams) -> pd.DataFrame:
