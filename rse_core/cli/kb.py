@@ -31,6 +31,7 @@ from rse_core.kb import (
 )
 from rse_core.kb.build import DEFAULT_BATCH_CHUNKS
 from rse_core.params import Preset, preset
+from rse_core.pipeline import normalize_queries
 
 _RSE_OVERRIDES = {
     "penalty": "irrelevant_chunk_penalty",
@@ -67,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=KBQueryParams.documents_selected,
         help="RSE runs over the documents of this many best hits",
+    )
+    query_cmd.add_argument(
+        "--selected-top-n",
+        type=int,
+        default=KBQueryParams.selected_top_n,
+        help="chunks per query scored again within the selected documents (0: off, as dsRAG)",
     )
     query_cmd.add_argument(
         "--fusion-weight", type=float, default=KBQueryParams.fusion_weight, help="hybrid: dense weight"
@@ -124,6 +131,7 @@ def _query(args: argparse.Namespace) -> int:
         first_stage=args.first_stage,
         top_n=args.top_n,
         documents_selected=args.documents,
+        selected_top_n=args.selected_top_n,
         fusion_weight=args.fusion_weight,
     )
     changes = {
@@ -135,8 +143,12 @@ def _query(args: argparse.Namespace) -> int:
         groups = [[query] for query in _read_batch(args.batch)]
     else:
         groups = [args.query]
+    for queries in groups:
+        normalize_queries(queries)  # refuse an empty query before loading the model
     if kb_params.first_stage is not FirstStage.BM25:
-        kb.embedder.preload()  # once for the whole batch
+        preload = getattr(kb.embedder, "preload", None)
+        if preload is not None:
+            preload()  # once for the whole batch
     for queries in groups:
         result = query_kb(kb, queries, params, kb_params)
         write_stdout((json.dumps(result.to_dict(), ensure_ascii=False) if args.json else render_text(result)) + "\n")

@@ -112,7 +112,13 @@ class KnowledgeBase:
     def embedder(self) -> Embedder:
         """The model the base was built with, created (not loaded) on first use."""
         if self._embedder is None:
-            self._embedder = MiniLMEmbedder()
+            embedder = MiniLMEmbedder()
+            if embedder.model != self.catalog.model:
+                raise KnowledgeBaseError(
+                    f"{self.path} was built with the embedding model {self.catalog.model}; "
+                    f"only {embedder.model} is available here. Use the bm25 first stage, or rebuild the base."
+                )
+            self._embedder = embedder
         return self._embedder
 
     @property

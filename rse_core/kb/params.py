@@ -34,6 +34,10 @@ class KBQueryParams:
             irrelevant: their value is minus the penalty.
         documents_selected: RSE runs over the documents of the best this-many hits of each query
             (dsRAG's ``top_k_for_document_selection``, 10).
+        selected_top_n: after selection, a second search *within* the selected documents scores
+            up to this many of their chunks per query (0: off, as dsRAG). The base-wide top
+            ``top_n`` spreads over every document, so a selected document may have few hits; its
+            relevant chunks just outside them would otherwise be valued as irrelevant.
         fusion_weight: hybrid only: weight of the dense score; BM25 gets ``1 - fusion_weight``.
         top_k_minimum: least number of first-stage chunks listed beside RSE's segments.
     """
@@ -41,13 +45,14 @@ class KBQueryParams:
     first_stage: FirstStage = FirstStage.DENSE
     top_n: int = 200
     documents_selected: int = 10
+    selected_top_n: int = 200
     fusion_weight: float = 0.5
     top_k_minimum: int = 50
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "first_stage", FirstStage.parse(self.first_stage))
         problems = []
-        for name, low in (("top_n", 1), ("documents_selected", 1), ("top_k_minimum", 0)):
+        for name, low in (("top_n", 1), ("documents_selected", 1), ("selected_top_n", 0), ("top_k_minimum", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
                 problems.append(f"{name} must be a whole number of at least {low} (got {value!r})")

@@ -1,17 +1,19 @@
 """RSE over a knowledge base, as dsRAG's ``KnowledgeBase.query`` runs it, with its flaw fixed.
 
 Per query: the first stage finds the best ``top_n`` chunks of the whole base; the documents of
-its best ``documents_selected`` hits are selected. Every chunk of every selected document gets a
-value from the core's :func:`rse_core.values.chunk_values`: a hit starts from its calibrated
-score, any other chunk from 0 (so it is worth minus the penalty). The selected documents are
-joined into one sequence with document splits and searched once by the core's
-:func:`rse_core.search.find_best_segments`, so segments of all documents compete for the one
-overall budget and several queries take turns as in the core. Segment text is read back with one
-range read per document.
+its best ``documents_selected`` hits are selected. A second search within the selected documents
+(``selected_top_n``, the store's document filter) scores more of their chunks. Every chunk of
+every selected document gets a value from the core's :func:`rse_core.values.chunk_values`: a hit
+starts from its calibrated score, any other chunk from 0 (so it is worth minus the penalty). The
+selected documents are joined into one sequence with document splits and searched once by the
+core's :func:`rse_core.search.find_best_segments`, so segments of all documents compete for the
+one overall budget and several queries take turns as in the core. Segment text is read back with
+one range read per document.
 
-dsRAG takes a document's length as its highest hit index + 1, so chunks after a document's last
-hit can never join a segment; here each selected document is valued over its *whole* chunk
-sequence (its chunk count is in the catalog), and a segment may run past the last hit.
+dsRAG takes a document's length as its highest first-stage hit index + 1, so chunks after a
+document's last hit can never join a segment; here each selected document is valued over its
+*whole* chunk sequence (its chunk count is in the catalog), and a segment may run past the
+document's last first-stage hit.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import numpy as np
 
 from rse_core.errors import RSEError
 from rse_core.kb.base import KnowledgeBase
-from rse_core.kb.first_stage import ScoredHit, first_stage
+from rse_core.kb.first_stage import QueryProbe, ScoredHit, scored_search
 from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.params import RSEParams
 from rse_core.pipeline import normalize_queries
@@ -136,16 +138,26 @@ def query_kb(
     clock = time.perf_counter()
     embedder = kb.embedder if kb_params.first_stage is not FirstStage.BM25 else None
     committed = kb.documents.keys()
-    hits = [first_stage(kb.store, embedder, query, kb_params, committed) for query in queries]
+    probes = [QueryProbe.make(query, kb_params.first_stage, embedder, kb_params.fusion_weight) for query in queries]
+    hits = [scored_search(kb.store, probe, kb_params.top_n, committed) for probe in probes]
     timings["first_stage"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
     selected = select_documents(hits, kb_params.documents_selected)
+    valued = hits
+    if kb_params.selected_top_n and selected:
+        valued = [
+            _union(query_hits, scored_search(kb.store, probe, kb_params.selected_top_n, committed, selected))
+            for probe, query_hits in zip(probes, hits, strict=True)
+        ]
+    timings["selected_search"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
     ends = [kb.chunk_ends(doc_id) for doc_id in selected]
     offsets = np.cumsum([0] + [len(e) for e in ends])
     lengths = np.concatenate([np.diff(e, prepend=0) for e in ends]) if ends else np.zeros(0, dtype=np.int64)
     splits = [int(offset) for offset in offsets[1:-1]]
-    values = [_values(query_hits, selected, offsets, lengths, splits, params) for query_hits in hits]
+    values = [_values(query_hits, selected, offsets, lengths, splits, params) for query_hits in valued]
     timings["values"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
@@ -178,6 +190,12 @@ def select_documents(hits: Sequence[Sequence[ScoredHit]], per_query: int) -> lis
         for hit in query_hits[:per_query]:
             best[hit.doc_id] = max(best.get(hit.doc_id, -1.0), hit.score)
     return sorted(best, key=lambda doc_id: -best[doc_id])
+
+
+def _union(first: Sequence[ScoredHit], more: Sequence[ScoredHit]) -> list[ScoredHit]:
+    """Hits of both searches, once each (the scores agree: both are the same fixed map)."""
+    seen = {(hit.doc_id, hit.chunk_index) for hit in first}
+    return [*first, *(hit for hit in more if (hit.doc_id, hit.chunk_index) not in seen)]
 
 
 def _values(
