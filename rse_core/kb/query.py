@@ -102,6 +102,8 @@ class KBResult:
     first_stage: FirstStage
     timings: dict[str, float] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    values: dict[str, tuple[np.ndarray, ...]] = field(default_factory=dict, repr=False)
+    """Per selected document, its chunk values for each query (what the segment search added up)."""
 
     @property
     def characters(self) -> int:
@@ -180,7 +182,13 @@ def query_kb(
     top_k = _top_k(kb, hits, kb_params.top_k_minimum, 2 * characters)
     if not hits or not any(hits):
         notes += ("The first stage found no chunk for the query.",)
-    return KBResult(queries, segments, top_k, tuple(selected), stop_reason, kb_params.first_stage, timings, notes)
+    per_document = {
+        doc_id: tuple(query_values[offsets[number] : offsets[number + 1]] for query_values in values)
+        for number, doc_id in enumerate(selected)
+    }
+    return KBResult(
+        queries, segments, top_k, tuple(selected), stop_reason, kb_params.first_stage, timings, notes, per_document
+    )
 
 
 def select_documents(hits: Sequence[Sequence[ScoredHit]], per_query: int) -> list[str]:
