@@ -54,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("paths", nargs="+", help="files or folders")
     build_cmd.add_argument("--batch-chunks", type=int, default=DEFAULT_BATCH_CHUNKS, help="chunks per commit")
     build_cmd.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    build_cmd.add_argument(
+        "--milvus-uri", help="keep the chunks on this Milvus server (e.g. http://127.0.0.1:19530) instead of LanceDB"
+    )
+    build_cmd.add_argument("--collection", default="rse_chunks", help="the Milvus collection (with --milvus-uri)")
 
     query_cmd = commands.add_parser("query", help="run RSE for queries over the whole base")
     query_cmd.add_argument("kb_dir")
@@ -113,7 +117,10 @@ def _build(args: argparse.Namespace) -> int:
     def show(progress: BuildProgress) -> None:
         print(f"[{progress.elapsed:6.1f} s] {progress.line()}", file=sys.stderr, flush=True)
 
-    report = build(args.kb_dir, args.paths, None if args.quiet else show, batch_chunks=args.batch_chunks)
+    store = None
+    if args.milvus_uri:
+        store = {"kind": "milvus", "uri": args.milvus_uri, "collection": args.collection}
+    report = build(args.kb_dir, args.paths, None if args.quiet else show, store=store, batch_chunks=args.batch_chunks)
     kb = KnowledgeBase.open(args.kb_dir)
     info = kb.info()
     write_stdout(

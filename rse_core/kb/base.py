@@ -90,7 +90,11 @@ class KnowledgeBase:
         """Open the base at ``path``, or make an empty one there (the folder is created)."""
         path = Path(path)
         if catalog_path(path).is_file():
-            return cls.open(path, embedder)
+            kb = cls.open(path, embedder)
+            if store is not None and dict(store) != kb.catalog.store:
+                kb.close()
+                raise KnowledgeBaseError(f"{path} keeps its chunks in {kb.catalog.store}, not {store}.")
+            return kb
         if path.exists() and not path.is_dir():
             raise KnowledgeBaseError(f"{path} is a file, not a knowledge-base folder.")
         if path.is_dir() and any(path.iterdir()):
