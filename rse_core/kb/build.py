@@ -175,6 +175,11 @@ def add_paths(
             skipped.append(str(path))
             report(number + 1, path.name)
             continue
+        if not added and not failed:  # the first file to embed: load the model outside the ETA's rate
+            preload = getattr(kb.embedder, "preload", None)
+            if preload is not None:
+                preload()
+            began = time.monotonic()
         try:
             entry, records, ends = _prepare(path, kb)
         except DocumentError as error:
