@@ -1,0 +1,44 @@
+"""RSE over a knowledge base: build one from files on disk, query it with RSE per document.
+
+>>> from rse_core.kb import build, KnowledgeBase, query_kb            # doctest: +SKIP
+>>> build("my_kb", ["reports/"])                                      # doctest: +SKIP
+>>> result = query_kb(KnowledgeBase.open("my_kb"), "What is the pump?")  # doctest: +SKIP
+
+Outside the small core: it imports the core and a vector database (LanceDB by default, Milvus
+optionally), never the app, the figures or an LLM client. ``python -m rse_core.kb`` is its CLI.
+"""
+
+from rse_core.kb.base import KBInfo, KnowledgeBase
+from rse_core.kb.build import BuildProgress, BuildReport, add_paths, build, collect_files
+from rse_core.kb.calibration import BM25_CALIBRATION, DENSE_CALIBRATION
+from rse_core.kb.catalog import DocumentEntry, KnowledgeBaseError
+from rse_core.kb.embedding import Embedder, MiniLMEmbedder
+from rse_core.kb.params import FirstStage, KBQueryParams
+from rse_core.kb.query import KBHit, KBResult, KBSegment, query_kb
+from rse_core.kb.store import ChunkRecord, ChunkStore, Hit, StoredChunk
+
+__all__ = [
+    "BM25_CALIBRATION",
+    "DENSE_CALIBRATION",
+    "BuildProgress",
+    "BuildReport",
+    "ChunkRecord",
+    "ChunkStore",
+    "DocumentEntry",
+    "Embedder",
+    "FirstStage",
+    "Hit",
+    "KBHit",
+    "KBInfo",
+    "KBQueryParams",
+    "KBResult",
+    "KBSegment",
+    "KnowledgeBase",
+    "KnowledgeBaseError",
+    "MiniLMEmbedder",
+    "StoredChunk",
+    "add_paths",
+    "build",
+    "collect_files",
+    "query_kb",
+]

@@ -1,0 +1,178 @@
+"""A knowledge base: a folder with a catalog (``kb.json``), chunk bounds and a chunk store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from rse_core.chunking import DEFAULT_CHUNK_HEADERS, DEFAULT_CHUNK_SIZE
+from rse_core.kb.catalog import (
+    Catalog,
+    DocumentEntry,
+    KnowledgeBaseError,
+    catalog_path,
+    read_bounds,
+    read_catalog,
+    remove_bounds,
+    write_catalog,
+)
+from rse_core.kb.embedding import Embedder, MiniLMEmbedder
+from rse_core.kb.store import ChunkStore
+
+LANCE_DIR = "lance"
+
+
+@dataclass(frozen=True)
+class KBInfo:
+    """What ``info`` prints."""
+
+    path: str
+    documents: int
+    chunks: int
+    bytes: int
+    model: str
+    store: str
+
+
+def open_store(kb_dir: Path, spec: dict[str, str], dimension: int) -> ChunkStore:
+    """The store a catalog names: ``{"kind": "lancedb"}`` (in the folder) or
+    ``{"kind": "milvus", "uri": ..., "collection": ...}``."""
+    kind = spec.get("kind", "lancedb")
+    if kind == "lancedb":
+        from rse_core.kb.lance_store import LanceChunkStore
+
+        return LanceChunkStore(kb_dir / LANCE_DIR, dimension=dimension)
+    if kind == "milvus":
+        from rse_core.kb.milvus_store import MilvusChunkStore
+
+        return MilvusChunkStore(spec["uri"], collection=spec.get("collection", "rse_chunks"), dimension=dimension)
+    raise KnowledgeBaseError(f"Unknown chunk store kind {kind!r} in the catalog; expected lancedb or milvus.")
+
+
+class KnowledgeBase:
+    """Documents chunked, embedded and stored for RSE over the whole collection.
+
+    Open an existing one with :meth:`open`, make or reopen one with :meth:`create`; add files
+    with :func:`rse_core.kb.build.add_paths` and query with :func:`rse_core.kb.query.query_kb`.
+    """
+
+    def __init__(self, path: Path, catalog: Catalog, store: ChunkStore, embedder: Embedder | None = None) -> None:
+        self.path = path
+        self.catalog = catalog
+        self.store = store
+        self._embedder = embedder
+        self._bounds = lru_cache(maxsize=4096)(lambda doc_id: read_bounds(self.path, doc_id))
+
+    @classmethod
+    def open(cls, path: str | Path, embedder: Embedder | None = None) -> KnowledgeBase:
+        """Open a built base; refuse an embedder other than the one it was built with."""
+        path = Path(path)
+        catalog = read_catalog(path)
+        if embedder is not None and embedder.model != catalog.model:
+            raise KnowledgeBaseError(
+                f"{path} was built with the embedding model {catalog.model}, not {embedder.model}; query it with that."
+            )
+        return cls(path, catalog, open_store(path, catalog.store, catalog.dimension), embedder)
+
+    @classmethod
+    def create(
+        cls,
+        path: str | Path,
+        embedder: Embedder | None = None,
+        *,
+        store: dict[str, str] | None = None,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+        headers: bool = DEFAULT_CHUNK_HEADERS,
+    ) -> KnowledgeBase:
+        """Open the base at ``path``, or make an empty one there (the folder is created)."""
+        path = Path(path)
+        if catalog_path(path).is_file():
+            kb = cls.open(path, embedder)
+            if store is not None and dict(store) != kb.catalog.store:
+                kb.close()
+                raise KnowledgeBaseError(f"{path} keeps its chunks in {kb.catalog.store}, not {store}.")
+            return kb
+        if path.exists() and not path.is_dir():
+            raise KnowledgeBaseError(f"{path} is a file, not a knowledge-base folder.")
+        if path.is_dir() and any(path.iterdir()):
+            raise KnowledgeBaseError(f"{path} is a folder with other files in it; give an empty or new folder.")
+        embedder = embedder or MiniLMEmbedder()
+        path.mkdir(parents=True, exist_ok=True)
+        catalog = Catalog(
+            model=embedder.model,
+            dimension=embedder.dimension,
+            chunk_size=chunk_size,
+            headers=headers,
+            store=dict(store or {"kind": "lancedb"}),
+        )
+        kb_store = open_store(path, catalog.store, catalog.dimension)
+        write_catalog(path, catalog)
+        return cls(path, catalog, kb_store, embedder)
+
+    @property
+    def embedder(self) -> Embedder:
+        """The model the base was built with, created (not loaded) on first use."""
+        if self._embedder is None:
+            embedder = MiniLMEmbedder()
+            if embedder.model != self.catalog.model:
+                raise KnowledgeBaseError(
+                    f"{self.path} was built with the embedding model {self.catalog.model}; "
+                    f"only {embedder.model} is available here. Use the bm25 first stage, or rebuild the base."
+                )
+            self._embedder = embedder
+        return self._embedder
+
+    @property
+    def documents(self) -> dict[str, DocumentEntry]:
+        return self.catalog.documents
+
+    def chunk_ends(self, doc_id: str) -> np.ndarray:
+        """End offsets of the document's chunks (cached)."""
+        return self._bounds(doc_id)
+
+    def commit(self, entries: list[DocumentEntry]) -> None:
+        """Record documents whose chunks the store already holds (the last step of a batch)."""
+        for entry in entries:
+            self.catalog.documents[entry.doc_id] = entry
+        write_catalog(self.path, self.catalog)
+
+    def find(self, key: str) -> DocumentEntry:
+        """A document by content hash (or a unique prefix of at least 6 hex digits) or file name."""
+        if key in self.documents:
+            return self.documents[key]
+        matches = [e for e in self.documents.values() if e.name == key]
+        if not matches and len(key) >= 6:
+            matches = [e for e in self.documents.values() if e.doc_id.startswith(key)]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            ids = ", ".join(entry.doc_id for entry in matches)
+            raise KnowledgeBaseError(f"{key!r} names {len(matches)} documents ({ids}); give the hash instead.")
+        raise KnowledgeBaseError(f"No document {key!r} in {self.path}; see 'info' for the list.")
+
+    def remove(self, key: str) -> DocumentEntry:
+        """Remove a document by hash or name: from the catalog first, then its chunks."""
+        entry = self.find(key)
+        del self.catalog.documents[entry.doc_id]
+        write_catalog(self.path, self.catalog)
+        self.store.remove(entry.doc_id)
+        remove_bounds(self.path, entry.doc_id)
+        self._bounds.cache_clear()
+        return entry
+
+    def info(self) -> KBInfo:
+        size = sum(p.stat().st_size for p in self.path.rglob("*") if p.is_file())
+        return KBInfo(
+            path=str(self.path),
+            documents=len(self.documents),
+            chunks=self.catalog.chunk_total,
+            bytes=size,
+            model=self.catalog.model,
+            store=self.catalog.store.get("kind", "lancedb"),
+        )
+
+    def close(self) -> None:
+        self.store.close()

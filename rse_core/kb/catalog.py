@@ -1,0 +1,128 @@
+"""The knowledge base's own record: its settings, its documents, and where each chunk ends.
+
+``kb.json`` holds the settings a query must match (embedding model, chunk size, headers, store)
+and one entry per committed document; it is replaced atomically (write, fsync, rename), so a
+killed build leaves the last committed version. ``bounds/<doc_id>.npy`` holds each document's
+chunk end offsets: a query needs every chunk's length and span for the documents it selects
+without reading their text from the store.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from rse_core.errors import RSEError
+
+CATALOG_FILE = "kb.json"
+BOUNDS_DIR = "bounds"
+FORMAT = "rse-kb/1"
+
+
+class KnowledgeBaseError(RSEError):
+    """The knowledge-base folder is missing, not a knowledge base, or of another kind."""
+
+
+@dataclass(frozen=True)
+class DocumentEntry:
+    """A document in the base, keyed by content hash (``doc_id``); ``name`` is the file name."""
+
+    doc_id: str
+    name: str
+    path: str
+    chunks: int
+    pages: int
+    characters: int
+    title: str = ""
+
+
+@dataclass
+class Catalog:
+    """Settings and documents of one knowledge base (``kb.json``)."""
+
+    model: str
+    dimension: int
+    chunk_size: int
+    headers: bool
+    store: dict[str, str] = field(default_factory=lambda: {"kind": "lancedb"})
+    documents: dict[str, DocumentEntry] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        data = asdict(self)
+        data["format"] = FORMAT
+        data["documents"] = [asdict(entry) for entry in self.documents.values()]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict, where: Path) -> Catalog:
+        if data.get("format") != FORMAT:
+            raise KnowledgeBaseError(f"{where} is not a knowledge base of format {FORMAT}.")
+        try:
+            entries = [DocumentEntry(**entry) for entry in data["documents"]]
+            return cls(
+                model=str(data["model"]),
+                dimension=int(data["dimension"]),
+                chunk_size=int(data["chunk_size"]),
+                headers=bool(data["headers"]),
+                store=dict(data["store"]),
+                documents={entry.doc_id: entry for entry in entries},
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise KnowledgeBaseError(f"{where} is damaged ({type(error).__name__}: {error}).") from None
+
+    @property
+    def chunk_total(self) -> int:
+        return sum(entry.chunks for entry in self.documents.values())
+
+
+def catalog_path(kb_dir: Path) -> Path:
+    return kb_dir / CATALOG_FILE
+
+
+def read_catalog(kb_dir: Path) -> Catalog:
+    path = catalog_path(kb_dir)
+    if not kb_dir.is_dir():
+        raise KnowledgeBaseError(f"No knowledge base at {kb_dir}: the folder does not exist; build one first.")
+    if not path.is_file():
+        raise KnowledgeBaseError(f"{kb_dir} is not a knowledge base (no {CATALOG_FILE}); build one first.")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise KnowledgeBaseError(f"{path} could not be read ({error}).") from None
+    if not isinstance(data, dict):
+        raise KnowledgeBaseError(f"{path} is not a knowledge-base catalog.")
+    return Catalog.from_dict(data, path)
+
+
+def write_catalog(kb_dir: Path, catalog: Catalog) -> None:
+    """Replace ``kb.json`` atomically: a reader or a crash sees the old or the new one, never half."""
+    path = catalog_path(kb_dir)
+    temporary = path.with_suffix(".json.tmp")
+    with open(temporary, "w", encoding="utf-8") as handle:
+        json.dump(catalog.to_dict(), handle, ensure_ascii=False, indent=1)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+
+
+def write_bounds(kb_dir: Path, doc_id: str, ends: np.ndarray) -> None:
+    directory = kb_dir / BOUNDS_DIR
+    directory.mkdir(exist_ok=True)
+    np.save(directory / f"{doc_id}.npy", np.asarray(ends, dtype=np.int64))
+
+
+def read_bounds(kb_dir: Path, doc_id: str) -> np.ndarray:
+    """Chunk end offsets of one document (chunk ``i`` spans ``ends[i-1]:ends[i]``, from 0)."""
+    path = kb_dir / BOUNDS_DIR / f"{doc_id}.npy"
+    try:
+        return np.load(path)
+    except OSError as error:
+        raise KnowledgeBaseError(f"The chunk bounds of document {doc_id} are missing ({error}); rebuild it.") from None
+
+
+def remove_bounds(kb_dir: Path, doc_id: str) -> None:
+    (kb_dir / BOUNDS_DIR / f"{doc_id}.npy").unlink(missing_ok=True)

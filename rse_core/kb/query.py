@@ -1,0 +1,296 @@
+"""RSE over a knowledge base, as dsRAG's ``KnowledgeBase.query`` runs it, with its flaw fixed.
+
+Per query: the first stage finds the best ``top_n`` chunks of the whole base; the documents of
+its best ``documents_selected`` hits are selected. A second search within the selected documents
+(``selected_top_n``, the store's document filter) scores more of their chunks. Every chunk of
+every selected document gets a value from the core's :func:`rse_core.values.chunk_values`: a hit
+starts from its calibrated score, any other chunk from 0 (so it is worth minus the penalty). The
+selected documents are joined into one sequence with document splits and searched once by the
+core's :func:`rse_core.search.find_best_segments`, so segments of all documents compete for the
+one overall budget and several queries take turns as in the core. Segment text is read back with
+one range read per document.
+
+dsRAG takes a document's length as its highest first-stage hit index + 1, so chunks after a
+document's last hit can never join a segment; here each selected document is valued over its
+*whole* chunk sequence (its chunk count is in the catalog), and a segment may run past the
+document's last first-stage hit.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import numpy as np
+
+from rse_core.errors import RSEError
+from rse_core.kb.base import KnowledgeBase
+from rse_core.kb.first_stage import QueryProbe, ScoredHit, scored_search
+from rse_core.kb.params import FirstStage, KBQueryParams
+from rse_core.params import RSEParams
+from rse_core.pipeline import normalize_queries
+from rse_core.search import StopReason, find_best_segments
+from rse_core.values import chunk_values
+
+
+@dataclass(frozen=True)
+class KBSegment:
+    """A segment: chunks ``first_chunk..last_chunk`` of one document, with its exact text
+    (``load_document(path).text[start_char:end_char]``)."""
+
+    document: str
+    doc_id: str
+    query: int
+    first_chunk: int
+    last_chunk: int
+    start_char: int
+    end_char: int
+    first_page: int
+    last_page: int
+    score: float
+    text: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "document": self.document,
+            "doc_id": self.doc_id,
+            "query": self.query,
+            "first_chunk": self.first_chunk,
+            "last_chunk": self.last_chunk,
+            "start_char": self.start_char,
+            "end_char": self.end_char,
+            "first_page": self.first_page,
+            "last_page": self.last_page,
+            "score": self.score,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class KBHit:
+    """A first-stage chunk listed beside the segments (the top-k baseline)."""
+
+    document: str
+    doc_id: str
+    chunk_index: int
+    start_char: int
+    end_char: int
+    score: float
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "document": self.document,
+            "doc_id": self.doc_id,
+            "chunk_index": self.chunk_index,
+            "start_char": self.start_char,
+            "end_char": self.end_char,
+            "score": self.score,
+        }
+
+
+@dataclass(frozen=True)
+class KBResult:
+    """RSE's answer for one set of queries over a knowledge base."""
+
+    queries: tuple[str, ...]
+    segments: tuple[KBSegment, ...]
+    top_k: tuple[KBHit, ...]
+    selected_documents: tuple[str, ...]
+    stop_reason: StopReason | None
+    first_stage: FirstStage
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+    values: dict[str, tuple[np.ndarray, ...]] = field(default_factory=dict, repr=False)
+    """Per selected document, its chunk values for each query (what the segment search added up)."""
+
+    @property
+    def characters(self) -> int:
+        return sum(segment.end_char - segment.start_char for segment in self.segments)
+
+    def to_dict(self) -> dict[str, object]:
+        """The CLI's JSON: ``query`` is the query (a list when several were given together)."""
+        return {
+            "query": self.queries[0] if len(self.queries) == 1 else list(self.queries),
+            "queries": list(self.queries),
+            "first_stage": self.first_stage.value,
+            "segments": [segment.to_dict() for segment in self.segments],
+            "characters": self.characters,
+            "top_k": [hit.to_dict() for hit in self.top_k],
+            "selected_documents": list(self.selected_documents),
+            "stop_reason": None if self.stop_reason is None else self.stop_reason.value,
+            "timings_ms": {name: round(seconds * 1000, 2) for name, seconds in self.timings.items()},
+            "notes": list(self.notes),
+        }
+
+
+def query_kb(
+    kb: KnowledgeBase,
+    query_or_queries: str | Sequence[str],
+    params: RSEParams | None = None,
+    kb_params: KBQueryParams | None = None,
+) -> KBResult:
+    """Run RSE for one query (or several together) over the whole knowledge base."""
+    params = params or RSEParams()
+    kb_params = kb_params or KBQueryParams()
+    _check_chunking(kb, params)
+    queries, notes = normalize_queries(query_or_queries)
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+    embedder = kb.embedder if kb_params.first_stage is not FirstStage.BM25 else None
+    committed = kb.documents.keys()
+    probes = [QueryProbe.make(query, kb_params.first_stage, embedder, kb_params.fusion_weight) for query in queries]
+    hits = [scored_search(kb.store, probe, kb_params.top_n, committed) for probe in probes]
+    timings["first_stage"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    selected = select_documents(hits, kb_params.documents_selected)
+    valued = hits
+    if kb_params.selected_top_n and selected:
+        valued = [
+            _union(query_hits, scored_search(kb.store, probe, kb_params.selected_top_n, committed, selected))
+            for probe, query_hits in zip(probes, hits, strict=True)
+        ]
+    timings["selected_search"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    ends = [kb.chunk_ends(doc_id) for doc_id in selected]
+    offsets = np.cumsum([0] + [len(e) for e in ends])
+    lengths = np.concatenate([np.diff(e, prepend=0) for e in ends]) if ends else np.zeros(0, dtype=np.int64)
+    splits = [int(offset) for offset in offsets[1:-1]]
+    values = [_values(query_hits, selected, offsets, lengths, splits, params) for query_hits in valued]
+    timings["values"] = time.perf_counter() - clock
+
+    clock = time.perf_counter()
+    segments: tuple[KBSegment, ...] = ()
+    stop_reason = None
+    if len(lengths):
+        search = find_best_segments(
+            values,
+            max_length=params.max_length,
+            overall_max_length=params.overall_max_length,
+            minimum_value=params.minimum_value,
+            document_splits=splits,
+        )
+        stop_reason = search.stop_reason
+        timings["search"] = time.perf_counter() - clock
+        clock = time.perf_counter()
+        segments = _read_segments(kb, search, selected, offsets)
+        timings["read"] = time.perf_counter() - clock
+    characters = sum(segment.end_char - segment.start_char for segment in segments)
+    top_k = _top_k(kb, hits, kb_params.top_k_minimum, 2 * characters)
+    if not hits or not any(hits):
+        notes += ("The first stage found no chunk for the query.",)
+    per_document = {
+        doc_id: tuple(query_values[offsets[number] : offsets[number + 1]] for query_values in values)
+        for number, doc_id in enumerate(selected)
+    }
+    return KBResult(
+        queries, segments, top_k, tuple(selected), stop_reason, kb_params.first_stage, timings, notes, per_document
+    )
+
+
+def select_documents(hits: Sequence[Sequence[ScoredHit]], per_query: int) -> list[str]:
+    """Documents of each query's best ``per_query`` hits, in order of their best hit, without repeats."""
+    best: dict[str, float] = {}
+    for query_hits in hits:
+        for hit in query_hits[:per_query]:
+            best[hit.doc_id] = max(best.get(hit.doc_id, -1.0), hit.score)
+    return sorted(best, key=lambda doc_id: -best[doc_id])
+
+
+def _union(first: Sequence[ScoredHit], more: Sequence[ScoredHit]) -> list[ScoredHit]:
+    """Hits of both searches, once each (the scores agree: both are the same fixed map)."""
+    seen = {(hit.doc_id, hit.chunk_index) for hit in first}
+    return [*first, *(hit for hit in more if (hit.doc_id, hit.chunk_index) not in seen)]
+
+
+def _values(
+    hits: Sequence[ScoredHit],
+    selected: Sequence[str],
+    offsets: np.ndarray,
+    lengths: np.ndarray,
+    splits: Sequence[int],
+    params: RSEParams,
+) -> np.ndarray:
+    """One query's values over every chunk of the selected documents (joined in order)."""
+    position = {doc_id: int(offset) for doc_id, offset in zip(selected, offsets, strict=False)}
+    calibrated = np.zeros(len(lengths))
+    order = np.full(len(lengths), np.nan)
+    for hit in hits:
+        if hit.doc_id in position:
+            index = position[hit.doc_id] + hit.chunk_index
+            calibrated[index] = hit.score
+            order[index] = hit.order
+    absent = np.isnan(order)
+    if absent.any():  # rank after every hit (their value is the penalty alone either way)
+        order[absent] = (np.nanmin(order) if not absent.all() else 0.0) - 1.0
+    return chunk_values(calibrated, params, chunk_lengths=lengths, raw=order, document_splits=splits).value
+
+
+def _read_segments(kb: KnowledgeBase, search, selected: Sequence[str], offsets: np.ndarray) -> tuple[KBSegment, ...]:
+    """Text and pages of every segment: one range read per document, covering its segments."""
+    located = []
+    for segment in search:
+        number = int(np.searchsorted(offsets, segment.start, side="right")) - 1
+        first = segment.start - int(offsets[number])
+        located.append((segment, selected[number], first, first + len(segment) - 1))
+    spans: dict[str, tuple[int, int]] = {}
+    for _, doc_id, first, last in located:
+        low, high = spans.get(doc_id, (first, last))
+        spans[doc_id] = (min(low, first), max(high, last))
+    chunks = {doc_id: {c.chunk_index: c for c in kb.store.read(doc_id, *span)} for doc_id, span in spans.items()}
+    segments = []
+    for segment, doc_id, first, last in located:
+        run = [chunks[doc_id].get(index) for index in range(first, last + 1)]
+        if any(chunk is None for chunk in run) or any(a.end != b.start for a, b in pairwise(run)):
+            raise RSEError(f"The store is missing chunks {first}-{last} of document {doc_id}; rebuild that document.")
+        segments.append(
+            KBSegment(
+                document=kb.documents[doc_id].name,
+                doc_id=doc_id,
+                query=segment.query,
+                first_chunk=first,
+                last_chunk=last,
+                start_char=run[0].start,
+                end_char=run[-1].end,
+                first_page=run[0].first_page,
+                last_page=run[-1].last_page,
+                score=float(segment.score),
+                text="".join(chunk.text for chunk in run),
+            )
+        )
+    return tuple(segments)
+
+
+def _top_k(kb: KnowledgeBase, hits: Sequence[Sequence[ScoredHit]], minimum: int, characters: int) -> tuple[KBHit, ...]:
+    """The first stage's best chunks over all queries, best first: at least ``minimum`` of them,
+    and more until they hold ``characters`` (twice RSE's), as far as the hits go."""
+    best: dict[tuple[str, int], ScoredHit] = {}
+    for query_hits in hits:
+        for hit in query_hits:
+            key = (hit.doc_id, hit.chunk_index)
+            if key not in best or (hit.score, hit.order) > (best[key].score, best[key].order):
+                best[key] = hit
+    ranked = sorted(best.values(), key=lambda hit: (-hit.score, -hit.order, hit.doc_id, hit.chunk_index))
+    listed: list[KBHit] = []
+    total = 0
+    for hit in ranked:
+        if len(listed) >= minimum and total >= characters:
+            break
+        ends = kb.chunk_ends(hit.doc_id)
+        start = int(ends[hit.chunk_index - 1]) if hit.chunk_index else 0
+        end = int(ends[hit.chunk_index])
+        listed.append(KBHit(kb.documents[hit.doc_id].name, hit.doc_id, hit.chunk_index, start, end, hit.score))
+        total += end - start
+    return tuple(listed)
+
+
+def _check_chunking(kb: KnowledgeBase, params: RSEParams) -> None:
+    """RSE's chunking parameters must be the ones the base was built with."""
+    if params.chunk_size != kb.catalog.chunk_size or params.chunk_headers != kb.catalog.headers:
+        raise RSEError(
+            f"The knowledge base was chunked at {kb.catalog.chunk_size} characters "
+            f"{'with' if kb.catalog.headers else 'without'} headers; query it with those RSE parameters."
+        )

@@ -1,0 +1,161 @@
+"""The chunk store interface a knowledge base is written to and read from.
+
+A store keeps one row per chunk: where it sits (document id, chunk index, characters, pages),
+its text and its embedding. RSE needs three things from it: a first-stage search over the whole
+base, a document's chunk count (RSE runs over every chunk of a selected document, not just its
+hits) and the text of a run of neighbouring chunks in one read. Stores differ only in engine
+(LanceDB on disk, Milvus over the network); the shared contract tests hold both to this.
+
+A document is *committed* in a store once its row in the store's document list is written, which
+happens after its chunks: a write killed half way leaves chunks of an uncommitted document, which
+:meth:`ChunkStore.add` replaces when the document is added again and searches may return (the
+knowledge base drops hits of documents it does not list).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from rse_core.errors import ParameterError
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    """One stored chunk. ``start``/``end`` index the document's loaded text (end exclusive);
+    pages are 1-based; ``header`` is the contextual header the chunk was embedded with."""
+
+    doc_id: str
+    chunk_index: int
+    text: str
+    start: int
+    end: int
+    first_page: int
+    last_page: int
+    vector: np.ndarray = field(repr=False, compare=False)
+    header: str = ""
+
+
+@dataclass(frozen=True)
+class StoredChunk:
+    """A chunk read back (no vector: reading text should not move 1.5 KB of floats per chunk)."""
+
+    doc_id: str
+    chunk_index: int
+    text: str
+    start: int
+    end: int
+    first_page: int
+    last_page: int
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A first-stage hit: cosine similarity and/or BM25 score, whichever searches found it."""
+
+    doc_id: str
+    chunk_index: int
+    similarity: float | None = None
+    bm25: float | None = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.doc_id, self.chunk_index)
+
+
+@runtime_checkable
+class ChunkStore(Protocol):
+    """What a knowledge base needs from a vector database."""
+
+    def add(self, records: Sequence[ChunkRecord]) -> None:
+        """Store the chunks and commit their documents (chunks first); a document already in the
+        store is replaced, so adding it again after an interrupted write is safe."""
+        ...
+
+    def search(
+        self,
+        *,
+        vector: np.ndarray | None = None,
+        text: str | None = None,
+        limit: int,
+        documents: Sequence[str] | None = None,
+    ) -> list[Hit]:
+        """Best ``limit`` chunks by cosine similarity to ``vector`` and/or BM25 on ``text``
+        (both: the union, each hit with the scores its searches gave), optionally only in
+        ``documents``; best first (by similarity when a vector is given)."""
+        ...
+
+    def read(self, doc_id: str, first: int, last: int) -> list[StoredChunk]:
+        """Chunks ``first..last`` (inclusive) of one document, in order, in one call."""
+        ...
+
+    def chunk_count(self, doc_id: str) -> int:
+        """Chunks of a committed document (0 if it is not in the store)."""
+        ...
+
+    def documents(self) -> dict[str, int]:
+        """Every committed document id with its chunk count."""
+        ...
+
+    def remove(self, doc_id: str) -> None:
+        """Delete a document and its chunks (a missing one is not an error)."""
+        ...
+
+    def count(self) -> int:
+        """Chunks stored."""
+        ...
+
+    def close(self) -> None: ...
+
+
+def check_search_arguments(vector: np.ndarray | None, text: str | None, limit: int) -> None:
+    """The argument checks every store shares."""
+    if vector is None and not (text and text.strip()):
+        raise ParameterError("Search needs a query vector, a query text or both.")
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ParameterError(f"limit must be a whole number of at least 1 (got {limit!r}).")
+
+
+def merge_hits(dense: Iterable[Hit], text: Iterable[Hit]) -> list[Hit]:
+    """Join a vector search and a text search: one hit per chunk with both scores where both
+    found it; vector hits first in their order, then text-only hits in theirs."""
+    merged: dict[tuple[str, int], Hit] = {hit.key: hit for hit in dense}
+    for hit in text:
+        known = merged.get(hit.key)
+        merged[hit.key] = hit if known is None else Hit(hit.doc_id, hit.chunk_index, known.similarity, hit.bm25)
+    return list(merged.values())
+
+
+_DOC_ID = re.compile(r"[A-Za-z0-9_.-]{1,128}")
+
+
+def check_doc_id(doc_id: str) -> str:
+    """Refuse a document id that would need quoting in a filter expression.
+
+    Ids are content hashes (hex); allowing only ``[A-Za-z0-9_.-]`` keeps every store's filter
+    language safe without an escaping rule per engine.
+    """
+    if not isinstance(doc_id, str) or not _DOC_ID.fullmatch(doc_id):
+        raise ParameterError(f"Document id {doc_id!r} must be 1-128 letters, digits, '_', '.' or '-'.")
+    return doc_id
+
+
+def id_list(doc_ids: Iterable[str]) -> str:
+    """``'a', 'b'`` for an ``IN (...)`` filter (ids checked by :func:`check_doc_id`)."""
+    return ", ".join(f"'{check_doc_id(doc_id)}'" for doc_id in doc_ids)
+
+
+def check_vectors(records: Sequence[ChunkRecord], dimension: int) -> np.ndarray:
+    """The records' vectors as one float32 matrix, refusing a wrong size or NaN."""
+    if not records:
+        return np.zeros((0, dimension), dtype=np.float32)
+    matrix = np.asarray(np.stack([np.asarray(r.vector, dtype=np.float32).ravel() for r in records]))
+    if matrix.shape[1] != dimension:
+        raise ParameterError(f"Vectors have {matrix.shape[1]} dimensions; this store holds {dimension}.")
+    if not np.isfinite(matrix).all():
+        raise ParameterError("A chunk vector holds NaN or infinity; refusing to store it.")
+    return matrix

@@ -1,0 +1,102 @@
+"""Helpers for the knowledge-base tests: a model-free embedder, tiny documents, a milvus-lite server."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from rse_core.chunking import Chunk, scoring_text
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = sorted((ROOT / "sample_docs").glob("*.pdf"))
+SAMPLE_EMBEDDINGS = ROOT / "sample_docs" / "embeddings"
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+class HashingEmbedder:
+    """Bag of words hashed into 384 dimensions, unit length: texts sharing words are similar.
+
+    Deterministic and instant, for tests where the model is not the point (the real one is
+    covered by the ``slow`` tests).
+    """
+
+    model = "test-hashing"
+    dimension = 384
+
+    def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
+        matrix = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in _WORD.findall(text.lower()):
+                matrix[row, int(hashlib.md5(word.encode()).hexdigest()[:8], 16) % self.dimension] += 1.0
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+        return matrix / np.where(norms == 0, 1.0, norms)
+
+    def embed_chunks(self, chunks: Sequence[Chunk]) -> np.ndarray:
+        return self.embed_texts([scoring_text(chunk) for chunk in chunks])
+
+    def embed_query(self, query: str) -> np.ndarray:
+        return self.embed_texts([query])[0]
+
+
+def filler(topic: str, count: int, seed: int = 0) -> str:
+    """``count`` paragraphs of filler about ``topic`` (each about 300 characters)."""
+    rng = np.random.default_rng(seed)
+    words = [f"{topic}{n}" for n in range(40)]
+    paragraphs = []
+    for _ in range(count):
+        paragraphs.append(" ".join(rng.choice(words, size=45)) + ".")
+    return "\n\n".join(paragraphs) + "\n"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[str | None]:
+    """Start ``milvus-lite server`` (milvus-lite's own CLI, a gRPC server in a child process) on
+    127.0.0.1 and yield its URI, or ``None`` with the reason printed if it cannot start."""
+    try:
+        import milvus_lite  # noqa: F401
+        import pymilvus  # noqa: F401
+    except ImportError as error:
+        yield None, f"milvus-lite or pymilvus is not installed ({error})"
+        return
+    port = free_port()
+    command = [sys.executable, "-m", "milvus_lite", "server", "--data-dir", str(data_dir)]
+    command += ["--host", "127.0.0.1", "--port", str(port)]
+    log = open(data_dir.parent / "milvus-lite.log", "w")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                break
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    yield f"http://127.0.0.1:{port}", ""
+                    return
+            except OSError:
+                time.sleep(0.2)
+        log.flush()
+        tail = (data_dir.parent / "milvus-lite.log").read_text(errors="replace")[-500:]
+        yield None, f"milvus-lite server did not start on 127.0.0.1:{port} within {timeout:.0f} s: {tail}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()

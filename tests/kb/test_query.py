@@ -1,0 +1,182 @@
+"""RSE over a knowledge base: exact spans, whole-document values, absolute calibration."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from rse_core import RSEParams, chunk_document, load_document
+from rse_core.errors import ParameterError, QueryError
+from rse_core.kb import FirstStage, KBQueryParams, KnowledgeBase, add_paths, build, query_kb
+from tests.kb.support import ROOT, SAMPLE_EMBEDDINGS, SAMPLES, HashingEmbedder, filler
+
+
+@pytest.fixture(scope="module")
+def sample_kb(tmp_path_factory):
+    kb_dir = tmp_path_factory.mktemp("kbq") / "samples"
+    build(kb_dir, SAMPLES, embedder=HashingEmbedder())
+    return KnowledgeBase.open(kb_dir, HashingEmbedder())
+
+
+def _golden(per_document: int = 1):
+    for path in sorted((ROOT / "sample_docs").glob("*.golden.json")):
+        data = json.loads(path.read_text())
+        for golden in data["queries"][:per_document]:
+            yield data["document"], golden
+
+
+@pytest.mark.parametrize("stage", [FirstStage.BM25, FirstStage.DENSE, FirstStage.HYBRID])
+def test_segments_index_the_loaded_text_exactly(sample_kb, stage):
+    texts = {path.name: load_document(path) for path in SAMPLES}
+    answered = 0
+    for _, golden in _golden(per_document=3):
+        result = query_kb(sample_kb, golden["query"], kb_params=KBQueryParams(first_stage=stage))
+        answered += bool(result.segments)
+        for segment in result.segments:
+            document = texts[segment.document]
+            assert segment.text == document.text[segment.start_char : segment.end_char]
+            assert (segment.first_page, segment.last_page) == document.pages_of_span(
+                segment.start_char, segment.end_char
+            )
+        assert result.characters == sum(s.end_char - s.start_char for s in result.segments)
+    assert answered >= 5
+
+
+def test_the_bm25_answer_covers_the_golden_span(sample_kb):
+    hits = 0
+    for name, golden in _golden(per_document=3):
+        result = query_kb(sample_kb, golden["query"], kb_params=KBQueryParams(first_stage="bm25"))
+        hits += any(
+            s.document == name and s.start_char < golden["end_char"] and golden["start_char"] < s.end_char
+            for s in result.segments
+        )
+    assert hits >= 4
+
+
+def test_top_k_lists_the_first_stage_best_first_and_covers_twice_rse(sample_kb):
+    result = query_kb(sample_kb, "How long is the probation period?")  # dense: every chunk is a candidate
+    scores = [hit.score for hit in result.top_k]
+    assert scores == sorted(scores, reverse=True)
+    assert len(result.top_k) >= 50
+    assert sum(hit.end_char - hit.start_char for hit in result.top_k) >= 2 * result.characters
+    data = result.to_dict()
+    assert set(data) >= {"query", "segments", "top_k", "characters"}
+    assert set(data["top_k"][0]) >= {"document", "start_char", "end_char", "score"}
+    json.dumps(data)
+    lexical = query_kb(sample_kb, "How long is the probation period?", kb_params=KBQueryParams(first_stage="bm25"))
+    assert 0 < len(lexical.top_k) < 50  # BM25 finds only chunks sharing a word: all of them are listed
+
+
+def _paragraph(words: str, fill: str, seed: int) -> str:
+    """About 600 characters: ``words`` among filler words, one chunk each at the default size."""
+    rng = np.random.default_rng(seed)
+    filler_words = " ".join(f"{fill}{n}" for n in rng.integers(0, 30, size=50))
+    return f"{words} {filler_words} {words}."
+
+
+@pytest.fixture
+def flaw_kb(tmp_path):
+    """Document ``long.txt``: chunks 0-3 about zebra stripes, then filler. Document ``strong.txt``:
+    three chunks that match the query better than any of long.txt's."""
+    long_doc = "\n\n".join(
+        [_paragraph("zebra stripes " * (6 if n == 0 else 3), "savanna", n) for n in range(4)]
+        + [_paragraph("", "ledger", 10 + n) for n in range(6)]
+    )
+    strong = "\n\n".join(_paragraph("zebra stripes " * 12, "x", 20 + n) for n in range(3))
+    (tmp_path / "long.txt").write_text(long_doc)
+    (tmp_path / "strong.txt").write_text(strong)
+    build(tmp_path / "kb", [tmp_path / "long.txt", tmp_path / "strong.txt"], embedder=HashingEmbedder())
+    kb = KnowledgeBase.open(tmp_path / "kb", HashingEmbedder())
+    assert len(chunk_document(load_document(tmp_path / "long.txt"))) == 10
+    return kb
+
+
+def test_a_segment_may_run_past_the_documents_last_first_stage_hit(flaw_kb):
+    """dsRAG sizes a document by its highest first-stage hit + 1, so long.txt would end at its one
+    hit (chunk 0, the base-wide top 4 being strong.txt's 3 chunks and it). Here the selected
+    document is valued over all its chunks, scored again within it, and the segment runs on."""
+    kb_params = KBQueryParams(top_n=4, documents_selected=4)
+    result = query_kb(flaw_kb, "zebra stripes", kb_params=kb_params)
+    long_id = next(e.doc_id for e in flaw_kb.documents.values() if e.name == "long.txt")
+    first_stage_hits = [hit.chunk_index for hit in result.top_k if hit.doc_id == long_id]
+    assert first_stage_hits == [0]
+    assert len(result.values[long_id][0]) == 10  # every chunk of the document, not max hit + 1
+    segment = next(s for s in result.segments if s.doc_id == long_id)
+    assert (segment.first_chunk, segment.last_chunk) == (0, 3)
+    assert segment.last_chunk > max(first_stage_hits)
+    # Without the second pass (dsRAG's values) the chunks after the hit are worth the penalty only.
+    plain = query_kb(flaw_kb, "zebra stripes", kb_params=KBQueryParams(top_n=4, documents_selected=4, selected_top_n=0))
+    assert all(s.last_chunk == 0 for s in plain.segments if s.doc_id == long_id)
+    assert np.allclose(plain.values[long_id][0][1:], -RSEParams().irrelevant_chunk_penalty)
+
+
+def test_adding_unrelated_documents_leaves_a_documents_values_unchanged(tmp_path):
+    base = [SAMPLES[1]]  # the employee handbook
+    build(tmp_path / "kb", base, embedder=HashingEmbedder())
+    kb = KnowledgeBase.open(tmp_path / "kb", HashingEmbedder())
+    handbook = next(iter(kb.documents))
+    query = "How many days of paid vacation do new employees get?"
+    before = query_kb(kb, query).values[handbook][0]
+    for number, topic in enumerate(("orbit", "glacier", "violin")):
+        (tmp_path / f"{topic}.txt").write_text(filler(topic, 40, seed=number))
+    add_paths(kb, [tmp_path / f"{topic}.txt" for topic in ("orbit", "glacier", "violin")])
+    assert len(kb.documents) == 4
+    after = query_kb(kb, query).values[handbook][0]
+    np.testing.assert_array_equal(before, after)
+
+
+def test_several_queries_share_one_budget_and_take_turns(sample_kb):
+    params = RSEParams(overall_max_length=12)
+    result = query_kb(
+        sample_kb,
+        ["How long is the probation period?", "Which pump moves the coolant?"],
+        params,
+        KBQueryParams(first_stage="bm25"),
+    )
+    assert {segment.query for segment in result.segments} == {0, 1}
+    assert sum(s.last_chunk - s.first_chunk + 1 for s in result.segments) <= 12
+    assert result.to_dict()["query"] == list(result.queries)
+
+
+def test_chunking_parameters_must_match_the_base(sample_kb):
+    with pytest.raises(Exception, match="chunked at 800"):
+        query_kb(sample_kb, "pump", RSEParams(chunk_size=400), KBQueryParams(first_stage="bm25"))
+
+
+def test_an_empty_query_is_refused(sample_kb):
+    with pytest.raises(QueryError, match="empty"):
+        query_kb(sample_kb, "   ", kb_params=KBQueryParams(first_stage="bm25"))
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"first_stage": "sparse"}, "Unknown first stage 'sparse'; choose one of: dense, bm25, hybrid"),
+        ({"top_n": 0}, "top_n must be a whole number of at least 1"),
+        ({"documents_selected": 2.5}, "documents_selected must be a whole number"),
+        ({"fusion_weight": 1.5}, "fusion_weight must be between 0 and 1"),
+        ({"selected_top_n": -1}, "selected_top_n must be a whole number of at least 0"),
+    ],
+)
+def test_query_parameters_are_validated(changes, message):
+    with pytest.raises(ParameterError, match=message.replace("(", r"\(")):
+        KBQueryParams(**changes)
+
+
+@pytest.mark.slow
+def test_the_minilm_first_stage_finds_a_golden_answer(tmp_path):
+    from rse_core.kb import MiniLMEmbedder
+
+    embedder = MiniLMEmbedder(bundled_embeddings=[SAMPLE_EMBEDDINGS])
+    build(tmp_path / "kb", SAMPLES, embedder=embedder)
+    kb = KnowledgeBase.open(tmp_path / "kb", embedder)
+    found = 0
+    for name, golden in _golden():
+        result = query_kb(kb, golden["query"])
+        segment = result.segments[0]
+        text = load_document(ROOT / "sample_docs" / segment.document).text
+        assert segment.text == text[segment.start_char : segment.end_char]
+        found += segment.document == name and segment.start_char <= golden["start_char"] < segment.end_char
+    assert found >= 2
