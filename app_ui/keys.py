@@ -69,6 +69,12 @@ CHART_WARMUP_SENT: Final = "_chart_warmup_sent"
 JUDGE_CACHE: Final = "_judge_cache"
 JUDGE_RESULTS: Final = "_judge_results"
 ANSWERS: Final = "_answers"
+# The LLM settings for answers, kept for the whole session (app_ui.llm_settings): Streamlit drops a
+# widget's value on every page that does not draw it, so the widgets below are seeded from these.
+LLM_PROVIDER: Final = "_llm_provider"
+LLM_BASE_URL: Final = "_llm_base_url"
+LLM_MODEL: Final = "_llm_model"
+LLM_API_KEY: Final = "_llm_api_key"  # this session's only copy; never in the URL or an export
 
 
 def memo_key(name: str) -> str:
