@@ -21,6 +21,7 @@ import streamlit as st
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
 from rse_core.documents.reflow import reflow_pieces  # one reflow for the segment panel and the page view
 from rse_core.figures.chunk_axis import shorten
+from rse_core.params import portable_parameters
 
 from . import keys
 from .run_state import current_outcome
@@ -284,7 +285,10 @@ def result_json(result: ExtractionResult) -> str:
     Holds no API key: the result never sees one (scorers keep theirs, and only the scorer's name
     and model are recorded).
     """
-    return json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
+    extra = portable_parameters(
+        result.params, scorer=result.scorer, model=result.model, calibration=result.calibration.describe()
+    )
+    return json.dumps(result.to_dict() | extra, indent=2, ensure_ascii=False)
 
 
 def context_markdown(result: ExtractionResult) -> str:
