@@ -102,6 +102,18 @@ def number(value: float, digits: int = 2) -> str:
     return f"{value:.{digits}f}".replace("-", MINUS)
 
 
+def number_below(value: float, limit: float, most_digits: int = 6) -> str:
+    """``value`` with as many decimals as it takes to read as below ``limit``.
+
+    Why: a segment worth 0.2996 rejected by a minimum of 0.3 read "worth 0.30; the minimum is 0.3",
+    which looks like a contradiction.
+    """
+    for digits in range(2, most_digits + 1):
+        if float(f"{value:.{digits}f}") < limit:
+            return number(value, digits)
+    return f"just under {limit:g}"
+
+
 def doc_title(result: ExtractionResult, doc_id: str, limit: int = 70) -> str:
     return shorten(result.corpus.documents_by_id[doc_id].title, limit)
 
@@ -126,7 +138,8 @@ def stop_sentence(result: ExtractionResult) -> str:
     elif reason is StopReason.BELOW_MINIMUM:
         rejected = [step.best.score for step in result.search.steps if step.best is not None and not step.accepted]
         if rejected:
-            detail = f" (the next best was worth {number(max(rejected))}; the minimum is {params.minimum_value:g})"
+            best, minimum = max(rejected), params.minimum_value
+            detail = f" (the next best was worth {number_below(best, minimum)}; the minimum is {minimum:g})"
     return f"The search stopped because {reason.explanation}{detail}."
 
 

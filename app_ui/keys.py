@@ -167,6 +167,7 @@ class Evaluate:
     EXTERNAL: Final = "ev_external"
     UPLOAD: Final = "ev_upload"
     TABLE: Final = "ev_table"
+    TABLE_METRIC: Final = "ev_table_metric"
     OPEN: Final = "ev_open_query"
     BUILT: Final = "ev_built_set"  # GoldenSet | None: the set built on this page
     MARK_DOC: Final = "ev_mark_doc"

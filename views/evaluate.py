@@ -43,7 +43,13 @@ from views.chunk_size import render_study
 from views.evaluate_budget import render_budget
 
 # Column widths (px) of the per-query table: it fits beside the sidebar in a 1,440 px window.
-ID_WIDTH, KIND_WIDTH, NUMBER_WIDTH, QUERY_WIDTH = 50, 60, 52, 240
+ID_WIDTH, KIND_WIDTH, QUERY_WIDTH = 50, 60, 240
+HEADER_CHAR_PX, HEADER_PADDING_PX = 8, 28  # a header's width: its characters and the sort icon
+RECALL, CHARACTERS = "recall", "chars"
+TABLE_METRICS = {  # what the method columns show: (label, number format, help)
+    RECALL: ("Recall", "%.2f", "share of the gold span sent"),
+    CHARACTERS: ("Characters sent", "%d", "characters of document text sent"),
+}
 
 SOURCES = {
     "sample": "Sample golden set",
@@ -57,13 +63,6 @@ METHOD_COLORS = {
     "top_k_equal_budget": "#fdba74",  # a lighter orange: top-k again, at RSE's character budget
     "window": PALETTE.window,
     "window_equal_budget": "#86efac",  # a lighter green: the window again, at RSE's character budget
-}
-SHORT_LABELS = {  # table headers
-    "rse": "RSE",
-    "top_k": "top-k",
-    "top_k_equal_budget": "budget",
-    "window": "window",
-    "window_equal_budget": "window budget",
 }
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
 LOGGER = logging.getLogger(__name__)
@@ -302,23 +301,14 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
     st.subheader("Per query")
     table = query_table(evaluation)
     ids = [query.id for query in evaluation.queries]
-    # Fixed narrow number columns leave the query the rest of the row: the whole table fits a
-    # 1,440 px window beside the sidebar, with no horizontal scrolling.
-    columns: dict[str, object] = {
-        "id": st.column_config.TextColumn("id", width=ID_WIDTH, pinned=True),
-        "kind": st.column_config.TextColumn("kind", width=KIND_WIDTH),
-        "query": st.column_config.TextColumn("query", width=QUERY_WIDTH),
-    }
-    # Five methods: recall and characters per method fit; precision and full coverage per query
-    # are in the CSV and the JSON, and per kind in the chart above.
-    for method in METHODS:
-        label, short = METHOD_LABELS[method], SHORT_LABELS[method]
-        columns[f"{label} recall"] = st.column_config.NumberColumn(
-            f"{short} rec", format="%.2f", width=NUMBER_WIDTH, help=f"{label}: share of the gold span sent"
-        )
-        columns[f"{label} chars"] = st.column_config.NumberColumn(
-            f"{short} chars", format="%d", width=NUMBER_WIDTH, help=f"{label}: characters sent"
-        )
+    metric = st.segmented_control(
+        "Per method, show",
+        tuple(TABLE_METRICS),
+        format_func=lambda name: TABLE_METRICS[name][0],
+        key=keys.Evaluate.TABLE_METRIC,
+        default=RECALL,
+    )
+    columns = per_query_columns(metric or RECALL)
     st.dataframe(
         table,
         hide_index=True,
@@ -347,6 +337,31 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         icon=":material/download:",
     )
     _render_open_query(evaluation, ids, slug)
+
+
+def header_width(label: str) -> int:
+    """Pixels a column needs to show its whole header (headers are never cut: "budget re")."""
+    return HEADER_CHAR_PX * len(label) + HEADER_PADDING_PX
+
+
+def per_query_columns(metric: str) -> dict[str, object]:
+    """The per-query table's columns: id, kind, query, then one column per method for ``metric``.
+
+    One metric at a time keeps every header whole and the table within a 1,440 px window beside
+    the sidebar; precision and full coverage are in the CSV and the JSON, and per kind in the chart.
+    """
+    name, number_format, help_text = TABLE_METRICS[metric]
+    columns: dict[str, object] = {
+        "id": st.column_config.TextColumn("id", width=ID_WIDTH, pinned=True),
+        "kind": st.column_config.TextColumn("kind", width=max(KIND_WIDTH, header_width("kind"))),
+        "query": st.column_config.TextColumn("query", width=QUERY_WIDTH),
+    }
+    for method in METHODS:
+        label = METHOD_LABELS[method]
+        columns[f"{label} {metric}"] = st.column_config.NumberColumn(
+            label, format=number_format, width=header_width(label), help=f"{label}: {name.lower()}, {help_text}"
+        )
+    return columns
 
 
 def _on_row_selected(ids: list[str]) -> None:

@@ -245,6 +245,8 @@ def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], s
     store = answer_store()
     identity = (result.settings_key, settings)
     found = {key: answer for (owner, key), answer in store.items() if owner == identity}
+    order = [context.key for context in answer_contexts(result)]  # the page's order, not the finishing order
+    found = dict(sorted(found.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
     return found, settings.model if found else ""
 
 
