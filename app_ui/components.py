@@ -23,7 +23,7 @@ from rse_core.documents.reflow import reflow_pieces  # one reflow for the segmen
 from rse_core.figures.chunk_axis import shorten
 from rse_core.params import portable_parameters
 
-from . import keys
+from . import keys, link_uploads
 from .run_state import current_outcome
 from .safe_text import md
 from .widgets import show_messages
@@ -40,7 +40,13 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
     # A keyed container has the same identity in the browser whatever comes before it; unkeyed
     # elements are matched by position, so one message more or less rebuilt everything after it.
     with st.container(key=keys.MESSAGES_AREA):
+        if outcome.pending_uploads:
+            names = ", ".join(f"**{md(name)}**" for name in outcome.pending_uploads)
+            st.info(f"Reading {names}: the result appears when it is ready.", icon=":material/hourglass_top:")
+            return None
         show_messages(outcome, take_url_notices())
+        if outcome.missing_uploads:
+            link_uploads.render_missing(outcome.missing_uploads, outcome.unmatched_link_files)
     if outcome.result is not None:
         st.html(query_html(outcome.result))
     return outcome.result

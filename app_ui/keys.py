@@ -25,6 +25,7 @@ URL_QUERY_2: Final = "q2"
 URL_SCORER: Final = "scorer"
 URL_PRESET: Final = "preset"
 URL_MODEL: Final = "model"
+URL_UPLOADS: Final = "up"  # uploads the view used, by content hash and name (never their contents)
 URL_PARAMS: Final[dict[str, str]] = {
     "chunk_size": "chunk",
     "irrelevant_chunk_penalty": "penalty",
@@ -61,6 +62,10 @@ PARAM_KEYS: Final[dict[str, str]] = {field.name: f"sb_{field.name}" for field in
 STATE_INITIALIZED: Final = "_state_initialized"
 URL_NOTICES: Final = "_url_notices"  # what the opening link asked for and did not get (shown once)
 UPLOADS_CHANGED: Final = "_uploads_changed"
+LINK_UPLOADS: Final = "_link_uploads"  # the uploads the opening link names (query_params.LinkUpload)
+LINK_FILES: Final = "_link_files"  # files given in the link's upload box, kept when the box is gone
+LINK_UPLOAD_BOX: Final = "link_upload_box"
+UPLOAD_PHASE: Final = "_upload_phase"  # "announce" then "embed" while a new upload is read (app_ui.upload_flow)
 RUN_STATE: Final = "_outcome"  # this run's RunState (app_ui.run_state), written by app.py
 LAST_GOOD_RESULT: Final = "_last_good_result"  # shown, marked stale, while a new run fails
 UPLOAD_CACHES: Final = "_upload_caches"  # this session's SessionCaches (app_ui.caching)
