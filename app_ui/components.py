@@ -352,7 +352,8 @@ def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downlo
     """The share link (with a copy button) and, optionally, JSON and Markdown downloads."""
     st.caption(
         "Copy this link to share the view: it holds the documents, queries, scorer and every slider "
-        "(uploaded files and API keys are never put in it). The copy button is at the right of the box."
+        "(an uploaded file is named by its content hash, never included, and API keys are never put in it). "
+        "The copy button is at the right of the box."
     )
     st.code(share_url(), language=None, wrap_lines=True)
     if not downloads:

@@ -181,6 +181,12 @@ class Evaluate:
     MARK_ID: Final = "ev_mark_id"
     MARK_NOTE: Final = "ev_mark_note"
     MARK_MESSAGE: Final = "_ev_mark_message"  # (level, text) left by a callback for the next run
+    SELECT_TEXT: Final = "ev_select_text"  # the text selection component's value: {start, end, at}
+    SELECT_WHERE: Final = "ev_select_where"
+    SPAN_SOURCE: Final = "ev_span_source"
+    SPAN_FORM: Final = "ev_span_form"
+    FORM_QUERIES: Final = "ev_form_queries"
+    ADD_QUERIES: Final = "ev_add_queries"
     GOTO_EXPLORE: Final = "_ev_goto_explore"
     CHART: Final = "ev_chart"
     DOWNLOAD_CSV: Final = "ev_download_csv"
@@ -221,7 +227,7 @@ class Sweep:
     GOLD: Final = "sw_gold"
     NONCE: Final = "_sw_chart_nonce"
     LAST: Final = "_sw_last_sweep"
-    GOLD_SLUG: Final = "_sw_gold_slug"
+    GOLD_QUERIES: Final = "_sw_gold_queries"  # the golden queries the picker offers (a sample's and mine)
 
     @staticmethod
     def heatmap(nonce: int) -> str:

@@ -33,6 +33,7 @@ from app_ui import (
 from app_ui.panels.judge_panel import render_judge_panel
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
+from app_ui.text_select import select_text, span_from_value
 from rse_core import Document
 from rse_core.evaluation.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json
 from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
@@ -65,6 +66,8 @@ METHOD_COLORS = {
     "window_equal_budget": "#86efac",  # a lighter green: the window again, at RSE's character budget
 }
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
+SPAN_SELECTED, SPAN_CHUNKS = "selected", "chunks"
+SPAN_SOURCES = {SPAN_SELECTED: "Selected text", SPAN_CHUNKS: "Whole chunks"}
 LOGGER = logging.getLogger(__name__)
 
 
@@ -433,10 +436,8 @@ def _open_in_explore(query: str, slug: str) -> None:
 
 
 def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: run_state.RunOutcome) -> None:
-    """Mark the gold span of the sidebar's query by picking chunks; collect spans into a golden set."""
-    st.subheader("Mark a gold span for the current query")
-    query = inputs.queries[0]
-    st.markdown(f"Query (from the sidebar): **{md(query)}**")
+    """Make a golden set: select the answer's text (or pick chunks), type the queries it answers."""
+    st.subheader("Make a golden set: select the answer, type its queries")
     message = st.session_state.pop(keys.Evaluate.MARK_MESSAGE, None)
     if message:
         level, text = message
@@ -451,10 +452,42 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
     name = st.selectbox("Document", names, key=keys.Evaluate.MARK_DOC)
     document = documents[names.index(name)]
     corpus = corpora.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
-    chunks = corpus.chunks
+    source = st.segmented_control(
+        "The gold span",
+        (SPAN_SELECTED, SPAN_CHUNKS),
+        format_func=SPAN_SOURCES.__getitem__,
+        key=keys.Evaluate.SPAN_SOURCE,
+        default=SPAN_SELECTED,
+    )
+    if source == SPAN_CHUNKS:
+        span = _picked_chunks_span(corpus.chunks, document, outcome)
+    else:
+        span = _selected_span(document, outcome.result)
+    _render_span_form(document, span, inputs.queries[0])
+    _render_built_set()
+
+
+def _selected_span(document: Document, result) -> tuple[int, int] | None:
+    """The text box to select in (the whole document, or one of the result's segments) and its selection."""
+    pieces = {"document": (0, len(document.text), "the whole document")}
+    for segment in result.segments if result is not None else ():
+        if segment.doc_id == document.doc_id:
+            pieces[segment.label] = (segment.start_char, segment.end_char, f"segment {segment.label} of the result")
+    state.keep_choice(keys.Evaluate.SELECT_WHERE, list(pieces), "document")
+    where = st.selectbox(
+        "Select in", list(pieces), format_func=lambda key: pieces[key][2], key=keys.Evaluate.SELECT_WHERE
+    )
+    start, end, _ = pieces[where]
+    st.caption("Select the answer's text with the mouse (or Shift + arrows); the selection is the gold span.")
+    value = select_text(document.text[start:end], key=keys.Evaluate.SELECT_TEXT, offset=start)
+    span = span_from_value(value, len(document.text))
+    return None if span is None else (span.start, span.end)
+
+
+def _picked_chunks_span(chunks, document: Document, outcome: run_state.RunOutcome) -> tuple[int, int] | None:
+    """Whole chunks as the span: from the first picked chunk to the last."""
     picked = [n for n in st.session_state.get(keys.Evaluate.MARK_CHUNKS, []) if isinstance(n, int) and n < len(chunks)]
     st.session_state[keys.Evaluate.MARK_CHUNKS] = picked
-
     clicked = selection.clicked_chunk_in(outcome.result, document)
     if clicked is not None:
         st.button(
@@ -471,35 +504,40 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
         key=keys.Evaluate.MARK_CHUNKS,
         help="The gold span runs from the first picked chunk to the last, including the chunks between.",
     )
-    _render_span_form(document, chunks, selected, query, built)
-    _render_built_set()
+    if not selected:
+        return None
+    return chunks[min(selected)].start, chunks[max(selected)].end
 
 
-def _render_span_form(document: Document, chunks, selected: list[int], query: str, built: GoldenSet | None) -> None:
-    """The new golden query's kind, id and note, the picked span, and the button that adds it."""
-    kind_column, id_column, note_column = st.columns([1, 1, 2])
-    kind = kind_column.selectbox("Kind", QUERY_KINDS, key=keys.Evaluate.MARK_KIND)
-    if not st.session_state.get(keys.Evaluate.MARK_ID):
-        st.session_state[keys.Evaluate.MARK_ID] = marking.next_id(built)
-    query_id = id_column.text_input("Id", key=keys.Evaluate.MARK_ID)
-    note = note_column.text_input("Note (optional)", key=keys.Evaluate.MARK_NOTE)
-    if selected:
-        first, last = min(selected), max(selected)
-        start, end = chunks[first].start, chunks[last].end
-        span = document.text[start:end]
-        label = f"chunk {first}" if first == last else f"chunks {first}-{last}"
-        with st.expander(f"Span: {label}, {len(span.strip())} characters", expanded=False):
-            st.text(span.strip())
-        st.button(
+def _render_span_form(document: Document, span: tuple[int, int] | None, query: str) -> None:
+    """The span, then one form for the queries it answers (one a line), their kind and a note."""
+    if span is None:
+        st.caption("Select the answer's text (or pick chunks): it becomes the gold span of the queries below.")
+        return
+    start, end = span
+    text = document.text[start:end]
+    first_page, last_page = document.pages_of_span(start, end)
+    pages = f"p. {first_page}" if first_page == last_page else f"pp. {first_page}-{last_page}"
+    with st.expander(f"Gold span: characters {start:,}-{end:,} ({pages}), {len(text.strip()):,} characters"):
+        st.text(text.strip())
+    if keys.Evaluate.FORM_QUERIES not in st.session_state:
+        st.session_state[keys.Evaluate.FORM_QUERIES] = query
+    with st.form(keys.Evaluate.SPAN_FORM, border=True):
+        st.text_area(
+            "Queries this span answers (one a line; each becomes a golden query)",
+            key=keys.Evaluate.FORM_QUERIES,
+            height=110,
+        )
+        kind_column, note_column = st.columns([1, 3])
+        kind_column.selectbox("Kind", QUERY_KINDS, key=keys.Evaluate.MARK_KIND)
+        note_column.text_input("Note (optional)", key=keys.Evaluate.MARK_NOTE)
+        st.form_submit_button(
             "Add to my golden set",
-            key=keys.Evaluate.ADD_SPAN,
             type="primary",
             icon=":material/add:",
-            on_click=marking.add_span,
-            args=(document.name, document.text, start, end, query_id, query, kind, note),
+            on_click=marking.add_queries,
+            args=(document.name, document.text, start, end),
         )
-    else:
-        st.caption("Pick the chunks that answer the query; their text becomes the gold span.")
 
 
 def _render_built_set() -> None:
