@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_ui import chart_warmup, compute, models, navigation, run_state, scorers, state
+from app_ui import chart_warmup, compute, keys, models, navigation, run_state, scorers, state, upload_flow
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS, ICON
 from views import explore
@@ -28,6 +28,17 @@ def lazy(module: str) -> Callable[[], None]:
 
     render.__name__ = render.__qualname__ = f"render_{module}"
     return render
+
+
+def compute_this_run(inputs: state.Inputs) -> None:
+    """This run's outcome for the page, and the URL that reopens it (a function, so no module
+    global keeps a result, and with it an upload's text, alive after the session)."""
+    if st.session_state.pop(keys.UPLOADS_CHANGED, False):  # a file given for a shared link's upload
+        upload_flow.start()
+    outcome = upload_flow.pending_outcome() or compute.compute(inputs)  # no result while a new upload is read
+    run_state.store_outcome(outcome)
+    if not outcome.pending_uploads:
+        state.sync_url(inputs, outcome.url_uploads)
 
 
 LIVE_CHART_PATHS = ("", "explore", "compare")  # pages whose chart is a live chart ("" = the default page)
@@ -69,8 +80,8 @@ pages = st.navigation(
 warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
 render_sidebar(pages.url_path)
 inputs = state.read_inputs()
-run_state.store_outcome(compute.compute(inputs))
-state.sync_url(inputs)
+compute_this_run(inputs)
 pages.run()
 chart_warmup.finish(warmup)
+upload_flow.advance(inputs)  # reading a new upload: the next step, then a rerun
 scorers.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it

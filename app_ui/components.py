@@ -19,9 +19,11 @@ import streamlit as st
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
 from rse_core.documents.reflow import reflow_pieces  # one reflow for the segment panel and the page view
 from rse_core.figures.chunk_axis import shorten
+from rse_core.params import portable_parameters
 
-from . import keys
+from . import keys, link_uploads
 from .run_state import current_outcome
+from .safe_text import md
 from .widgets import guarded, guarded_fragment, show_messages  # noqa: F401  (pages use components.guarded*)
 
 
@@ -36,7 +38,13 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
     # A keyed container has the same identity in the browser whatever comes before it; unkeyed
     # elements are matched by position, so one message more or less rebuilt everything after it.
     with st.container(key=keys.MESSAGES_AREA):
+        if outcome.pending_uploads:
+            names = ", ".join(f"**{md(name)}**" for name in outcome.pending_uploads)
+            st.info(f"Reading {names}: the result appears when it is ready.", icon=":material/hourglass_top:")
+            return None
         show_messages(outcome, take_url_notices())
+        if outcome.missing_uploads:
+            link_uploads.render_missing(outcome.missing_uploads, outcome.unmatched_link_files)
     if outcome.result is not None:
         st.html(query_html(outcome.result))
     return outcome.result
@@ -74,6 +82,18 @@ def number(value: float, digits: int = 2) -> str:
     return f"{value:.{digits}f}".replace("-", MINUS)
 
 
+def number_below(value: float, limit: float, most_digits: int = 6) -> str:
+    """``value`` with as many decimals as it takes to read as below ``limit``.
+
+    Why: a segment worth 0.2996 rejected by a minimum of 0.3 read "worth 0.30; the minimum is 0.3",
+    which looks like a contradiction.
+    """
+    for digits in range(2, most_digits + 1):
+        if float(f"{value:.{digits}f}") < limit:
+            return number(value, digits)
+    return f"just under {limit:g}"
+
+
 def doc_title(result: ExtractionResult, doc_id: str, limit: int = 70) -> str:
     return shorten(result.corpus.documents_by_id[doc_id].title, limit)
 
@@ -98,7 +118,8 @@ def stop_sentence(result: ExtractionResult) -> str:
     elif reason is StopReason.BELOW_MINIMUM:
         rejected = [step.best.score for step in result.search.steps if step.best is not None and not step.accepted]
         if rejected:
-            detail = f" (the next best was worth {number(max(rejected))}; the minimum is {params.minimum_value:g})"
+            best, minimum = max(rejected), params.minimum_value
+            detail = f" (the next best was worth {number_below(best, minimum)}; the minimum is {minimum:g})"
     return f"The search stopped because {reason.explanation}{detail}."
 
 
@@ -257,7 +278,10 @@ def result_json(result: ExtractionResult) -> str:
     Holds no API key: the result never sees one (scorers keep theirs, and only the scorer's name
     and model are recorded).
     """
-    return json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
+    extra = portable_parameters(
+        result.params, scorer=result.scorer, model=result.model, calibration=result.calibration.describe()
+    )
+    return json.dumps(result.to_dict() | extra, indent=2, ensure_ascii=False)
 
 
 def context_markdown(result: ExtractionResult) -> str:
@@ -302,7 +326,8 @@ def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downlo
     """The share link (with a copy button) and, optionally, JSON and Markdown downloads."""
     st.caption(
         "Copy this link to share the view: it holds the documents, queries, scorer and every slider "
-        "(uploaded files and API keys are never put in it). The copy button is at the right of the box."
+        "(an uploaded file is named by its content hash, never included, and API keys are never put in it). "
+        "The copy button is at the right of the box."
     )
     st.code(share_url(), language=None, wrap_lines=True)
     if not downloads:

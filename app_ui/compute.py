@@ -33,7 +33,7 @@ from rse_core.evaluation.scored_sets import ScoredSet, score_set
 from rse_core.evaluation.sets import EvalSet, golden_group
 from rse_core.search.optimal import GreedyVsOptimal, compare_with_greedy
 
-from . import keys, messages, run_state
+from . import keys, link_uploads, messages, run_state
 from .caching import is_private, score_store, session_caches, session_memo
 from .corpora import active_documents, corpus_of, current_uploads, parse_upload
 from .run_state import RunOutcome
@@ -59,6 +59,9 @@ def compute(inputs: Inputs) -> RunOutcome:
     with st.container(key=keys.PROGRESS_AREA):
         try:
             documents = active_documents(inputs, outcome)
+            _note_link_uploads(documents, outcome)
+            if not documents and outcome.missing_uploads:
+                return outcome  # the page asks for the link's files: no error, no old result
             if not documents:
                 raise RSEError(messages.NO_DOCUMENT)
             outcome.result = result_for(documents, inputs.queries, inputs)
@@ -70,6 +73,21 @@ def compute(inputs: Inputs) -> RunOutcome:
             if previous is not None:
                 outcome.result, outcome.stale = previous, True
     return outcome
+
+
+def _note_link_uploads(documents: Sequence[Document], outcome: RunOutcome) -> None:
+    """Which of the link's uploads are missing, which files given for it are not its, and what the
+    share link names."""
+    private = [document for document in documents if is_private((document,))]
+    outcome.missing_uploads = link_uploads.missing(documents)
+    outcome.url_uploads = link_uploads.url_uploads(documents, private)
+    wanted = {upload.doc_id for upload in link_uploads.wanted()}
+    given = {upload.file_id for upload in link_uploads.kept_files()}
+    if wanted and given:
+        parsed = session_caches().parsed
+        outcome.unmatched_link_files = tuple(
+            parsed[file_id].name for file_id in given if file_id in parsed and parsed[file_id].doc_id not in wanted
+        )
 
 
 def embed_new_uploads(inputs: Inputs, progress: Callable[[float, str], None]) -> None:

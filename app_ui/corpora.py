@@ -17,7 +17,7 @@ from rse_core import Corpus, Document, LoadLimits, RSEError, build_corpus, load_
 from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.sets import SetName, golden_sets
 
-from . import keys, messages
+from . import keys, link_uploads, messages
 from .caching import is_private, remember, session_caches
 from .run_state import RunOutcome
 from .samples import list_samples, load_sample_document
@@ -59,8 +59,16 @@ def parse_upload(upload) -> Document:
 
 
 def current_uploads() -> list:
-    """The files in the sidebar's upload box."""
-    return list(st.session_state.get(keys.UPLOADS) or [])
+    """The files in the sidebar's upload box, then those given for a shared link's uploads."""
+    sidebar = list(st.session_state.get(keys.UPLOADS) or [])
+    ids = {upload.file_id for upload in sidebar}
+    return sidebar + [upload for upload in link_uploads.kept_files() if upload.file_id not in ids]
+
+
+def new_upload_names() -> tuple[str, ...]:
+    """Uploads not parsed yet this session (what a new upload's reading is about)."""
+    parsed = session_caches().parsed
+    return tuple(upload.name for upload in current_uploads() if upload.file_id not in parsed)
 
 
 @st.cache_resource(show_spinner=False)

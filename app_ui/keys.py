@@ -25,6 +25,7 @@ URL_QUERY_2: Final = "q2"
 URL_SCORER: Final = "scorer"
 URL_PRESET: Final = "preset"
 URL_MODEL: Final = "model"
+URL_UPLOADS: Final = "up"  # uploads the view used, by content hash and name (never their contents)
 URL_PARAMS: Final[dict[str, str]] = {
     "chunk_size": "chunk",
     "irrelevant_chunk_penalty": "penalty",
@@ -61,6 +62,10 @@ PARAM_KEYS: Final[dict[str, str]] = {field.name: f"sb_{field.name}" for field in
 STATE_INITIALIZED: Final = "_state_initialized"
 URL_NOTICES: Final = "_url_notices"  # what the opening link asked for and did not get (shown once)
 UPLOADS_CHANGED: Final = "_uploads_changed"
+LINK_UPLOADS: Final = "_link_uploads"  # the uploads the opening link names (query_params.LinkUpload)
+LINK_FILES: Final = "_link_files"  # files given in the link's upload box, kept when the box is gone
+LINK_UPLOAD_BOX: Final = "link_upload_box"
+UPLOAD_PHASE: Final = "_upload_phase"  # "announce" then "embed" while a new upload is read (app_ui.upload_flow)
 RUN_STATE: Final = "_outcome"  # this run's RunState (app_ui.run_state), written by app.py
 LAST_GOOD_RESULT: Final = "_last_good_result"  # shown, marked stale, while a new run fails
 UPLOAD_CACHES: Final = "_upload_caches"  # this session's SessionCaches (app_ui.caching)
@@ -69,6 +74,12 @@ CHART_WARMUP_SENT: Final = "_chart_warmup_sent"
 JUDGE_CACHE: Final = "_judge_cache"
 JUDGE_RESULTS: Final = "_judge_results"
 ANSWERS: Final = "_answers"
+# The LLM settings for answers, kept for the whole session (app_ui.llm_settings): Streamlit drops a
+# widget's value on every page that does not draw it, so the widgets below are seeded from these.
+LLM_PROVIDER: Final = "_llm_provider"
+LLM_BASE_URL: Final = "_llm_base_url"
+LLM_MODEL: Final = "_llm_model"
+LLM_API_KEY: Final = "_llm_api_key"  # this session's only copy; never in the URL or an export
 
 
 def memo_key(name: str) -> str:
@@ -161,6 +172,7 @@ class Evaluate:
     EXTERNAL: Final = "ev_external"
     UPLOAD: Final = "ev_upload"
     TABLE: Final = "ev_table"
+    TABLE_METRIC: Final = "ev_table_metric"
     OPEN: Final = "ev_open_query"
     BUILT: Final = "ev_built_set"  # GoldenSet | None: the set built on this page
     MARK_DOC: Final = "ev_mark_doc"
@@ -169,6 +181,12 @@ class Evaluate:
     MARK_ID: Final = "ev_mark_id"
     MARK_NOTE: Final = "ev_mark_note"
     MARK_MESSAGE: Final = "_ev_mark_message"  # (level, text) left by a callback for the next run
+    SELECT_TEXT: Final = "ev_select_text"  # the text selection component's value: {start, end, at}
+    SELECT_WHERE: Final = "ev_select_where"
+    SPAN_SOURCE: Final = "ev_span_source"
+    SPAN_FORM: Final = "ev_span_form"
+    FORM_QUERIES: Final = "ev_form_queries"
+    ADD_QUERIES: Final = "ev_add_queries"
     GOTO_EXPLORE: Final = "_ev_goto_explore"
     CHART: Final = "ev_chart"
     DOWNLOAD_CSV: Final = "ev_download_csv"
@@ -209,7 +227,7 @@ class Sweep:
     GOLD: Final = "sw_gold"
     NONCE: Final = "_sw_chart_nonce"
     LAST: Final = "_sw_last_sweep"
-    GOLD_SLUG: Final = "_sw_gold_slug"
+    GOLD_QUERIES: Final = "_sw_gold_queries"  # the golden queries the picker offers (a sample's and mine)
 
     @staticmethod
     def heatmap(nonce: int) -> str:

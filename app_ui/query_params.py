@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rse_core import ScorerName
@@ -40,7 +40,16 @@ PARAM_FIELDS: dict[str, tuple[str, type]] = {
     url_name: (field_name, _PARAM_TYPES[field_name]) for field_name, url_name in keys.URL_PARAMS.items()
 }
 KNOWN = frozenset(
-    {keys.URL_DOCS, keys.URL_QUERY, keys.URL_QUERY_2, keys.URL_SCORER, keys.URL_PRESET, keys.URL_MODEL, *PARAM_FIELDS}
+    {
+        keys.URL_DOCS,
+        keys.URL_QUERY,
+        keys.URL_QUERY_2,
+        keys.URL_SCORER,
+        keys.URL_PRESET,
+        keys.URL_MODEL,
+        keys.URL_UPLOADS,
+        *PARAM_FIELDS,
+    }
 )
 STREAMLIT_OWN = keys.URL_STREAMLIT_OWN
 
@@ -53,6 +62,9 @@ MAX_PARAMS = 60  # a longer query string is read only for the names above
 SHOWN_CHARS = 40  # how much of a bad value a notice quotes
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d{1,3})?", re.ASCII)
 _COHERE_MODEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,79}")
+_UPLOAD = re.compile(r"([0-9a-f]{16}):([^/\x00-\x1f]{1,120})")  # content hash, file name
+UPLOAD_SEPARATOR = "/"  # never in an upload's name (a browser sends the base name)
+UPLOADS_CHARS = 3000
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
 
 
@@ -78,6 +90,21 @@ class LinkChoices:
 
 
 @dataclass(frozen=True)
+class LinkUpload:
+    """An uploaded file a view used: its content hash (``Document.doc_id``) and its name.
+
+    A link cannot carry the file; it names it, so a new session can ask for it and recognise
+    it by its contents whatever it is called then.
+    """
+
+    doc_id: str
+    name: str
+
+    def encoded(self) -> str:
+        return f"{self.doc_id}:{self.name}"
+
+
+@dataclass(frozen=True)
 class LinkState:
     """What a link validly asks for (``None``: not given or refused) and what was refused, in words."""
 
@@ -89,6 +116,7 @@ class LinkState:
     preset: str | None = None
     params: Mapping[str, object] = field(default_factory=dict)  # RSEParams field -> value
     notices: tuple[str, ...] = ()
+    uploads: tuple[LinkUpload, ...] = ()
 
 
 def parse_link(params: Mapping[str, object], choices: LinkChoices) -> LinkState:
@@ -117,11 +145,17 @@ def parse_link(params: Mapping[str, object], choices: LinkChoices) -> LinkState:
             value = _number(url_name, raw, kind, choices.bounds.get(field_name), notices)
         if value is not None:
             numbers[field_name] = value
-    return LinkState(samples, query, query_2, scorer, model, preset, numbers, tuple(notices))
+    uploads = _uploads(values.get(keys.URL_UPLOADS), notices)
+    return LinkState(samples, query, query_2, scorer, model, preset, numbers, tuple(notices), uploads)
 
 
 def link_values(
-    samples: Collection[str], queries: tuple[str, ...], scorer: str, model: str | None, numbers: Mapping[str, object]
+    samples: Collection[str],
+    queries: tuple[str, ...],
+    scorer: str,
+    model: str | None,
+    numbers: Mapping[str, object],
+    uploads: Sequence[LinkUpload] = (),
 ) -> dict[str, str]:
     """The URL parameters of a view, each bounded as :func:`parse_link` would read it back.
 
@@ -140,6 +174,9 @@ def link_values(
     for url_name, (field_name, _) in PARAM_FIELDS.items():
         if field_name in numbers:
             wanted[url_name] = format_value(numbers[field_name])
+    named = [upload.encoded() for upload in uploads[:MAX_DOCS] if _UPLOAD.fullmatch(upload.encoded())]
+    if named:
+        wanted[keys.URL_UPLOADS] = UPLOAD_SEPARATOR.join(named)[:UPLOADS_CHARS]
     return wanted
 
 
@@ -216,6 +253,19 @@ def _samples(raw: str | None, known: Collection[str], notices: list[str]) -> tup
         listed = ", ".join(shown(name) for name in unknown[:5])
         notices.append(f"Unknown sample document(s) in the link: {listed}{' and more' if len(unknown) > 5 else ''}.")
     return chosen or None
+
+
+def _uploads(raw: str | None, notices: list[str]) -> tuple[LinkUpload, ...]:
+    """The uploads a link names (hash:name, separated by "/"); malformed entries are noticed, not kept."""
+    if not raw:
+        return ()
+    entries = raw[:UPLOADS_CHARS].split(UPLOAD_SEPARATOR)[:MAX_DOCS]
+    found = [_UPLOAD.fullmatch(entry) for entry in entries]
+    bad = [entry for entry, match in zip(entries, found, strict=True) if match is None]
+    if bad:
+        notices.append(f"Ignored {len(bad)} upload name(s) in the link that are not a content hash and a file name.")
+    unique = {match.group(1): LinkUpload(match.group(1), match.group(2)) for match in found if match is not None}
+    return tuple(unique.values())
 
 
 def _query(raw: str | None, what: str, notices: list[str]) -> str | None:

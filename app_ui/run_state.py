@@ -14,6 +14,7 @@ import streamlit as st
 from rse_core import ExtractionResult
 
 from . import keys
+from .query_params import LinkUpload
 
 
 @dataclass
@@ -25,6 +26,10 @@ class RunOutcome:
     warnings: list[str] = field(default_factory=list)
     stale: bool = False  # ``result`` is the last good one, shown while the problem in ``errors`` lasts
     scorer_failed: bool = False  # the scorer (not the documents) failed: offer the offline one
+    missing_uploads: tuple[LinkUpload, ...] = ()  # uploads the opening link names that this session lacks
+    unmatched_link_files: tuple[str, ...] = ()  # files given for the link whose contents are not the link's
+    url_uploads: tuple[LinkUpload, ...] = ()  # the uploads the share link names
+    pending_uploads: tuple[str, ...] = ()  # new uploads being read: no result is shown meanwhile
 
 
 def store_outcome(outcome: RunOutcome) -> None:

@@ -15,7 +15,7 @@ import streamlit as st
 
 from rse_core import Preset, ScorerName
 
-from . import compute, keys, models, state, widgets
+from . import keys, models, state, upload_flow, widgets
 from . import query_params as qp
 from .samples import list_samples
 
@@ -88,9 +88,8 @@ def _on_uploads_change() -> None:
 
 @widgets.guarded_fragment
 def render_uploads(disabled: bool) -> None:
-    """The upload box. A new file is parsed and embedded in this fragment, with its progress under
-    the box, and only then is the whole app rerun (its scores are cached by then): the page is not
-    dimmed and re-rendered while the model embeds (see ``compute.embed_new_uploads``)."""
+    """The upload box. A change reruns the whole app, which reads and embeds a new file while each
+    page shows only that it is being read (see :mod:`app_ui.upload_flow`)."""
     st.file_uploader(
         "Upload PDFs or text files",
         type=["pdf", "txt", "md"],
@@ -103,8 +102,7 @@ def render_uploads(disabled: bool) -> None:
     )
     if not st.session_state.pop(keys.UPLOADS_CHANGED, False):
         return
-    with widgets.progress_bar("Reading the upload...") as progress:
-        compute.embed_new_uploads(state.read_inputs(), progress)
+    upload_flow.start()  # the app's next runs read and embed a new file (app_ui.upload_flow)
     st.rerun()
 
 

@@ -7,7 +7,7 @@ typed :class:`Inputs` for the rest of the run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -204,6 +204,7 @@ def apply_url(params, samples) -> list[str]:
         st.session_state[keys.COHERE_MODEL] = link.model
     if link.preset is not None:
         apply_preset(link.preset)
+    st.session_state[keys.LINK_UPLOADS] = link.uploads
     if link.params:
         try:
             valid = fit_to_widgets(read_params().with_changes(**link.params))
@@ -263,14 +264,15 @@ def read_inputs() -> Inputs:
     )
 
 
-def sync_url(inputs: Inputs) -> None:
-    """Write the shareable part of the state to the URL (never an API key or an upload).
+def sync_url(inputs: Inputs, uploads: Sequence[qp.LinkUpload] = ()) -> None:
+    """Write the shareable part of the state to the URL (never an API key or an upload's contents).
 
-    Bounded like the parser reads it back: a long query is written only as far as it is scored.
+    ``uploads`` are named by content hash and name, so a new session can ask for them. Bounded
+    like the parser reads it back: a long query is written only as far as it is scored.
     """
     model = dict(inputs.scorer_options).get("model") if inputs.scorer in MODEL_SCORERS else None
     numbers = {field_name: getattr(inputs.params, field_name) for field_name, _ in qp.PARAM_FIELDS.values()}
-    wanted = qp.link_values(inputs.samples, inputs.queries, inputs.scorer, model, numbers)
+    wanted = qp.link_values(inputs.samples, inputs.queries, inputs.scorer, model, numbers, uploads)
     current = {key: qp.first(st.query_params, key) for key in st.query_params}
     if current != wanted:
         st.query_params.from_dict(wanted)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from rse_core import ExtractionResult, RSEError
-from rse_core.evaluation.golden import GoldenQuery
+from rse_core.evaluation.golden import GoldenQuery, GoldenSet
 from rse_core.evaluation.sweep import SweepParam, SweepResult, default_axis, sweep
 
 from . import caching, corpora, keys, state
@@ -34,21 +34,26 @@ def axes(result: ExtractionResult, y_param: SweepParam) -> tuple[tuple[float, ..
     return x_values, y_values
 
 
-def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[str | None, Sequence[GoldenQuery]]:
-    """(slug, golden queries) of the first active document when it is a sample with a golden set."""
-    if not inputs.samples:
-        return None, ()
-    slug = inputs.samples[0]
+def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[GoldenQuery, ...]:
+    """The golden queries about the first active document: its sample's golden set, and the set
+    made on Evaluate ("My golden set") when it is about this document. Recall needs one of them."""
+    if not result.corpus.documents:
+        return ()
+    first = result.corpus.documents[0]
+    queries: list[GoldenQuery] = []
     samples = list_samples()
-    if slug not in samples:
-        return None, ()
-    try:
-        document = corpora.sample_document(slug)
-    except RSEError:
-        return None, ()
-    if not result.corpus.documents or result.corpus.documents[0].doc_id != document.doc_id:
-        return None, ()
-    return slug, samples[slug].golden.queries
+    slug = inputs.samples[0] if inputs.samples else None
+    if slug in samples:
+        try:
+            if corpora.sample_document(slug).doc_id == first.doc_id:
+                queries += samples[slug].golden.queries
+        except RSEError:
+            pass
+    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    if built is not None and built.document == first.name:
+        taken = {query.id for query in queries}
+        queries += [query for query in built.queries if query.id not in taken and query.end_char <= len(first.text)]
+    return tuple(queries)
 
 
 def run_sweep(result: ExtractionResult, y_param: SweepParam, gold: tuple[int, int] | None) -> tuple[SweepResult, float]:

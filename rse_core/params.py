@@ -18,6 +18,10 @@ REFERENCE_CHUNK_LENGTH = 700
 average chunk length when chunks are cut at 800 characters."""
 
 
+DSRAG_DOCUMENT_SELECTION = 10
+"""dsRAG's default ``top_k_for_document_selection``: how many documents its search keeps."""
+
+
 @dataclass(frozen=True)
 class RSEParams:
     """Everything that turns chunk scores into segments.
@@ -99,6 +103,28 @@ class RSEParams:
     def from_dict(cls, data: dict[str, object]) -> RSEParams:
         """Build from a mapping, refusing unknown keys (a typo should not pass silently)."""
         return cls().with_changes(**data)
+
+    def to_dsrag(self, *, top_k_for_document_selection: int = DSRAG_DOCUMENT_SELECTION) -> dict[str, object]:
+        """These parameters as dsRAG's own ``rse_params`` dict, exactly its eight keys.
+
+        Why a mapping and not ``to_dict``: tuned values are meant to be carried to RAG code, and
+        dsRAG rejects nothing but silently ignores a misspelt key. Two keys have no slider here:
+        ``overall_max_length_extension`` is 0 because this app never grows the budget for extra
+        queries (dsRAG adds it per query after the first), and ``top_k_for_document_selection``
+        is dsRAG's default because this app searches every loaded document. The beta shape, top-k,
+        window, chunking and calibration are not RSE parameters in dsRAG (its reranker owns the
+        transform): see :func:`tuning_note`.
+        """
+        return {
+            "max_length": self.max_length,
+            "overall_max_length": self.overall_max_length,
+            "minimum_value": self.minimum_value,
+            "irrelevant_chunk_penalty": self.irrelevant_chunk_penalty,
+            "overall_max_length_extension": 0,
+            "decay_rate": self.decay_rate,
+            "top_k_for_document_selection": top_k_for_document_selection,
+            "chunk_length_adjustment": self.chunk_length_adjustment,
+        }
 
 
 _FLOAT_FIELDS = ("irrelevant_chunk_penalty", "decay_rate", "beta_a", "beta_b", "minimum_value")
@@ -214,3 +240,54 @@ PRESETS: dict[Preset, RSEParams] = {
 def preset(name: str | Preset) -> RSEParams:
     """The parameters of a named preset; the error lists the valid names."""
     return PRESETS[Preset.parse(name)]
+
+
+def dsrag_snippet(params: RSEParams) -> str:
+    """Python that passes these parameters to dsRAG's knowledge base query."""
+    body = "".join(f"    {name!r}: {value!r},\n" for name, value in params.to_dsrag().items())
+    return (
+        "# dsRAG: the parameters tuned in rse-explorer (see the note on the scorer they were tuned with)\n"
+        f"rse_params = {{\n{body}}}\n"
+        'results = kb.query(["your query"], rse_params=rse_params)\n'
+    )
+
+
+def rse_core_snippet(params: RSEParams, scorer: str = "minilm") -> str:
+    """Python that reruns these parameters with rse_core itself (every field, not only dsRAG's)."""
+    fields_text = "".join(f"    {name}={value!r},\n" for name, value in params.to_dict().items())
+    return (
+        "from rse_core import RSEParams, extract, get_scorer, load_document\n\n"
+        f"params = RSEParams(\n{fields_text})\n"
+        f'result = extract(load_document("your.pdf"), "your query", params, get_scorer({scorer!r}))\n'
+        "print(result.rse_context())\n"
+    )
+
+
+def tuning_note(scorer: str, model: str, calibration: str) -> str:
+    """What the values were tuned with, and what to check again when production scores otherwise.
+
+    Why: the penalty and the minimum value are in units of calibrated, beta-transformed scores, so
+    they carry over only to a scorer whose scores are spread the same way.
+    """
+    named = f"{scorer} ({model})" if model and model != scorer else scorer
+    return (
+        f"Tuned with the {named} scorer, calibrated as: {calibration} The penalty and the minimum value are "
+        "in units of these calibrated, beta-transformed scores. If production scores differently (Cohere's "
+        "reranker in dsRAG, another embedding model), re-check on your golden set: the minimum value (a "
+        "scorer with lower or bunched scores drops segments), the penalty (it moves segment length), and the "
+        "decay rate (it depends on how many chunks score high). dsRAG's beta transform is its reranker's, "
+        "not these beta_a/beta_b; chunk size and contextual headers change every score."
+    )
+
+
+def portable_parameters(params: RSEParams, *, scorer: str, model: str, calibration: str) -> dict[str, object]:
+    """What a JSON export adds for RAG code: dsRAG's ``rse_params`` and the note on how they were tuned."""
+    return {
+        "dsrag_rse_params": params.to_dsrag(),
+        "tuned_with": {
+            "scorer": scorer,
+            "model": model,
+            "calibration": calibration,
+            "note": tuning_note(scorer, model, calibration),
+        },
+    }

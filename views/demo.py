@@ -167,6 +167,7 @@ def _compare(result: ExtractionResult, story: Story, facts) -> None:
 
 def _answers(result: ExtractionResult, story: Story, facts) -> None:
     contexts = [context for context in answer_contexts(result) if context.key in ("rse", "top_k")]
+    answers_panel.render_settings(keys.Demo.PREFIX, compact=True)
     answers_panel.render_answers(result, keys.Demo.PREFIX, contexts, auto_ask=True, show_prompt=False)
 
 

@@ -31,6 +31,7 @@ from app_ui import (
 from app_ui.panels.judge_panel import render_judge_panel
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
+from app_ui.text_select import select_text, span_from_value
 from rse_core import Document
 from rse_core.evaluation.golden import QUERY_KINDS, GoldenSet, GoldenSetError, parse_golden_json
 from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
@@ -41,7 +42,13 @@ from views.chunk_size import render_study
 from views.evaluate_budget import render_budget
 
 # Column widths (px) of the per-query table: it fits beside the sidebar in a 1,440 px window.
-ID_WIDTH, KIND_WIDTH, NUMBER_WIDTH, QUERY_WIDTH = 50, 60, 52, 240
+ID_WIDTH, KIND_WIDTH, QUERY_WIDTH = 50, 60, 240
+HEADER_CHAR_PX, HEADER_PADDING_PX = 8, 28  # a header's width: its characters and the sort icon
+RECALL, CHARACTERS = "recall", "chars"
+TABLE_METRICS = {  # what the method columns show: (label, number format, help)
+    RECALL: ("Recall", "%.2f", "share of the gold span sent"),
+    CHARACTERS: ("Characters sent", "%d", "characters of document text sent"),
+}
 
 SOURCES = {
     "sample": "Sample golden set",
@@ -49,14 +56,9 @@ SOURCES = {
     "upload": "Upload a golden set",
     "built": "My golden set",
 }
-SHORT_LABELS = {  # table headers
-    "rse": "RSE",
-    "top_k": "top-k",
-    "top_k_equal_budget": "budget",
-    "window": "window",
-    "window_equal_budget": "window budget",
-}
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
+SPAN_SELECTED, SPAN_CHUNKS = "selected", "chunks"
+SPAN_SOURCES = {SPAN_SELECTED: "Selected text", SPAN_CHUNKS: "Whole chunks"}
 LOGGER = logging.getLogger(__name__)
 
 
@@ -256,23 +258,14 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
     st.subheader("Per query")
     table = query_table(evaluation)
     ids = [query.id for query in evaluation.queries]
-    # Fixed narrow number columns leave the query the rest of the row: the whole table fits a
-    # 1,440 px window beside the sidebar, with no horizontal scrolling.
-    columns: dict[str, object] = {
-        "id": st.column_config.TextColumn("id", width=ID_WIDTH, pinned=True),
-        "kind": st.column_config.TextColumn("kind", width=KIND_WIDTH),
-        "query": st.column_config.TextColumn("query", width=QUERY_WIDTH),
-    }
-    # Five methods: recall and characters per method fit; precision and full coverage per query
-    # are in the CSV and the JSON, and per kind in the chart above.
-    for method in METHODS:
-        label, short = METHOD_LABELS[method], SHORT_LABELS[method]
-        columns[f"{label} recall"] = st.column_config.NumberColumn(
-            f"{short} rec", format="%.2f", width=NUMBER_WIDTH, help=f"{label}: share of the gold span sent"
-        )
-        columns[f"{label} chars"] = st.column_config.NumberColumn(
-            f"{short} chars", format="%d", width=NUMBER_WIDTH, help=f"{label}: characters sent"
-        )
+    metric = st.segmented_control(
+        "Per method, show",
+        tuple(TABLE_METRICS),
+        format_func=lambda name: TABLE_METRICS[name][0],
+        key=keys.Evaluate.TABLE_METRIC,
+        default=RECALL,
+    )
+    columns = per_query_columns(metric or RECALL)
     st.dataframe(
         table,
         hide_index=True,
@@ -301,6 +294,31 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         icon=":material/download:",
     )
     _render_open_query(evaluation, ids, slug)
+
+
+def header_width(label: str) -> int:
+    """Pixels a column needs to show its whole header (headers are never cut: "budget re")."""
+    return HEADER_CHAR_PX * len(label) + HEADER_PADDING_PX
+
+
+def per_query_columns(metric: str) -> dict[str, object]:
+    """The per-query table's columns: id, kind, query, then one column per method for ``metric``.
+
+    One metric at a time keeps every header whole and the table within a 1,440 px window beside
+    the sidebar; precision and full coverage are in the CSV and the JSON, and per kind in the chart.
+    """
+    name, number_format, help_text = TABLE_METRICS[metric]
+    columns: dict[str, object] = {
+        "id": st.column_config.TextColumn("id", width=ID_WIDTH, pinned=True),
+        "kind": st.column_config.TextColumn("kind", width=max(KIND_WIDTH, header_width("kind"))),
+        "query": st.column_config.TextColumn("query", width=QUERY_WIDTH),
+    }
+    for method in METHODS:
+        label = METHOD_LABELS[method]
+        columns[f"{label} {metric}"] = st.column_config.NumberColumn(
+            label, format=number_format, width=header_width(label), help=f"{label}: {name.lower()}, {help_text}"
+        )
+    return columns
 
 
 def _on_row_selected(ids: list[str]) -> None:
@@ -372,10 +390,8 @@ def _open_in_explore(query: str, slug: str) -> None:
 
 
 def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: run_state.RunOutcome) -> None:
-    """Mark the gold span of the sidebar's query by picking chunks; collect spans into a golden set."""
-    st.subheader("Mark a gold span for the current query")
-    query = inputs.queries[0]
-    st.markdown(f"Query (from the sidebar): **{md(query)}**")
+    """Make a golden set: select the answer's text (or pick chunks), type the queries it answers."""
+    st.subheader("Make a golden set: select the answer, type its queries")
     message = st.session_state.pop(keys.Evaluate.MARK_MESSAGE, None)
     if message:
         level, text = message
@@ -390,10 +406,42 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
     name = st.selectbox("Document", names, key=keys.Evaluate.MARK_DOC)
     document = documents[names.index(name)]
     corpus = corpora.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
-    chunks = corpus.chunks
+    source = st.segmented_control(
+        "The gold span",
+        (SPAN_SELECTED, SPAN_CHUNKS),
+        format_func=SPAN_SOURCES.__getitem__,
+        key=keys.Evaluate.SPAN_SOURCE,
+        default=SPAN_SELECTED,
+    )
+    if source == SPAN_CHUNKS:
+        span = _picked_chunks_span(corpus.chunks, document, outcome)
+    else:
+        span = _selected_span(document, outcome.result)
+    _render_span_form(document, span, inputs.queries[0])
+    _render_built_set()
+
+
+def _selected_span(document: Document, result) -> tuple[int, int] | None:
+    """The text box to select in (the whole document, or one of the result's segments) and its selection."""
+    pieces = {"document": (0, len(document.text), "the whole document")}
+    for segment in result.segments if result is not None else ():
+        if segment.doc_id == document.doc_id:
+            pieces[segment.label] = (segment.start_char, segment.end_char, f"segment {segment.label} of the result")
+    state.keep_choice(keys.Evaluate.SELECT_WHERE, list(pieces), "document")
+    where = st.selectbox(
+        "Select in", list(pieces), format_func=lambda key: pieces[key][2], key=keys.Evaluate.SELECT_WHERE
+    )
+    start, end, _ = pieces[where]
+    st.caption("Select the answer's text with the mouse (or Shift + arrows); the selection is the gold span.")
+    value = select_text(document.text[start:end], key=keys.Evaluate.SELECT_TEXT, offset=start)
+    span = span_from_value(value, len(document.text))
+    return None if span is None else (span.start, span.end)
+
+
+def _picked_chunks_span(chunks, document: Document, outcome: run_state.RunOutcome) -> tuple[int, int] | None:
+    """Whole chunks as the span: from the first picked chunk to the last."""
     picked = [n for n in st.session_state.get(keys.Evaluate.MARK_CHUNKS, []) if isinstance(n, int) and n < len(chunks)]
     st.session_state[keys.Evaluate.MARK_CHUNKS] = picked
-
     clicked = selection.clicked_chunk_in(outcome.result, document)
     if clicked is not None:
         st.button(
@@ -410,35 +458,40 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
         key=keys.Evaluate.MARK_CHUNKS,
         help="The gold span runs from the first picked chunk to the last, including the chunks between.",
     )
-    _render_span_form(document, chunks, selected, query, built)
-    _render_built_set()
+    if not selected:
+        return None
+    return chunks[min(selected)].start, chunks[max(selected)].end
 
 
-def _render_span_form(document: Document, chunks, selected: list[int], query: str, built: GoldenSet | None) -> None:
-    """The new golden query's kind, id and note, the picked span, and the button that adds it."""
-    kind_column, id_column, note_column = st.columns([1, 1, 2])
-    kind = kind_column.selectbox("Kind", QUERY_KINDS, key=keys.Evaluate.MARK_KIND)
-    if not st.session_state.get(keys.Evaluate.MARK_ID):
-        st.session_state[keys.Evaluate.MARK_ID] = marking.next_id(built)
-    query_id = id_column.text_input("Id", key=keys.Evaluate.MARK_ID)
-    note = note_column.text_input("Note (optional)", key=keys.Evaluate.MARK_NOTE)
-    if selected:
-        first, last = min(selected), max(selected)
-        start, end = chunks[first].start, chunks[last].end
-        span = document.text[start:end]
-        label = f"chunk {first}" if first == last else f"chunks {first}-{last}"
-        with st.expander(f"Span: {label}, {len(span.strip())} characters", expanded=False):
-            st.text(span.strip())
-        st.button(
+def _render_span_form(document: Document, span: tuple[int, int] | None, query: str) -> None:
+    """The span, then one form for the queries it answers (one a line), their kind and a note."""
+    if span is None:
+        st.caption("Select the answer's text (or pick chunks): it becomes the gold span of the queries below.")
+        return
+    start, end = span
+    text = document.text[start:end]
+    first_page, last_page = document.pages_of_span(start, end)
+    pages = f"p. {first_page}" if first_page == last_page else f"pp. {first_page}-{last_page}"
+    with st.expander(f"Gold span: characters {start:,}-{end:,} ({pages}), {len(text.strip()):,} characters"):
+        st.text(text.strip())
+    if keys.Evaluate.FORM_QUERIES not in st.session_state:
+        st.session_state[keys.Evaluate.FORM_QUERIES] = query
+    with st.form(keys.Evaluate.SPAN_FORM, border=True):
+        st.text_area(
+            "Queries this span answers (one a line; each becomes a golden query)",
+            key=keys.Evaluate.FORM_QUERIES,
+            height=110,
+        )
+        kind_column, note_column = st.columns([1, 3])
+        kind_column.selectbox("Kind", QUERY_KINDS, key=keys.Evaluate.MARK_KIND)
+        note_column.text_input("Note (optional)", key=keys.Evaluate.MARK_NOTE)
+        st.form_submit_button(
             "Add to my golden set",
-            key=keys.Evaluate.ADD_SPAN,
             type="primary",
             icon=":material/add:",
-            on_click=marking.add_span,
-            args=(document.name, document.text, start, end, query_id, query, kind, note),
+            on_click=marking.add_queries,
+            args=(document.name, document.text, start, end),
         )
-    else:
-        st.caption("Pick the chunks that answer the query; their text becomes the gold span.")
 
 
 def _render_built_set() -> None:

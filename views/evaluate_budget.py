@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from app_ui import caching, components, compute, keys, state
+from app_ui.panels.params_export import render_params_export
 from app_ui.safe_text import md
 from rse_core import Document, RSEError, RSEParams
 from rse_core.evaluation.curves import MAX_CHARACTERS, Curve, budget_curves
@@ -153,6 +154,7 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
         args=(tuned.best.params,),
         help="Sets the penalty, minimum segment value, decay rate and max chunks per segment sliders.",
     )
+    render_params_export(tuned.best.params, scorer=scored.scorer, model="", calibration=scored.calibration.describe())
 
 
 def apply_tuned(params: RSEParams) -> None:

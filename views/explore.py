@@ -18,6 +18,7 @@ from app_ui.gold import gold_spans
 from app_ui.live_chart import live_plotly_chart
 from app_ui.panels.explain_panel import render_explain_panel
 from app_ui.panels.page_view_panel import render_page_view_panel
+from app_ui.panels.params_export import render_params_export
 from app_ui.panels.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
@@ -59,6 +60,9 @@ def render() -> None:
     st.subheader("Share and export")
     components.render_share_and_export(result, keys.Explore.PREFIX)
     render_report_download(result, keys.Explore.PREFIX)
+    render_params_export(
+        result.params, scorer=result.scorer, model=result.model, calibration=result.calibration.describe()
+    )
 
 
 def render_headline(result: ExtractionResult) -> None:

@@ -13,7 +13,6 @@ import streamlit as st
 
 from app_ui import components, keys, state
 from app_ui.safe_text import clean, md
-from app_ui.samples import list_samples
 from app_ui.sweeping import apply_setting, cell_from_selection, gold_for, run_sweep
 from rse_core import RSEError
 from rse_core.evaluation.sweep import SweepParam
@@ -39,11 +38,10 @@ def _on_cell_click(chart_key: str) -> None:
 
 
 def _on_gold_change() -> None:
-    slug = st.session_state.get(keys.Sweep.GOLD_SLUG)
     chosen = st.session_state.get(keys.Sweep.GOLD)
-    if not slug or not chosen:
+    if not chosen:
         return
-    for query in list_samples()[slug].golden.queries:
+    for query in st.session_state.get(keys.Sweep.GOLD_QUERIES) or ():
         if query.id == chosen:
             st.session_state[keys.QUERY] = query.query
 
@@ -60,7 +58,7 @@ def render() -> None:
         return
     inputs = state.read_inputs()
 
-    slug, golden = gold_for(result, inputs)
+    golden = gold_for(result, inputs)
     current_query = result.queries[0].strip()
     matching = next((q for q in golden if q.query.strip() == current_query), None)
 
@@ -75,7 +73,7 @@ def render() -> None:
             )
         )
     with controls[2]:
-        gold_span = _gold_control(slug, golden, matching)
+        gold_span = _gold_control(golden, matching)
     metrics = ["segment_count", "chunks", "characters"] + (["recall"] if gold_span else [])
     with controls[1]:
         state.keep_choice(keys.Sweep.METRIC, metrics, "recall" if gold_span else "segment_count")
@@ -99,11 +97,11 @@ def render() -> None:
     _summary(swept, current, elapsed, matching if gold_span else None)
 
 
-def _gold_control(slug: str | None, golden: list, matching) -> tuple[int, int] | None:
+def _gold_control(golden, matching) -> tuple[int, int] | None:
     """The golden query to measure recall against; returns its gold span (``None``: no recall)."""
     gold_span = None
     if golden:
-        st.session_state[keys.Sweep.GOLD_SLUG] = slug
+        st.session_state[keys.Sweep.GOLD_QUERIES] = golden
         st.session_state[keys.Sweep.GOLD] = matching.id if matching else NO_GOLD
         by_id = {q.id: q for q in golden}
         st.selectbox(
@@ -121,7 +119,10 @@ def _gold_control(slug: str | None, golden: list, matching) -> tuple[int, int] |
         if matching is not None:
             gold_span = matching.span
     else:
-        st.caption("Recall needs a sample document with a golden set as the first active document.")
+        st.caption(
+            "Recall needs golden queries about the first active document: a sample's golden set, or one you "
+            "make on Evaluate by selecting the answer's text."
+        )
     return gold_span
 
 

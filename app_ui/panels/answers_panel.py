@@ -1,19 +1,18 @@
 """Answers side by side: the same question and prompt, one context per column, streamed in.
 
-Configuration (provider, base URL, model, key) lives in this session's state under ``ans_*`` keys
-and never in the URL; the key is a password field. The operator's ``OPENAI_API_KEY`` /
-``CO_API_KEY`` (environment or ``.streamlit/secrets.toml``) go only to the operator's endpoint:
-:func:`rse_core.llm.endpoints.resolve_endpoint` decides, and a typed base URL needs a typed key.
-Answers are bounded (``RSE_LLM_MAX_CHARS``, ``RSE_LLM_MAX_SECONDS``) and streamed piece by piece.
-With nothing configured the panel shows the exact prompts that would be sent and how to set an
-endpoint up. Answers are kept per (result settings, model, context) for the session, so a rerun
-does not ask again.
+Configuration (provider, base URL, model, key) is kept for the whole session by
+:mod:`app_ui.llm_settings` and never in the URL; the key is a password field. The operator's
+``OPENAI_API_KEY`` / ``CO_API_KEY`` (environment or ``.streamlit/secrets.toml``) go only to the
+operator's endpoint: :func:`rse_core.llm.endpoints.resolve_endpoint` decides, and a typed base URL
+needs a typed key. Answers are bounded (``RSE_LLM_MAX_CHARS``, ``RSE_LLM_MAX_SECONDS``) and
+streamed piece by piece. With nothing configured the panel shows the exact prompts that would be
+sent and how to set an endpoint up. Answers are kept per (result settings, model, context) for the
+session, so a rerun does not ask again.
 """
 
 from __future__ import annotations
 
 import html
-import os
 import queue
 import threading
 from collections.abc import Sequence
@@ -24,10 +23,8 @@ from cachetools import FIFOCache
 
 from rse_core import ExtractionResult, RSEError
 from rse_core.llm.answers import (
-    BASE_URL_VARIABLES,
     DEFAULT_MODELS,
     KEY_VARIABLES,
-    MODEL_VARIABLE,
     AnswerContext,
     LLMProvider,
     LLMSettings,
@@ -38,7 +35,7 @@ from rse_core.llm.answers import (
 from rse_core.llm.collect import collect_answer
 from rse_core.llm.endpoints import Endpoint, resolve_endpoint
 
-from .. import caching, keys
+from .. import caching, keys, llm_settings
 from ..safe_text import md
 
 _STORE_ENTRIES = 40
@@ -48,8 +45,9 @@ PROVIDER_LABELS = {
 }
 CHIPS = {"rse": "segment", "top_k": "topk", "top_k_budget": "topk", "window": "muted"}
 
+SETTINGS_LABEL = "LLM for answers"
 HOW_TO = (
-    "No LLM is configured, so nothing is sent. To get answers, open **LLM for answers** above and give "
+    f"No LLM is configured, so nothing is sent. To get answers, open **{SETTINGS_LABEL}** on this page and give "
     "an OpenAI-compatible base URL (for example `http://localhost:11434/v1` for Ollama), a model and, if "
     "the server needs one, a key; or choose Cohere chat with a Cohere key. Or start the app with "
     "`OPENAI_BASE_URL`, `RSE_LLM_MODEL` and `OPENAI_API_KEY` (or `CO_API_KEY`) in the environment or in "
@@ -66,18 +64,6 @@ class StoredAnswer:
     seconds: float
 
 
-def init_defaults() -> None:
-    """Fill the settings once per session from the environment (``RSE_LLM_PROVIDER`` etc.)."""
-    if keys.ANSWERS_PROVIDER in st.session_state:
-        return
-    provider = os.environ.get("RSE_LLM_PROVIDER", LLMProvider.OPENAI)
-    provider = provider if provider in tuple(LLMProvider) else LLMProvider.OPENAI
-    st.session_state[keys.ANSWERS_PROVIDER] = provider
-    st.session_state[keys.ANSWERS_BASE_URL] = os.environ.get(BASE_URL_VARIABLES[provider], "")
-    st.session_state[keys.ANSWERS_MODEL] = os.environ.get(MODEL_VARIABLE, DEFAULT_MODELS[provider])
-    st.session_state.setdefault(keys.ANSWERS_API_KEY, "")
-
-
 def _secrets() -> dict[str, object]:
     try:
         return {name: st.secrets.get(name) for name in KEY_VARIABLES.values() if st.secrets.get(name)}
@@ -91,12 +77,11 @@ def current_settings() -> tuple[LLMSettings | None, Endpoint | None, str]:
     The endpoint carries the key the policy allows for it (the operator's only for the operator's
     endpoint); build a client with ``endpoint.client(settings)``.
     """
-    init_defaults()
-    provider = st.session_state[keys.ANSWERS_PROVIDER]
-    base_url = (st.session_state.get(keys.ANSWERS_BASE_URL) or "").strip()
-    model = (st.session_state.get(keys.ANSWERS_MODEL) or "").strip() or DEFAULT_MODELS[provider]
+    provider = llm_settings.value(llm_settings.PROVIDER)
+    base_url = llm_settings.value(llm_settings.BASE_URL).strip()
+    model = llm_settings.value(llm_settings.MODEL).strip() or DEFAULT_MODELS[provider]
     try:
-        endpoint = resolve_endpoint(provider, base_url, st.session_state.get(keys.ANSWERS_API_KEY), secrets=_secrets())
+        endpoint = resolve_endpoint(provider, base_url, llm_settings.value(llm_settings.API_KEY), secrets=_secrets())
     except RSEError as error:  # a refused endpoint: the message names neither key nor credentials
         return None, None, str(error)
     if provider == LLMProvider.OPENAI and not base_url and endpoint.api_key is None:
@@ -111,33 +96,58 @@ def current_settings() -> tuple[LLMSettings | None, Endpoint | None, str]:
         return None, None, str(error)
 
 
-def render_settings(prefix: str) -> None:
-    """The LLM settings, folded away (they rarely change during a demo)."""
-    init_defaults()
-    with st.expander("LLM for answers", icon=":material/settings:"):
-        st.radio(
-            "Provider",
-            tuple(LLMProvider),
-            format_func=PROVIDER_LABELS.get,
-            key=keys.ANSWERS_PROVIDER,
-            horizontal=True,
-        )
-        provider = st.session_state[keys.ANSWERS_PROVIDER]
-        columns = st.columns(3)
-        columns[0].text_input(
-            "Base URL",
-            key=keys.ANSWERS_BASE_URL,
-            placeholder="http://localhost:11434/v1" if provider == LLMProvider.OPENAI else "https://api.cohere.com",
-            help="The API root. Empty: OpenAI's or Cohere's public endpoint.",
-        )
-        columns[1].text_input("Model", key=keys.ANSWERS_MODEL, placeholder=DEFAULT_MODELS[provider] or "gpt-4o-mini")
-        columns[2].text_input(
-            "API key",
-            type="password",
-            key=keys.ANSWERS_API_KEY,
-            help=f"Or set {KEY_VARIABLES[provider]} in the environment or .streamlit/secrets.toml. "
-            "Never put in the URL, the exports or a message.",
-        )
+def render_settings(prefix: str, *, compact: bool = False) -> None:
+    """The LLM settings, folded away (they rarely change during a demo).
+
+    ``compact``: a small button that opens them in a popover (the Demo's answers step). The values
+    are the session's (:mod:`app_ui.llm_settings`): typed on one page, used on every page.
+    """
+    if compact:
+        container = st.popover(SETTINGS_LABEL, icon=":material/settings:")
+    else:
+        container = st.expander(SETTINGS_LABEL, icon=":material/settings:")
+    with container:
+        _settings_widgets()
+
+
+def _settings_widgets() -> None:
+    for setting in llm_settings.FIELDS:
+        llm_settings.seed(setting)
+    st.radio(
+        "Provider",
+        tuple(LLMProvider),
+        format_func=PROVIDER_LABELS.get,
+        key=keys.ANSWERS_PROVIDER,
+        horizontal=True,
+        on_change=llm_settings.keep,
+        args=(llm_settings.PROVIDER,),
+    )
+    provider = llm_settings.value(llm_settings.PROVIDER)
+    columns = st.columns(3)
+    columns[0].text_input(
+        "Base URL",
+        key=keys.ANSWERS_BASE_URL,
+        placeholder="http://localhost:11434/v1" if provider == LLMProvider.OPENAI else "https://api.cohere.com",
+        help="The API root. Empty: OpenAI's or Cohere's public endpoint.",
+        on_change=llm_settings.keep,
+        args=(llm_settings.BASE_URL,),
+    )
+    columns[1].text_input(
+        "Model",
+        key=keys.ANSWERS_MODEL,
+        placeholder=DEFAULT_MODELS[provider] or "gpt-4o-mini",
+        on_change=llm_settings.keep,
+        args=(llm_settings.MODEL,),
+    )
+    columns[2].text_input(
+        "API key",
+        type="password",
+        key=keys.ANSWERS_API_KEY,
+        help=f"Or set {KEY_VARIABLES[provider]} in the environment or .streamlit/secrets.toml. "
+        "Never put in the URL, the exports or a message.",
+        on_change=llm_settings.keep,
+        args=(llm_settings.API_KEY,),
+    )
 
 
 def render_answers(
@@ -244,6 +254,8 @@ def stored_answers(result: ExtractionResult) -> tuple[dict[str, StoredAnswer], s
     store = answer_store()
     identity = (result.settings_key, settings)
     found = {key: answer for (owner, key), answer in store.items() if owner == identity}
+    order = [context.key for context in answer_contexts(result)]  # the page's order, not the finishing order
+    found = dict(sorted(found.items(), key=lambda item: order.index(item[0]) if item[0] in order else len(order)))
     return found, settings.model if found else ""
 
 

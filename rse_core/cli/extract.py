@@ -12,7 +12,7 @@ from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, json
 from rse_core.context import ContextOrder
 from rse_core.documents import load_document
 from rse_core.errors import RSEError
-from rse_core.params import Preset, preset
+from rse_core.params import Preset, portable_parameters, preset
 from rse_core.pipeline import ExtractionResult, extract
 from rse_core.scoring import ScorerName, get_scorer
 from rse_core.topk import DEFAULT_WINDOW
@@ -105,10 +105,18 @@ def _main(argv: Sequence[str] | None) -> int:
     except RSEError as error:
         fail(str(error))
     if args.json:
-        write_stdout(json_terminal_safe(json.dumps(result.to_dict(), indent=2, ensure_ascii=False)) + "\n")
+        write_stdout(json_terminal_safe(json.dumps(result_document(result), indent=2, ensure_ascii=False)) + "\n")
     else:
         write_stdout(render_text(result) + "\n")
     return 0
+
+
+def result_document(result: ExtractionResult) -> dict[str, object]:
+    """The ``--json`` output: the full result, then dsRAG's ``rse_params`` and how they were tuned."""
+    calibration = result.calibration.describe()
+    return result.to_dict() | portable_parameters(
+        result.params, scorer=result.scorer, model=result.model, calibration=calibration
+    )
 
 
 def _show_library_progress() -> None:

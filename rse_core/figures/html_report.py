@@ -71,7 +71,7 @@ def build_report(
     top_k = list(result.top_k if top_k is None else top_k)
     parts = [_head_html(result, link, generated or datetime.now(UTC)), _sizes_html(result, top_k), _charts_html(result)]
     if answers:
-        parts.append(_answers_html(answers, model))
+        parts.append(_answers_html(ordered_answers(answers), model))
     parts.append(_segments_html(result, top_k))
     parts.append(_top_k_html(result, top_k))
     parts.append(_params_html(result))
@@ -165,6 +165,8 @@ def _top_k_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
 
 
 def _sizes_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
+    """Context sizes in the app's order: RSE, then top-k, then the fixed window (each also at RSE's characters)."""
+    w = result.params.window
     rows = (
         ("RSE", len(result.rse_chunks), result.rse_characters, len(result.segments)),
         (f"Top-k (k={len(top_k)})", len(top_k), result.characters(top_k), len(top_k)),
@@ -174,6 +176,8 @@ def _sizes_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
             result.characters(result.top_k_equal_budget),
             len(result.top_k_equal_budget),
         ),
+        (f"Window (±{w})", *_window_sizes(result, result.window)),
+        (f"Window (±{w}) with RSE's characters", *_window_sizes(result, result.window_equal_budget)),
     )
     body = "".join(
         f"<tr><td>{_e(name)}</td><td>{chunks}</td><td>{characters:,}</td><td>{pieces}</td></tr>"
@@ -183,6 +187,21 @@ def _sizes_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
         "<table><thead><tr><th>context</th><th>chunks</th><th>characters</th><th>passages</th></tr></thead>"
         f"<tbody>{body}</tbody></table>"
     )
+
+
+def _window_sizes(result: ExtractionResult, windows: Sequence) -> tuple[int, int, int]:
+    """(chunks, characters, passages) of a fixed-window context."""
+    return sum(s.end - s.start for s in windows), result.window_characters(windows), len(windows)
+
+
+ANSWER_ORDER = ("rse", "top_k", "top_k_budget", "window")
+"""The order answers are shown in, as on the page: RSE first, then top-k, then the window."""
+
+
+def ordered_answers(answers: Mapping[str, ReportAnswer]) -> dict[str, ReportAnswer]:
+    """``answers`` in :data:`ANSWER_ORDER` (they are stored in the order they finished), others after."""
+    rank = {key: number for number, key in enumerate(ANSWER_ORDER)}
+    return dict(sorted(answers.items(), key=lambda item: rank.get(item[0], len(rank))))
 
 
 def _answers_html(answers: Mapping[str, ReportAnswer], model: str) -> str:
