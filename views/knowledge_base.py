@@ -26,6 +26,7 @@ from rse_core.kb import FirstStage, KBSegment
 K = app_keys.KnowledgeBase
 TOP_K_SHOWN = 20
 PREVIEW_CHARS = 220
+SEGMENT_TEXT_HEIGHT = 420  # pixels: a long segment scrolls inside its box
 
 
 @components.guarded
@@ -67,7 +68,8 @@ def _choose_base() -> kbs.OpenBase | None:
     session = kbs.session_base()
     labels = kbs.sources(session is not None and bool(session.kb.documents))
     state.keep_choice(K.SOURCE, list(labels), kbs.BUNDLED)
-    source = st.selectbox(
+    pick, about = st.columns([2, 3], vertical_alignment="bottom")
+    source = pick.selectbox(
         "Knowledge base",
         list(labels),
         format_func=lambda key: labels.get(key, key),
@@ -88,7 +90,8 @@ def _choose_base() -> kbs.OpenBase | None:
     else:
         base = _render_uploads()
     if base is not None:
-        _render_info(base)
+        with about:
+            _render_info(base)
     return base
 
 
@@ -125,7 +128,7 @@ def _render_info(base: kbs.OpenBase) -> None:
         f"{catalog.chunk_size} characters ({'with' if catalog.headers else 'without'} contextual headers) · "
         f"embedded with {md(catalog.model, 80)}"
     )
-    with st.expander("Documents in this base"):
+    with st.popover("Documents in this base", icon=":material/description:"):
         for entry in sorted(catalog.documents.values(), key=lambda entry: entry.name):
             st.markdown(f"- {md(entry.name, 120)}: {entry.pages} pages, {entry.chunks} chunks")
 
@@ -134,7 +137,7 @@ def _render_info(base: kbs.OpenBase) -> None:
 
 
 def _render_ask() -> None:
-    first, second = st.columns(2)
+    first, second = st.columns([3, 2])
     first.text_input("Question", key=K.QUERY, max_chars=2000)
     second.text_input("Second question (optional)", key=K.QUERY_2, max_chars=2000)
     st.markdown("**First stage** (a new search when these change)")
@@ -186,7 +189,11 @@ def _render_answer(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) 
     )
     columns[4].metric("RSE", f"{answer.rse_seconds * 1000:.0f} ms", help="Values, segment search and text reads.")
     if result.stop_reason is not None:
-        st.caption(f"The segment search stopped: {md(result.stop_reason.value)}.")
+        chunks = sum(segment.last_chunk - segment.first_chunk + 1 for segment in result.segments)
+        st.html(
+            f'<div class="rse-stop">The search stopped because {html.escape(result.stop_reason.explanation)} '
+            f"({chunks} of {params.overall_max_length} chunks used).</div>"
+        )
     _render_documents(base, answer)
     with st.container(key=K.BODY):
         left, right = st.columns([3, 2], gap="medium")
@@ -235,9 +242,11 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
                 help="Explore this document alone with the same questions and RSE settings "
                 "(Explore scores its chunks itself, so values differ a little).",
             )
-        for number, segment in own:
-            st.html(_segment_html(number, segment, len(result.queries)))
-        if not own:
+        if own:
+            with st.container(height=SEGMENT_TEXT_HEIGHT, key=f"{K.strip(doc_id)}_text"):
+                for number, segment in own:
+                    st.html(_segment_html(number, segment, len(result.queries)))
+        else:
             st.caption("No segment here: no run of its chunks is worth the minimum value.")
 
 
