@@ -38,6 +38,7 @@ from rse_core.documents.loading import SUPPORTED_SUFFIXES
 from rse_core.kb import (
     BuildProgress,
     DocumentHits,
+    Embedder,
     FirstStageResult,
     KBHit,
     KBQueryParams,
@@ -228,10 +229,10 @@ class SessionBase:
     """This session's base from its uploads, in a temporary folder removed with the object
     (Streamlit drops a session's state when the session ends) or at exit."""
 
-    def __init__(self) -> None:
+    def __init__(self, embedder: Embedder | None = None) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="rse-kb-session-"))
         self._cleanup = weakref.finalize(self, shutil.rmtree, str(self.folder), True)
-        self.kb = KnowledgeBase.create(self.folder / "kb")
+        self.kb = KnowledgeBase.create(self.folder / "kb", embedder)
         self.base = OpenBase(f"{UPLOADED}:{id(self)}", "My uploads", self.kb)
         self.files: dict[str, int] = {}  # file name -> bytes
 

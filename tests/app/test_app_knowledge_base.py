@@ -119,3 +119,42 @@ def test_open_in_explore_loads_the_sample_and_the_question():
     assert at.session_state[keys.SAMPLES] == [slug]
     assert at.session_state[keys.QUERY] == first.queries[0]
     assert at.title[0].value == "Explore"
+
+
+def test_a_session_base_keeps_to_its_limits_and_is_removed_with_the_session():
+    import gc
+
+    base = kbs.SessionBase(HashingEmbedder())
+    folder = base.folder
+    limits = kbs.UploadLimits(files=2, bytes=5_000)
+    text = b"The pump moves coolant through the loop.\n" * 20
+    refused = base.add(
+        [("a.txt", text), ("../../etc/b.md", text + b"More."), ("c.txt", text), ("d.exe", b"x")], limits, None
+    )
+    assert sorted(entry.name for entry in base.kb.documents.values()) == ["a.txt", "b.md"]
+    assert (folder / "files" / "b.md").is_file()  # the name's folders are dropped
+    assert any(line.startswith("c.txt: ") for line in refused) and any(line.startswith("d.exe: ") for line in refused)
+    assert base.add([("e.txt", b"y" * 4_000)], kbs.UploadLimits(files=9, bytes=5_000), None) == [
+        "e.txt: this session's base holds at most 5,000 bytes"
+    ]
+    del base
+    gc.collect()
+    assert not folder.exists()
+
+
+def test_the_page_answers_on_this_sessions_base():
+    at = _page()
+    session = kbs.SessionBase(HashingEmbedder())
+    session.add(
+        [("pump.txt", b"The pump moves coolant through the cooling loop.\n" * 30)], kbs.UploadLimits(9, 10**6), None
+    )
+    at.session_state[K.SESSION_BASE] = session
+    at.run()
+    at.selectbox(key=K.FIRST_STAGE).set_value("bm25")
+    at.text_input(key=K.QUERY).set_value("How does the pump move coolant?")
+    at.selectbox(key=K.SOURCE).set_value(kbs.UPLOADED).run()
+    no_problems(at)
+    assert "Built from my uploads" in at.selectbox(key=K.SOURCE).options
+    assert len(chart_specs(at)) == 1  # its one document was selected
+    assert "pump.txt" in html_text(at)
+    assert not [button for button in at.button if button.key.startswith("kb_open_explore_")]  # not a sample
