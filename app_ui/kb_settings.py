@@ -91,6 +91,7 @@ def init() -> None:
 
 
 WIDGET_KEYS = (
+    K.SOURCE,
     K.QUERY,
     K.QUERY_2,
     K.FIRST_STAGE,

@@ -315,6 +315,11 @@ def answer(base: OpenBase, queries: Sequence[str], params: RSEParams, kb_params:
     return KBAnswer(first, result, document_hits(first), cached, seconds)
 
 
+def public_message(base: OpenBase, error: Exception) -> str:
+    """An error about ``base`` as a user may read it: the base's name instead of its server path."""
+    return str(error).replace(str(base.kb.path), base.label)
+
+
 def rse_params_for(base: OpenBase, params: RSEParams) -> RSEParams:
     """``params`` with the base's chunking (a base is queried at the chunk size it was built with)."""
     return params.with_changes(chunk_size=base.kb.catalog.chunk_size, chunk_headers=base.kb.catalog.headers)

@@ -10,6 +10,7 @@ values and the segment search.
 from __future__ import annotations
 
 import html
+import logging
 
 import streamlit as st
 
@@ -24,6 +25,7 @@ from rse_core.figures.knowledge_base import document_strip, top_k_chunks_of
 from rse_core.kb import FirstStage, KBSegment
 
 K = app_keys.KnowledgeBase
+LOGGER = logging.getLogger(__name__)
 TOP_K_SHOWN = 20
 PREVIEW_CHARS = 220
 SEGMENT_TEXT_HEIGHT = 420  # pixels: a long segment scrolls inside its box
@@ -54,7 +56,7 @@ def render() -> None:
         try:
             answer = kbs.answer(base, queries, params, kb_params)
         except RSEError as error:
-            st.error(md(str(error), 400), icon=":material/error:")
+            st.error(md(kbs.public_message(base, error), 400), icon=":material/error:")
             return
         _render_answer(base, answer, params)
     finally:
@@ -85,8 +87,12 @@ def _choose_base() -> kbs.OpenBase | None:
         name = source.removeprefix(kbs.FOLDER_PREFIX)
         try:
             base = kbs.open_folder(name)
-        except (KeyError, RSEError, OSError) as error:
-            st.error(f"The knowledge base {md(name, 80)} could not be opened: {md(str(error), 300)}")
+        except (KeyError, RSEError, OSError):
+            LOGGER.exception("knowledge base %s could not be opened", name)
+            st.error(
+                f"The knowledge base {md(name, 80)} could not be opened (the server log says why).",
+                icon=":material/error:",
+            )
     else:
         base = _render_uploads()
     if base is not None:
@@ -234,7 +240,7 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
         slug = base.samples.get(doc_id)
         if slug is not None:
             st.button(
-                f"Open {entry.name} in Explore",
+                f"Open {md(entry.name, 60)} in Explore",
                 key=K.open_explore(doc_id),
                 icon=":material/bar_chart:",
                 on_click=kb_settings.open_in_explore,

@@ -158,3 +158,13 @@ def test_the_page_answers_on_this_sessions_base():
     assert len(chart_specs(at)) == 1  # its one document was selected
     assert "pump.txt" in html_text(at)
     assert not [button for button in at.button if button.key.startswith("kb_open_explore_")]  # not a sample
+
+
+def test_a_broken_operator_folder_is_reported_without_its_path(tmp_path, monkeypatch):
+    broken = tmp_path / "secret_mount" / "not_a_base"
+    broken.mkdir(parents=True)
+    monkeypatch.setenv(kbs.KB_DIRS_ENV, str(broken))
+    at = _page()
+    at.selectbox(key=K.SOURCE).set_value("folder:not_a_base").run()
+    assert not at.exception
+    assert [error.value for error in at.error] and "secret_mount" not in all_text(at)
