@@ -16,6 +16,7 @@ from rse_core import Preset, RSEParams, ScorerName, preset
 from rse_core.kb import FirstStage, KBQueryParams
 
 from . import keys, state
+from .knowledge_bases import BUNDLED
 from .samples import DEFAULT_SAMPLE, list_samples
 
 K = keys.KnowledgeBase
@@ -66,12 +67,24 @@ KB_SLIDERS = (
 )
 
 
+WIDGET_KEYS = (
+    K.SOURCE,
+    K.QUERY,
+    K.QUERY_2,
+    K.FIRST_STAGE,
+    K.PRESET,
+    *(K.param(name) for name in K.PARAM_FIELDS),
+    *(K.param(spec.field) for spec in KB_SLIDERS),
+)
+
+
 def _defaults() -> dict[str, object]:
     sidebar = state.read_params()
     samples = list_samples()
     query = samples[DEFAULT_SAMPLE].showcase_query if DEFAULT_SAMPLE in samples else ""
     kb_defaults = KBQueryParams()
     values: dict[str, object] = {
+        K.SOURCE: BUNDLED,
         K.QUERY: query,
         K.QUERY_2: "",
         K.FIRST_STAGE: kb_defaults.first_stage.value,
@@ -83,22 +96,23 @@ def _defaults() -> dict[str, object]:
 
 
 def init() -> None:
-    """Give every widget of the page its value: what it had when the page was left, else the default."""
-    saved = st.session_state.get(SAVED) or _defaults()
-    for key, value in saved.items():
-        if key not in st.session_state:
-            st.session_state[key] = value
+    """Give every widget of the page its value, in this run: what it holds, else what it had when
+    it was last drawn, else the default.
 
-
-WIDGET_KEYS = (
-    K.SOURCE,
-    K.QUERY,
-    K.QUERY_2,
-    K.FIRST_STAGE,
-    K.PRESET,
-    *(K.param(name) for name in K.PARAM_FIELDS),
-    *(K.param(spec.field) for spec in KB_SLIDERS),
-)
+    Assigned on every run, not only when missing: a value put back in an earlier run (while the
+    widget was not drawn, e.g. no base yet) is not sent to the browser, which then showed and sent
+    back the slider's minimum."""
+    saved = st.session_state.get(SAVED) or {}
+    defaults: dict[str, object] | None = None
+    for key in WIDGET_KEYS:
+        if key in st.session_state:
+            value = st.session_state[key]
+        elif key in saved:
+            value = saved[key]
+        else:
+            defaults = defaults or _defaults()
+            value = defaults[key]
+        st.session_state[key] = value
 
 
 def save() -> None:

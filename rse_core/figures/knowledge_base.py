@@ -20,6 +20,7 @@ from rse_core.figures.style import PALETTE, band_label, band_shape, base_layout,
 from rse_core.kb.query import KBHit, KBSegment
 
 STRIP_HEIGHT = 230
+FEW_CHUNKS = 12
 _QUERY_MARKERS = ("circle", "diamond")
 
 
@@ -103,6 +104,8 @@ def document_strip(
         "font": {"size": 15},
     }
     layout["xaxis"] = chunk_x_axis(len(first), "Chunk in the document")
+    if len(first) <= FEW_CHUNKS:  # otherwise Plotly puts ticks between chunks and rounds them to repeats
+        layout["xaxis"].update(tick0=0, dtick=1)
     layout["yaxis"] = {"title": {"text": "Value"}, "zeroline": False, "gridcolor": PALETTE.grid}
     layout["shapes"] = shapes
     layout["annotations"] = labels

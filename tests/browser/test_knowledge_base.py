@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.pdf_factory import make_pdf
+
 from .conftest import ARTIFACTS, screenshot, wait_for_any_chart, wait_for_app
 
 pytestmark = pytest.mark.browser
@@ -61,3 +63,36 @@ def test_ask_the_bundled_knowledge_base(page, app_url):
     assert metric_value(page, "First stage") == "cached"
     assert slider.get_by_test_id("stSliderThumbValue").inner_text() == "0.30"
     full_size(page, "knowledge_base_after_slider")
+
+
+def test_build_a_knowledge_base_from_uploads(page, app_url):
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{app_url}/knowledge-base", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Knowledge base").first.wait_for(timeout=TIMEOUT)
+    settle(page)
+    page.locator(f"{MAIN} [data-testid='stSelectbox']").filter(has_text="Knowledge base").first.click()
+    page.get_by_role("option", name="Build one from uploads").click()
+    wait_for_app(page, TIMEOUT)
+    pdf = make_pdf(
+        [
+            "Zebra herds of the Serengeti migrate clockwise every year, following the rains. " * 3,
+            "During the migration zebras cover about 800 kilometres a year and cross the Mara river. " * 3,
+            "An appendix about office printers, toner cartridges and paper jams. " * 6,
+        ],
+        title="Zebra Field Notes",
+    )
+    page.locator(f"{MAIN} input[type='file']").set_input_files(
+        files=[{"name": "zebra_notes.pdf", "mimeType": "application/pdf", "buffer": pdf}]
+    )
+    wait_for_app(page, TIMEOUT)
+    page.get_by_role("button", name="Add to my knowledge base").click()
+    page.wait_for_timeout(400)
+    wait_for_app(page, TIMEOUT)
+    box = page.locator(f"{MAIN} input[aria-label='Question']")
+    box.fill("How far do zebras migrate each year?")
+    box.press("Enter")
+    settle(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.locator(".rse-text", has_text="zebras cover about 800").first.wait_for(timeout=TIMEOUT)
+    assert page.get_by_role("button", name="in Explore").count() == 0  # an upload is not a sample
+    full_size(page, "knowledge_base_uploads")

@@ -31,6 +31,7 @@ def test_bars_bands_and_marks():
     assert [(band.x0, band.x1) for band in bands] == [(0.5, 2.5), (3.5, 4.5)]
     assert [annotation.text for annotation in figure.layout.annotations] == ["<b>S1</b>", "<b>S3</b>"]
     assert list(figure.data[-1].x) == [2] and figure.data[-1].name == "Top-k chunk"
+    assert figure.layout.xaxis.dtick == 1  # a short document gets one tick per chunk
 
 
 def test_a_second_query_is_drawn_and_the_name_is_escaped():
