@@ -168,3 +168,16 @@ def test_a_broken_operator_folder_is_reported_without_its_path(tmp_path, monkeyp
     at.selectbox(key=K.SOURCE).set_value("folder:not_a_base").run()
     assert not at.exception
     assert [error.value for error in at.error] and "secret_mount" not in all_text(at)
+
+
+def test_a_preset_sets_the_sliders_and_a_second_question_is_drawn_on_the_strips():
+    at = _page()
+    at.selectbox(key=K.PRESET).set_value("balanced").run()
+    no_problems(at)
+    balanced = preset("balanced")
+    for name in K.PARAM_FIELDS:
+        assert at.slider(key=K.param(name)).value == getattr(balanced, name)
+    assert "chunk_length_adjustment=True" in at.code[0].value  # the preset's other fields apply too
+    at.text_input(key=K.QUERY_2).set_value("How many vacation days do employees get?").run()
+    no_problems(at)
+    assert any(trace.get("name") == "Query 2" for spec in chart_specs(at) for trace in spec["data"])

@@ -64,6 +64,13 @@ def test_ask_the_bundled_knowledge_base(page, app_url):
     assert slider.get_by_test_id("stSliderThumbValue").inner_text() == "0.30"
     full_size(page, "knowledge_base_after_slider")
 
+    page.get_by_role("button", name="employee_handbook.pdf in Explore").click()
+    page.get_by_role("heading", name="Explore").first.wait_for(timeout=TIMEOUT)
+    wait_for_app(page, TIMEOUT)
+    page.wait_for_timeout(1500)
+    assert "vacation days" in page.locator("[data-testid='stSidebar'] textarea[aria-label='Query']").input_value()
+    page.screenshot(path=str(ARTIFACTS / "knowledge_base_open_in_explore.png"))
+
 
 def test_build_a_knowledge_base_from_uploads(page, app_url):
     page.set_viewport_size({"width": 1280, "height": 720})
