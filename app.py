@@ -58,6 +58,12 @@ pages = st.navigation(
                 st.Page(explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True),
                 st.Page(lazy("compare"), title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
                 st.Page(lazy("demo"), title="Demo", icon=":material/slideshow:", url_path="demo"),
+                st.Page(
+                    lazy("knowledge_base"),
+                    title="Knowledge base",
+                    icon=":material/database:",
+                    url_path="knowledge-base",
+                ),
             ],
             "Measure": [
                 st.Page(lazy("evaluate"), title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),

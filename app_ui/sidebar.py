@@ -43,6 +43,7 @@ class Group(StrEnum):
 ALL_GROUPS = frozenset(Group)
 PAGE_SCOPES: dict[str, frozenset[Group]] = {
     "worked-example": frozenset(),
+    "knowledge-base": frozenset(),
     "lesson": frozenset({Group.SCORER, Group.VALUES, Group.SEARCH, Group.TOP_K}),
     "transform-lab": frozenset({Group.DOCUMENTS, Group.QUERY, Group.SCORER, Group.VALUES, Group.SEARCH}),
 }
@@ -54,6 +55,8 @@ NOT_APPLYING = {
     "limits (set them on the page). The controls are kept for the other pages.",
     "lesson": "On the Lesson page the case always runs on the bundled annual report with its golden query; "
     "documents and query below do not apply here. Scorer and parameters do.",
+    "knowledge-base": "The Knowledge base page has its own query, first-stage and RSE settings (a base fixes "
+    "its chunk size); nothing in this sidebar applies there.",
     "transform-lab": "The Transform lab shows how scores become values; the baselines and the context order "
     "do not apply here.",
 }

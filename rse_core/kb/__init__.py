@@ -14,7 +14,17 @@ from rse_core.kb.calibration import BM25_CALIBRATION, DENSE_CALIBRATION
 from rse_core.kb.catalog import DocumentEntry, KnowledgeBaseError
 from rse_core.kb.embedding import Embedder, MiniLMEmbedder
 from rse_core.kb.params import FirstStage, KBQueryParams
-from rse_core.kb.query import KBHit, KBResult, KBSegment, query_kb
+from rse_core.kb.query import (
+    DocumentHits,
+    FirstStageResult,
+    KBHit,
+    KBResult,
+    KBSegment,
+    document_hits,
+    query_kb,
+    rse_from_first_stage,
+    search_first_stage,
+)
 from rse_core.kb.store import ChunkRecord, ChunkStore, Hit, StoredChunk
 
 __all__ = [
@@ -25,8 +35,10 @@ __all__ = [
     "ChunkRecord",
     "ChunkStore",
     "DocumentEntry",
+    "DocumentHits",
     "Embedder",
     "FirstStage",
+    "FirstStageResult",
     "Hit",
     "KBHit",
     "KBInfo",
@@ -40,5 +52,8 @@ __all__ = [
     "add_paths",
     "build",
     "collect_files",
+    "document_hits",
     "query_kb",
+    "rse_from_first_stage",
+    "search_first_stage",
 ]

@@ -125,16 +125,41 @@ class KBResult:
         }
 
 
-def query_kb(
-    kb: KnowledgeBase,
-    query_or_queries: str | Sequence[str],
-    params: RSEParams | None = None,
-    kb_params: KBQueryParams | None = None,
-) -> KBResult:
-    """Run RSE for one query (or several together) over the whole knowledge base."""
-    params = params or RSEParams()
+@dataclass(frozen=True)
+class FirstStageResult:
+    """What the first stage found for a set of queries: everything a query needs before RSE's
+    own parameters come in. An app keeps it and reruns :func:`rse_from_first_stage` as RSE's
+    sliders move, without searching the base again."""
+
+    queries: tuple[str, ...]
+    kb_params: KBQueryParams
+    hits: tuple[tuple[ScoredHit, ...], ...]
+    """Per query, the base-wide best ``top_n`` hits, best first."""
+    valued: tuple[tuple[ScoredHit, ...], ...]
+    """Per query, those hits plus the search within the selected documents (what values start from)."""
+    selected: tuple[str, ...]
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DocumentHits:
+    """One document the first stage hit, and why it was (not) selected: its best hit's rank
+    (1 = a query's best hit) decides; documents whose best rank is within ``documents_selected``
+    are selected, ordered by their best score."""
+
+    doc_id: str
+    hits: int
+    best_score: float
+    best_rank: int
+    selected: bool
+
+
+def search_first_stage(
+    kb: KnowledgeBase, query_or_queries: str | Sequence[str], kb_params: KBQueryParams | None = None
+) -> FirstStageResult:
+    """Run the first stage (and the search within the selected documents) for the queries."""
     kb_params = kb_params or KBQueryParams()
-    _check_chunking(kb, params)
     queries, notes = normalize_queries(query_or_queries)
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -153,13 +178,44 @@ def query_kb(
             for probe, query_hits in zip(probes, hits, strict=True)
         ]
     timings["selected_search"] = time.perf_counter() - clock
+    if not any(hits):
+        notes += ("The first stage found no chunk for the query.",)
+    return FirstStageResult(
+        queries,
+        kb_params,
+        tuple(tuple(query_hits) for query_hits in hits),
+        tuple(tuple(query_hits) for query_hits in valued),
+        tuple(selected),
+        timings,
+        notes,
+    )
 
+
+def query_kb(
+    kb: KnowledgeBase,
+    query_or_queries: str | Sequence[str],
+    params: RSEParams | None = None,
+    kb_params: KBQueryParams | None = None,
+) -> KBResult:
+    """Run RSE for one query (or several together) over the whole knowledge base."""
+    params = params or RSEParams()
+    _check_chunking(kb, params)
+    return rse_from_first_stage(kb, search_first_stage(kb, query_or_queries, kb_params), params)
+
+
+def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSEParams | None = None) -> KBResult:
+    """RSE's values, segment search and texts from a first stage already run: what changes when
+    only RSE's parameters do (no embedding, no base-wide search)."""
+    params = params or RSEParams()
+    _check_chunking(kb, params)
+    timings = dict(first.timings)
+    selected = list(first.selected)
     clock = time.perf_counter()
     ends = [kb.chunk_ends(doc_id) for doc_id in selected]
     offsets = np.cumsum([0] + [len(e) for e in ends])
     lengths = np.concatenate([np.diff(e, prepend=0) for e in ends]) if ends else np.zeros(0, dtype=np.int64)
     splits = [int(offset) for offset in offsets[1:-1]]
-    values = [_values(query_hits, selected, offsets, lengths, splits, params) for query_hits in valued]
+    values = [_values(query_hits, selected, offsets, lengths, splits, params) for query_hits in first.valued]
     timings["values"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
@@ -179,15 +235,40 @@ def query_kb(
         segments = _read_segments(kb, search, selected, offsets)
         timings["read"] = time.perf_counter() - clock
     characters = sum(segment.end_char - segment.start_char for segment in segments)
-    top_k = _top_k(kb, hits, kb_params.top_k_minimum, 2 * characters)
-    if not hits or not any(hits):
-        notes += ("The first stage found no chunk for the query.",)
+    top_k = _top_k(kb, first.hits, first.kb_params.top_k_minimum, 2 * characters)
     per_document = {
         doc_id: tuple(query_values[offsets[number] : offsets[number + 1]] for query_values in values)
         for number, doc_id in enumerate(selected)
     }
     return KBResult(
-        queries, segments, top_k, tuple(selected), stop_reason, kb_params.first_stage, timings, notes, per_document
+        first.queries,
+        segments,
+        top_k,
+        first.selected,
+        stop_reason,
+        first.kb_params.first_stage,
+        timings,
+        first.notes,
+        per_document,
+    )
+
+
+def document_hits(first: FirstStageResult) -> tuple[DocumentHits, ...]:
+    """Every document the base-wide first stage hit, selected ones first (in selection order),
+    then the others by best rank: the "which and why" of document selection."""
+    counts: dict[str, int] = {}
+    best_score: dict[str, float] = {}
+    best_rank: dict[str, int] = {}
+    for query_hits in first.hits:
+        for rank, hit in enumerate(query_hits, start=1):
+            counts[hit.doc_id] = counts.get(hit.doc_id, 0) + 1
+            best_score[hit.doc_id] = max(best_score.get(hit.doc_id, -1.0), hit.score)
+            best_rank[hit.doc_id] = min(best_rank.get(hit.doc_id, rank), rank)
+    order = {doc_id: number for number, doc_id in enumerate(first.selected)}
+    ranked = sorted(counts, key=lambda doc_id: (order.get(doc_id, len(order)), best_rank[doc_id], doc_id))
+    return tuple(
+        DocumentHits(doc_id, counts[doc_id], best_score[doc_id], best_rank[doc_id], doc_id in order)
+        for doc_id in ranked
     )
 
 

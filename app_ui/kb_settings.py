@@ -1,0 +1,177 @@
+"""The knowledge-base page's settings: its widgets' starting values, its preset, and the
+:class:`RSEParams` and :class:`KBQueryParams` they make.
+
+The page has its own query and sliders (a base fixes the chunk size, and the sidebar's documents
+do not apply), starting from the sidebar's parameters. Streamlit forgets a widget's value when
+its page is left, so the values are copied aside after each run and put back on return.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from rse_core import Preset, RSEParams, ScorerName, preset
+from rse_core.kb import FirstStage, KBQueryParams
+
+from . import keys, state
+from .knowledge_bases import BUNDLED
+from .samples import DEFAULT_SAMPLE, list_samples
+
+K = keys.KnowledgeBase
+SAVED = "_kb_saved_settings"
+CUSTOM = state.CUSTOM_PRESET
+PRESETS = (*(name.value for name in Preset), CUSTOM)
+SCORER_OF_STAGE = {
+    FirstStage.DENSE: ScorerName.MINILM,
+    FirstStage.BM25: ScorerName.BM25,
+    FirstStage.HYBRID: ScorerName.HYBRID,
+}
+"""The Explore scorer closest to a first stage (used when a document is opened there)."""
+
+
+@dataclass(frozen=True)
+class KBSliderSpec:
+    """A knowledge-base query knob: a field of :class:`KBQueryParams`, its range and help."""
+
+    field: str
+    label: str
+    low: float
+    high: float
+    step: float
+    help: str
+
+
+KB_SLIDERS = (
+    KBSliderSpec("top_n", "First-stage hits (N)", 10, 1000, 10, "Best chunks of the whole base per query (top_n)."),
+    KBSliderSpec(
+        "documents_selected",
+        "Documents selected",
+        1,
+        30,
+        1,
+        "RSE runs over the documents of each query's best this-many hits (documents_selected).",
+    ),
+    KBSliderSpec(
+        "selected_top_n",
+        "Hits within selected documents",
+        0,
+        1000,
+        10,
+        "A second search inside the selected documents scores up to this many more chunks (selected_top_n; 0: off).",
+    ),
+    KBSliderSpec(
+        "fusion_weight", "Fusion weight (dense)", 0.0, 1.0, 0.05, "Hybrid only: dense weight; BM25 gets 1 - weight."
+    ),
+)
+
+
+WIDGET_KEYS = (
+    K.SOURCE,
+    K.QUERY,
+    K.QUERY_2,
+    K.FIRST_STAGE,
+    K.PRESET,
+    *(K.param(name) for name in K.PARAM_FIELDS),
+    *(K.param(spec.field) for spec in KB_SLIDERS),
+)
+
+
+def _defaults() -> dict[str, object]:
+    sidebar = state.read_params()
+    samples = list_samples()
+    query = samples[DEFAULT_SAMPLE].showcase_query if DEFAULT_SAMPLE in samples else ""
+    kb_defaults = KBQueryParams()
+    values: dict[str, object] = {
+        K.SOURCE: BUNDLED,
+        K.QUERY: query,
+        K.QUERY_2: "",
+        K.FIRST_STAGE: kb_defaults.first_stage.value,
+        K.PRESET: state.matching_preset(sidebar),
+    }
+    values.update({K.param(name): getattr(sidebar, name) for name in K.PARAM_FIELDS})
+    values.update({K.param(spec.field): getattr(kb_defaults, spec.field) for spec in KB_SLIDERS})
+    return values
+
+
+def init() -> None:
+    """Give every widget of the page its value, in this run: what it holds, else what it had when
+    it was last drawn, else the default.
+
+    Assigned on every run, not only when missing: a value put back in an earlier run (while the
+    widget was not drawn, e.g. no base yet) is not sent to the browser, which then showed and sent
+    back the slider's minimum."""
+    saved = st.session_state.get(SAVED) or {}
+    defaults: dict[str, object] | None = None
+    for key in WIDGET_KEYS:
+        if key in st.session_state:
+            value = st.session_state[key]
+        elif key in saved:
+            value = saved[key]
+        else:
+            defaults = defaults or _defaults()
+            value = defaults[key]
+        st.session_state[key] = value
+
+
+def save() -> None:
+    """Copy the widgets' values aside (call at the end of the page's run)."""
+    st.session_state[SAVED] = {key: st.session_state[key] for key in WIDGET_KEYS if key in st.session_state}
+
+
+def apply_preset() -> None:
+    """Callback of the page's preset box: its values into the page's RSE sliders."""
+    name = st.session_state[K.PRESET]
+    if name == CUSTOM:
+        return
+    values = preset(name)
+    for field_name in K.PARAM_FIELDS:
+        st.session_state[K.param(field_name)] = getattr(values, field_name)
+
+
+def on_slider_change() -> None:
+    """Callback of an RSE slider: the preset box says which preset (if any) the sliders match."""
+    current = {name: st.session_state[K.param(name)] for name in K.PARAM_FIELDS}
+    for name in Preset:
+        if all(getattr(preset(name), field_name) == value for field_name, value in current.items()):
+            st.session_state[K.PRESET] = name.value
+            return
+    st.session_state[K.PRESET] = CUSTOM
+
+
+def read_params() -> RSEParams:
+    """The page's RSE parameters: its preset (the default when custom) with its sliders."""
+    name = st.session_state.get(K.PRESET, CUSTOM)
+    base = preset(name) if name != CUSTOM else RSEParams()
+    slider_kinds = {name: type(getattr(base, name)) for name in K.PARAM_FIELDS}
+    return base.with_changes(**{name: kind(st.session_state[K.param(name)]) for name, kind in slider_kinds.items()})
+
+
+def read_kb_params() -> KBQueryParams:
+    return KBQueryParams(
+        first_stage=FirstStage.parse(st.session_state[K.FIRST_STAGE]),
+        top_n=int(st.session_state[K.param("top_n")]),
+        documents_selected=int(st.session_state[K.param("documents_selected")]),
+        selected_top_n=int(st.session_state[K.param("selected_top_n")]),
+        fusion_weight=float(st.session_state[K.param("fusion_weight")]),
+    )
+
+
+def read_queries() -> tuple[str, ...]:
+    return tuple(text for text in (st.session_state[K.QUERY], st.session_state[K.QUERY_2]) if text and text.strip())
+
+
+def open_in_explore(slug: str, queries: tuple[str, ...], params: RSEParams, stage: str) -> None:
+    """Callback of "Open in Explore": the sample, the queries, the scorer closest to the first
+    stage and the page's parameters into the sidebar; the page then switches on its next run."""
+    st.session_state[keys.SAMPLES] = [slug]
+    st.session_state[keys.QUERY] = queries[0] if queries else ""
+    st.session_state[keys.QUERY_2] = queries[1] if len(queries) > 1 else ""
+    st.session_state[keys.SCORER] = SCORER_OF_STAGE[FirstStage.parse(stage)].value
+    fitted = state.fit_to_widgets(params)
+    for field_name, key in keys.PARAM_KEYS.items():
+        if field_name not in ("top_k", "window", "context_order"):
+            st.session_state[key] = getattr(fitted, field_name)
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
+    st.session_state[K.GOTO_EXPLORE] = True

@@ -1,0 +1,367 @@
+"""The knowledge bases the app offers, opened once, and the answers it gives over them.
+
+Three kinds, none named by a path from a URL or a widget:
+
+- ``bundled``: the three sample PDFs, built once per machine into
+  ``default_cache_dir() / "kb" / "samples"`` (their MiniLM vectors ship in
+  ``sample_docs/embeddings``, so the build mostly loads the model) and opened once per process
+  (``st.cache_resource``), read-only, shared by every session.
+- operator folders: the bases listed in ``$RSE_KB_DIRS`` (``os.pathsep``-separated). The page
+  offers them by folder name only; a name is looked up in that list, never turned into a path.
+- ``uploads``: one base per session, built from its uploads in a temporary folder that is removed
+  when the session's state is dropped (and at exit), bounded by ``$RSE_KB_UPLOAD_MAX_FILES`` and
+  ``$RSE_KB_UPLOAD_MAX_BYTES``.
+
+A first stage is cached per session, keyed by the base and everything it depends on (queries,
+first stage, ``top_n``, documents selected, fusion ...): moving an RSE slider reruns only values,
+segment search and the text read (:func:`rse_core.kb.rse_from_first_stage`).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import streamlit as st
+from cachetools import LRUCache
+
+from rse_core import RSEParams
+from rse_core.documents.loading import SUPPORTED_SUFFIXES
+from rse_core.kb import (
+    BuildProgress,
+    DocumentHits,
+    Embedder,
+    FirstStageResult,
+    KBHit,
+    KBQueryParams,
+    KBResult,
+    KnowledgeBase,
+    MiniLMEmbedder,
+    add_paths,
+    document_hits,
+    rse_from_first_stage,
+    search_first_stage,
+)
+from rse_core.kb.build import content_id
+from rse_core.kb.catalog import CATALOG_FILE
+from rse_core.scoring.embedding_cache import default_cache_dir
+
+from . import keys
+from .samples import SAMPLE_DIR, list_samples
+
+KB_DIRS_ENV = "RSE_KB_DIRS"
+UPLOAD_MAX_FILES_ENV = "RSE_KB_UPLOAD_MAX_FILES"
+UPLOAD_MAX_BYTES_ENV = "RSE_KB_UPLOAD_MAX_BYTES"
+DEFAULT_UPLOAD_MAX_FILES = 20
+DEFAULT_UPLOAD_MAX_BYTES = 50_000_000
+FIRST_STAGE_ENTRIES = 16  # per session: a few queries x a few first-stage settings
+BUNDLED = "bundled"
+UPLOADED = "uploads"
+FOLDER_PREFIX = "folder:"
+SAMPLE_EMBEDDINGS = SAMPLE_DIR / "embeddings"
+
+Progress = Callable[[BuildProgress], None]
+_BUILD_LOCK = threading.Lock()  # one bundled build per process at a time
+
+
+@dataclass(frozen=True)
+class OpenBase:
+    """A base as the page uses it: ``key`` names it in caches (never a path from the user);
+    ``lock`` serialises queries on a base shared by sessions; ``samples`` maps the doc ids of
+    bundled samples to their slugs (those documents open in Explore)."""
+
+    key: str
+    label: str
+    kb: KnowledgeBase
+    lock: threading.Lock = field(default_factory=threading.Lock, compare=False)
+    samples: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class KBAnswer:
+    """One answer on the page: the (cached) first stage, RSE's result over it, and the hit documents."""
+
+    first: FirstStageResult
+    result: KBResult
+    documents: tuple[DocumentHits, ...]
+    first_stage_cached: bool
+    rse_seconds: float
+
+
+# ------------------------------------------------------------------------------ the sources
+
+
+def operator_folders() -> dict[str, Path]:
+    """Name -> folder for each base in ``$RSE_KB_DIRS``; a repeated name gets `` (2)`` etc."""
+    folders: dict[str, Path] = {}
+    for raw in os.environ.get(KB_DIRS_ENV, "").split(os.pathsep):
+        if not raw.strip():
+            continue
+        path = Path(raw.strip()).expanduser()
+        name = path.name or str(path)
+        unique, number = name, 2
+        while unique in folders:
+            unique, number = f"{name} ({number})", number + 1
+        folders[unique] = path
+    return folders
+
+
+def sources(has_session_base: bool) -> dict[str, str]:
+    """Source key -> label, in the order the page lists them."""
+    listed = {BUNDLED: "Samples (bundled)"}
+    listed.update({f"{FOLDER_PREFIX}{name}": f"{name} (server folder)" for name in operator_folders()})
+    listed[UPLOADED] = "Built from my uploads" if has_session_base else "Build one from uploads"
+    return listed
+
+
+@functools.cache
+def sample_ids() -> dict[str, str]:
+    """Content id -> sample slug, for every bundled sample."""
+    return {content_id(sample.path): slug for slug, sample in list_samples().items()}
+
+
+# ------------------------------------------------------------------------------ the bundled base
+
+
+def bundled_dir() -> Path:
+    return default_cache_dir() / "kb" / "samples"
+
+
+def bundled_is_current(path: Path | None = None) -> bool:
+    """Whether the bundled base exists and holds exactly the samples as they are now."""
+    path = path or bundled_dir()
+    if not (path / CATALOG_FILE).is_file():
+        return False
+    try:
+        kb = KnowledgeBase.open(path)
+    except Exception:  # a damaged base is rebuilt
+        return False
+    try:
+        return set(kb.documents) == set(sample_ids())
+    finally:
+        kb.close()
+
+
+def build_bundled(progress: Progress | None = None) -> Path:
+    """Build the bundled base if it is missing or stale: into a new folder beside it, which then
+    replaces it, so a reader never opens a half-built base."""
+    target = bundled_dir()
+    with _BUILD_LOCK:
+        if bundled_is_current(target):
+            return target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix="samples.building.", dir=target.parent))
+        try:
+            kb = KnowledgeBase.create(staging / "kb", MiniLMEmbedder(bundled_embeddings=[SAMPLE_EMBEDDINGS]))
+            try:
+                add_paths(kb, [sample.path for sample in list_samples().values()], progress)
+            finally:
+                kb.close()
+            if target.exists():
+                shutil.rmtree(target)
+            os.replace(staging / "kb", target)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _shared_base(path: str, stamp: float, bundled: bool) -> OpenBase:
+    """A base opened once per process for every session (``stamp``: its catalog's mtime, so a
+    rebuilt base is opened again)."""
+    embedder = MiniLMEmbedder(bundled_embeddings=[SAMPLE_EMBEDDINGS]) if bundled else None
+    kb = KnowledgeBase.open(path, embedder)
+    key = BUNDLED if bundled else f"{FOLDER_PREFIX}{path}"
+    ids = sample_ids() if bundled else {}
+    return OpenBase(f"{key}@{stamp}", "Samples" if bundled else Path(path).name, kb, samples=ids)
+
+
+def open_bundled() -> OpenBase:
+    """The bundled base (call :func:`build_bundled` first)."""
+    path = bundled_dir()
+    return _shared_base(str(path), (path / CATALOG_FILE).stat().st_mtime, True)
+
+
+def open_folder(name: str) -> OpenBase:
+    """An operator's base by the name :func:`operator_folders` gave it.
+
+    Raises:
+        KeyError: no such name in ``$RSE_KB_DIRS``.
+        KnowledgeBaseError: the folder is not a knowledge base.
+    """
+    path = operator_folders()[name]
+    catalog = path / CATALOG_FILE
+    stamp = catalog.stat().st_mtime if catalog.is_file() else 0.0
+    base = _shared_base(str(path), stamp, False)
+    return OpenBase(base.key, name, base.kb, base.lock, base.samples)
+
+
+# ------------------------------------------------------------------------------ a session's own base
+
+
+@dataclass(frozen=True)
+class UploadLimits:
+    files: int
+    bytes: int
+
+    @classmethod
+    def from_env(cls) -> UploadLimits:
+        files = _env_int(UPLOAD_MAX_FILES_ENV, DEFAULT_UPLOAD_MAX_FILES)
+        return cls(files, _env_int(UPLOAD_MAX_BYTES_ENV, DEFAULT_UPLOAD_MAX_BYTES))
+
+
+def _env_int(name: str, default: int) -> int:
+    try:
+        return max(int(os.environ.get(name, default)), 0)
+    except ValueError:
+        return default
+
+
+class SessionBase:
+    """This session's base from its uploads, in a temporary folder removed with the object
+    (Streamlit drops a session's state when the session ends) or at exit."""
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="rse-kb-session-"))
+        self._cleanup = weakref.finalize(self, shutil.rmtree, str(self.folder), True)
+        self.kb = KnowledgeBase.create(self.folder / "kb", embedder)
+        self.base = OpenBase(f"{UPLOADED}:{id(self)}", "My uploads", self.kb)
+        self.files: dict[str, int] = {}  # file name -> bytes
+
+    @property
+    def bytes(self) -> int:
+        return sum(self.files.values())
+
+    def add(self, uploads: Sequence[tuple[str, bytes]], limits: UploadLimits, progress: Progress | None) -> list[str]:
+        """Write the uploads into the folder and add them to the base; returns what was refused."""
+        refused: list[str] = []
+        paths: list[Path] = []
+        (self.folder / "files").mkdir(exist_ok=True)
+        for raw_name, data in uploads:
+            name = Path(raw_name).name
+            if Path(name).suffix.lower() not in SUPPORTED_SUFFIXES or name in self.files:
+                refused.append(f"{name}: not a PDF, TXT or MD file, or already added")
+            elif len(self.files) + 1 > limits.files:
+                refused.append(f"{name}: this session's base holds at most {limits.files} files")
+            elif self.bytes + len(data) > limits.bytes:
+                refused.append(f"{name}: this session's base holds at most {limits.bytes:,} bytes")
+            else:
+                path = self.folder / "files" / name
+                path.write_bytes(data)
+                self.files[name] = len(data)
+                paths.append(path)
+        if paths:
+            report = add_paths(self.kb, paths, progress)
+            refused.extend(f"{Path(where).name}: {why}" for where, why in report.failed)
+        self.base = OpenBase(f"{UPLOADED}:{id(self)}:{len(self.kb.documents)}", "My uploads", self.kb)
+        return refused
+
+    def discard(self) -> None:
+        self.kb.close()
+        self._cleanup()
+
+
+def session_base() -> SessionBase | None:
+    return st.session_state.get(keys.KnowledgeBase.SESSION_BASE)
+
+
+def add_uploads(uploads: Sequence[tuple[str, bytes]], progress: Progress | None) -> list[str]:
+    """Add uploads to this session's base (made on first use); returns the refused ones, in words."""
+    base = session_base()
+    if base is None:
+        base = SessionBase()
+        st.session_state[keys.KnowledgeBase.SESSION_BASE] = base
+    return base.add(uploads, UploadLimits.from_env(), progress)
+
+
+def discard_session_base() -> None:
+    base = st.session_state.pop(keys.KnowledgeBase.SESSION_BASE, None)
+    if base is not None:
+        base.discard()
+
+
+# ------------------------------------------------------------------------------ answers
+
+
+def _first_stage_cache() -> LRUCache:
+    cache = st.session_state.get(keys.KnowledgeBase.FIRST_STAGE_CACHE)
+    if cache is None:
+        cache = st.session_state[keys.KnowledgeBase.FIRST_STAGE_CACHE] = LRUCache(maxsize=FIRST_STAGE_ENTRIES)
+    return cache
+
+
+def answer(base: OpenBase, queries: Sequence[str], params: RSEParams, kb_params: KBQueryParams) -> KBAnswer:
+    """RSE over ``base`` for the queries: the first stage from this session's cache when the same
+    base, queries and first-stage settings were asked before."""
+    cache = _first_stage_cache()
+    cache_key = (base.key, tuple(queries), kb_params)
+    first = cache.get(cache_key)
+    cached = first is not None
+    with base.lock:
+        if first is None:
+            first = search_first_stage(base.kb, list(queries), kb_params)
+            cache[cache_key] = first
+        clock = time.perf_counter()
+        result = rse_from_first_stage(base.kb, first, params)
+        seconds = time.perf_counter() - clock
+    return KBAnswer(first, result, document_hits(first), cached, seconds)
+
+
+def public_message(base: OpenBase, error: Exception) -> str:
+    """An error about ``base`` as a user may read it: the base's name instead of its server path."""
+    return str(error).replace(str(base.kb.path), base.label)
+
+
+def rse_params_for(base: OpenBase, params: RSEParams) -> RSEParams:
+    """``params`` with the base's chunking (a base is queried at the chunk size it was built with)."""
+    return params.with_changes(chunk_size=base.kb.catalog.chunk_size, chunk_headers=base.kb.catalog.headers)
+
+
+_READY: set[str] = set()  # bundled folders checked (or built) in this process
+
+
+def ensure_bundled(progress: Progress | None = None) -> OpenBase:
+    """The bundled base, built first if this machine has none (checked once per process)."""
+    path = str(bundled_dir())
+    if path not in _READY:
+        build_bundled(progress)
+        _READY.add(path)
+    return open_bundled()
+
+
+@dataclass(frozen=True)
+class TopKEntry:
+    """A top-k line on the page: the hit, its pages and the start of its text."""
+
+    hit: KBHit
+    first_page: int
+    last_page: int
+    preview: str
+
+
+def top_k_entries(base: OpenBase, hits: Sequence[KBHit], limit: int) -> list[TopKEntry]:
+    """The best ``limit`` top-k hits with pages and text (one store read per document)."""
+    chosen = list(hits[:limit])
+    spans: dict[str, tuple[int, int]] = {}
+    for hit in chosen:
+        low, high = spans.get(hit.doc_id, (hit.chunk_index, hit.chunk_index))
+        spans[hit.doc_id] = (min(low, hit.chunk_index), max(high, hit.chunk_index))
+    with base.lock:
+        chunks = {
+            doc_id: {chunk.chunk_index: chunk for chunk in base.kb.store.read(doc_id, *span)}
+            for doc_id, span in spans.items()
+        }
+    entries = []
+    for hit in chosen:
+        chunk = chunks[hit.doc_id].get(hit.chunk_index)
+        if chunk is not None:
+            entries.append(TopKEntry(hit, chunk.first_page, chunk.last_page, chunk.text))
+    return entries

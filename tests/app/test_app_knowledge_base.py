@@ -1,0 +1,183 @@
+"""The Knowledge base page through AppTest: the bundled base, cached first stage, operator folders.
+
+The bundled base is built once for this module into a temporary ``RSE_CACHE_DIR`` (the samples'
+MiniLM vectors ship with them; loading the model is most of the build's time).
+"""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+from app_ui import keys
+from app_ui import knowledge_bases as kbs
+from app_ui.samples import list_samples, load_sample_document
+from rse_core import RSEParams, preset
+from rse_core.documents.reflow import reflow
+from rse_core.kb import KnowledgeBase, build, rse_from_first_stage
+from tests.kb.support import SAMPLES, HashingEmbedder
+from tests.support.apptest_support import all_text, chart_specs, html_text, new_app, no_problems, open_page
+
+K = keys.KnowledgeBase
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cache_dir(tmp_path_factory):
+    """A cache of this module's own, so the bundled base is built here (once)."""
+    folder = tmp_path_factory.mktemp("rse_cache")
+    patch = pytest.MonkeyPatch()
+    patch.setenv("RSE_CACHE_DIR", str(folder))
+    patch.delenv(kbs.KB_DIRS_ENV, raising=False)
+    yield folder
+    patch.undo()
+
+
+def _page(**query_params: str):
+    at = open_page(new_app(**query_params).run(), "knowledge-base")
+    no_problems(at)
+    return at
+
+
+def _cached_first_stages(at):
+    return list(at.session_state[K.FIRST_STAGE_CACHE].values())
+
+
+def test_the_page_answers_on_the_bundled_base_with_the_documents_exact_text(cache_dir):
+    at = _page()
+    assert at.selectbox(key=K.SOURCE).value == kbs.BUNDLED
+    assert (cache_dir / "kb" / "samples" / "kb.json").is_file()
+    [first] = _cached_first_stages(at)
+    kb = KnowledgeBase.open(kbs.bundled_dir())
+    result = rse_from_first_stage(kb, first, kbs.rse_params_for(kbs.open_bundled(), _page_params(at)))
+    assert result.segments, "the showcase question should find segments"
+    by_name = {sample.path.name: load_sample_document(sample.path) for sample in list_samples().values()}
+    shown = html_text(at)
+    for segment in result.segments:
+        assert segment.text == by_name[segment.document].text[segment.start_char : segment.end_char]
+        assert html.escape(reflow(segment.text)) in shown
+    assert len(chart_specs(at)) == len(result.selected_documents)
+    names = list(at.dataframe[0].value["Document"])
+    assert set(kb.documents[doc_id].name for doc_id in result.selected_documents) <= set(names)
+    assert "Top-k beside" in [header.value for header in at.subheader]
+
+
+def _page_params(at) -> RSEParams:
+    """The RSE parameters the page's preset and sliders hold."""
+    values = {name: at.slider(key=K.param(name)).value for name in K.PARAM_FIELDS}
+    name = at.selectbox(key=K.PRESET).value
+    return (preset(name) if name != "custom" else RSEParams()).with_changes(**values)
+
+
+def test_an_rse_slider_reuses_the_first_stage_and_a_first_stage_knob_does_not(monkeypatch):
+    calls = []
+    original = kbs.search_first_stage
+    monkeypatch.setattr(kbs, "search_first_stage", lambda *args, **kw: calls.append(args[1]) or original(*args, **kw))
+    at = _page()
+    assert len(calls) == 1
+    for value in (0.3, 0.1):
+        at.slider(key=K.param("irrelevant_chunk_penalty")).set_value(value).run()
+        no_problems(at)
+    at.slider(key=K.param("max_length")).set_value(5).run()
+    assert len(calls) == 1
+    assert [metric.value for metric in at.metric if metric.label == "First stage"] == ["cached"]
+    assert at.selectbox(key=K.PRESET).value == "custom"
+    at.slider(key=K.param("top_n")).set_value(100).run()
+    no_problems(at)
+    assert len(calls) == 2
+
+
+def test_operator_folders_are_offered_by_name_only(tmp_path, monkeypatch):
+    folder = tmp_path / "hidden_server_path" / "team_docs"
+    build(folder, SAMPLES[:1], embedder=HashingEmbedder())
+    monkeypatch.setenv(kbs.KB_DIRS_ENV, str(folder))
+    at = _page()
+    box = at.selectbox(key=K.SOURCE)
+    assert "team_docs (server folder)" in box.options
+    assert not any("hidden_server_path" in option for option in box.options)
+    at.selectbox(key=K.FIRST_STAGE).set_value("bm25")
+    box.set_value("folder:team_docs").run()
+    no_problems(at)
+    assert "hidden_server_path" not in all_text(at)
+    assert at.metric[0].label == "Segments"
+
+
+def test_a_path_in_the_url_is_ignored(tmp_path):
+    at = _page(kb=str(tmp_path), kb_source=str(tmp_path), path="/etc")
+    assert at.selectbox(key=K.SOURCE).value == kbs.BUNDLED
+    assert all(str(tmp_path) not in option for option in at.selectbox(key=K.SOURCE).options)
+    assert list(kbs.operator_folders()) == []
+
+
+def test_open_in_explore_loads_the_sample_and_the_question():
+    at = _page()
+    [first] = _cached_first_stages(at)
+    doc_id = first.selected[0]
+    slug = kbs.sample_ids()[doc_id]
+    at.button(key=K.open_explore(doc_id)).click().run()
+    no_problems(at)
+    assert at.session_state[keys.SAMPLES] == [slug]
+    assert at.session_state[keys.QUERY] == first.queries[0]
+    assert at.title[0].value == "Explore"
+
+
+def test_a_session_base_keeps_to_its_limits_and_is_removed_with_the_session():
+    import gc
+
+    base = kbs.SessionBase(HashingEmbedder())
+    folder = base.folder
+    limits = kbs.UploadLimits(files=2, bytes=5_000)
+    text = b"The pump moves coolant through the loop.\n" * 20
+    refused = base.add(
+        [("a.txt", text), ("../../etc/b.md", text + b"More."), ("c.txt", text), ("d.exe", b"x")], limits, None
+    )
+    assert sorted(entry.name for entry in base.kb.documents.values()) == ["a.txt", "b.md"]
+    assert (folder / "files" / "b.md").is_file()  # the name's folders are dropped
+    assert any(line.startswith("c.txt: ") for line in refused) and any(line.startswith("d.exe: ") for line in refused)
+    assert base.add([("e.txt", b"y" * 4_000)], kbs.UploadLimits(files=9, bytes=5_000), None) == [
+        "e.txt: this session's base holds at most 5,000 bytes"
+    ]
+    del base
+    gc.collect()
+    assert not folder.exists()
+
+
+def test_the_page_answers_on_this_sessions_base():
+    at = _page()
+    session = kbs.SessionBase(HashingEmbedder())
+    session.add(
+        [("pump.txt", b"The pump moves coolant through the cooling loop.\n" * 30)], kbs.UploadLimits(9, 10**6), None
+    )
+    at.session_state[K.SESSION_BASE] = session
+    at.run()
+    at.selectbox(key=K.FIRST_STAGE).set_value("bm25")
+    at.text_input(key=K.QUERY).set_value("How does the pump move coolant?")
+    at.selectbox(key=K.SOURCE).set_value(kbs.UPLOADED).run()
+    no_problems(at)
+    assert "Built from my uploads" in at.selectbox(key=K.SOURCE).options
+    assert len(chart_specs(at)) == 1  # its one document was selected
+    assert "pump.txt" in html_text(at)
+    assert not [button for button in at.button if button.key.startswith("kb_open_explore_")]  # not a sample
+
+
+def test_a_broken_operator_folder_is_reported_without_its_path(tmp_path, monkeypatch):
+    broken = tmp_path / "secret_mount" / "not_a_base"
+    broken.mkdir(parents=True)
+    monkeypatch.setenv(kbs.KB_DIRS_ENV, str(broken))
+    at = _page()
+    at.selectbox(key=K.SOURCE).set_value("folder:not_a_base").run()
+    assert not at.exception
+    assert [error.value for error in at.error] and "secret_mount" not in all_text(at)
+
+
+def test_a_preset_sets_the_sliders_and_a_second_question_is_drawn_on_the_strips():
+    at = _page()
+    at.selectbox(key=K.PRESET).set_value("balanced").run()
+    no_problems(at)
+    balanced = preset("balanced")
+    for name in K.PARAM_FIELDS:
+        assert at.slider(key=K.param(name)).value == getattr(balanced, name)
+    assert "chunk_length_adjustment=True" in at.code[0].value  # the preset's other fields apply too
+    at.text_input(key=K.QUERY_2).set_value("How many vacation days do employees get?").run()
+    no_problems(at)
+    assert any(trace.get("name") == "Query 2" for spec in chart_specs(at) for trace in spec["data"])

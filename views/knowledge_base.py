@@ -1,0 +1,297 @@
+"""Knowledge base: ask a whole collection, see which documents the first stage hit, which RSE
+ran over and why, one value strip per selected document with its segments, their text and the
+top-k list beside.
+
+Only draws: bases, answers and settings come from ``app_ui.knowledge_bases`` and
+``app_ui.kb_settings``. The first stage is cached per session, so the RSE sliders only redo
+values and the segment search.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+
+import streamlit as st
+
+from app_ui import components, kb_settings, navigation, state, widgets
+from app_ui import keys as app_keys
+from app_ui import knowledge_bases as kbs
+from app_ui.safe_text import md
+from rse_core import RSEParams
+from rse_core.documents.reflow import reflow
+from rse_core.errors import RSEError
+from rse_core.figures.knowledge_base import document_strip, top_k_chunks_of
+from rse_core.kb import FirstStage, KBSegment
+
+K = app_keys.KnowledgeBase
+LOGGER = logging.getLogger(__name__)
+TOP_K_SHOWN = 20
+PREVIEW_CHARS = 220
+SEGMENT_TEXT_HEIGHT = 420  # pixels: a long segment scrolls inside its box
+
+
+@components.guarded
+def render() -> None:
+    if st.session_state.pop(K.GOTO_EXPLORE, False):
+        navigation.switch_to("Explore")
+    st.title("Knowledge base")
+    st.caption(
+        "RSE over a whole collection: the first stage finds the best chunks of every document, the documents of "
+        "the best hits are selected, and RSE values every chunk of each selected document and picks segments "
+        "across them under one budget. Moving an RSE slider reuses the first stage's hits."
+    )
+    kb_settings.init()
+    try:
+        base = _choose_base()
+        if base is None:
+            return
+        _render_ask()
+        queries = kb_settings.read_queries()
+        if not queries:
+            st.info("Type a question to ask the knowledge base.", icon=":material/edit:")
+            return
+        params = kbs.rse_params_for(base, kb_settings.read_params())
+        kb_params = kb_settings.read_kb_params()
+        try:
+            answer = kbs.answer(base, queries, params, kb_params)
+        except RSEError as error:
+            st.error(md(kbs.public_message(base, error), 400), icon=":material/error:")
+            return
+        _render_answer(base, answer, params)
+    finally:
+        kb_settings.save()
+
+
+# ------------------------------------------------------------------------------ the base
+
+
+def _choose_base() -> kbs.OpenBase | None:
+    session = kbs.session_base()
+    labels = kbs.sources(session is not None and bool(session.kb.documents))
+    state.keep_choice(K.SOURCE, list(labels), kbs.BUNDLED)
+    pick, about = st.columns([2, 3], vertical_alignment="bottom")
+    source = pick.selectbox(
+        "Knowledge base",
+        list(labels),
+        format_func=lambda key: labels.get(key, key),
+        key=K.SOURCE,
+        help="The bundled samples, a base the server's operator listed (RSE_KB_DIRS), or one built from your "
+        "uploads for this session only.",
+    )
+    base: kbs.OpenBase | None = None
+    if source == kbs.BUNDLED:
+        with widgets.progress_bar("Preparing the sample knowledge base (once per machine)...") as bar:
+            base = kbs.ensure_bundled(lambda p: bar(p.files_done / max(p.files_total, 1), p.line()))
+    elif source.startswith(kbs.FOLDER_PREFIX):
+        name = source.removeprefix(kbs.FOLDER_PREFIX)
+        try:
+            base = kbs.open_folder(name)
+        except (KeyError, RSEError, OSError):
+            LOGGER.exception("knowledge base %s could not be opened", name)
+            st.error(
+                f"The knowledge base {md(name, 80)} could not be opened (the server log says why).",
+                icon=":material/error:",
+            )
+    else:
+        base = _render_uploads()
+    if base is not None:
+        with about:
+            _render_info(base)
+    return base
+
+
+def _render_uploads() -> kbs.OpenBase | None:
+    limits = kbs.UploadLimits.from_env()
+    files = st.file_uploader(
+        "Files for this session's knowledge base",
+        type=["pdf", "txt", "md"],
+        accept_multiple_files=True,
+        key=K.UPLOADS,
+        help=f"Built in a temporary folder on the server and removed when your session ends; at most "
+        f"{limits.files} files and {limits.bytes / 1e6:.0f} MB.",
+    )
+    if st.button("Add to my knowledge base", key=K.BUILD, icon=":material/build:", disabled=not files):
+        with widgets.progress_bar("Building your knowledge base...") as bar:
+            refused = kbs.add_uploads(
+                [(file.name, file.getvalue()) for file in files or []],
+                lambda p: bar(p.files_done / max(p.files_total, 1), p.line()),
+            )
+        for problem in refused:
+            st.warning(md(problem, 300), icon=":material/block:")
+    session = kbs.session_base()
+    if session is None or not session.kb.documents:
+        st.info("Upload files and add them to build a knowledge base for this session.", icon=":material/upload:")
+        return None
+    st.button("Discard my knowledge base", key=K.DISCARD, on_click=kbs.discard_session_base)
+    return session.base
+
+
+def _render_info(base: kbs.OpenBase) -> None:
+    catalog = base.kb.catalog
+    st.caption(
+        f"{components.plural(len(catalog.documents), 'document')} · {catalog.chunk_total:,} chunks of at most "
+        f"{catalog.chunk_size} characters ({'with' if catalog.headers else 'without'} contextual headers) · "
+        f"embedded with {md(catalog.model, 80)}"
+    )
+    with st.popover("Documents in this base", icon=":material/description:"):
+        for entry in sorted(catalog.documents.values(), key=lambda entry: entry.name):
+            st.markdown(f"- {md(entry.name, 120)}: {entry.pages} pages, {entry.chunks} chunks")
+
+
+# ------------------------------------------------------------------------------ the question and knobs
+
+
+def _render_ask() -> None:
+    first, second = st.columns([3, 2])
+    first.text_input("Question", key=K.QUERY, max_chars=2000)
+    second.text_input("Second question (optional)", key=K.QUERY_2, max_chars=2000)
+    st.markdown("**First stage** (a new search when these change)")
+    columns = st.columns(len(kb_settings.KB_SLIDERS) + 1)
+    columns[0].selectbox(
+        "First stage",
+        [stage.value for stage in FirstStage],
+        key=K.FIRST_STAGE,
+        help="dense: MiniLM vectors; bm25: full-text; hybrid: both, fused by the weight.",
+    )
+    for column, spec in zip(columns[1:], kb_settings.KB_SLIDERS, strict=True):
+        disabled = spec.field == "fusion_weight" and st.session_state[K.FIRST_STAGE] != FirstStage.HYBRID
+        column.slider(
+            spec.label, spec.low, spec.high, step=spec.step, key=K.param(spec.field), help=spec.help, disabled=disabled
+        )
+    st.markdown("**RSE** (recomputed from the cached first stage)")
+    columns = st.columns(len(K.PARAM_FIELDS) + 1)
+    columns[0].selectbox(
+        "Preset", kb_settings.PRESETS, key=K.PRESET, on_change=kb_settings.apply_preset, help="Sets the sliders."
+    )
+    for column, field_name in zip(columns[1:], K.PARAM_FIELDS, strict=True):
+        spec = state.SLIDER_BY_FIELD[field_name]
+        column.slider(
+            spec.label,
+            spec.low,
+            spec.high,
+            step=spec.step,
+            key=K.param(field_name),
+            help=spec.help,
+            on_change=kb_settings.on_slider_change,
+        )
+
+
+# ------------------------------------------------------------------------------ the answer
+
+
+def _render_answer(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) -> None:
+    result = answer.result
+    for note in result.notes:
+        st.info(md(note, 300), icon=":material/info:")
+    columns = st.columns(5)
+    columns[0].metric("Segments", len(result.segments))
+    columns[1].metric("Characters", f"{result.characters:,}")
+    columns[2].metric("Documents selected", f"{len(result.selected_documents)} of {len(answer.documents)} hit")
+    columns[3].metric(
+        "First stage",
+        "cached" if answer.first_stage_cached else f"{answer.first.timings.get('first_stage', 0) * 1000:.0f} ms",
+        help="Cached: the same base, questions and first-stage settings were asked before in this session.",
+    )
+    columns[4].metric("RSE", f"{answer.rse_seconds * 1000:.0f} ms", help="Values, segment search and text reads.")
+    if result.stop_reason is not None:
+        chunks = sum(segment.last_chunk - segment.first_chunk + 1 for segment in result.segments)
+        st.html(
+            f'<div class="rse-stop">The search stopped because {html.escape(result.stop_reason.explanation)} '
+            f"({chunks} of {params.overall_max_length} chunks used).</div>"
+        )
+    _render_documents(base, answer)
+    with st.container(key=K.BODY):
+        left, right = st.columns([3, 2], gap="medium")
+        with left:
+            _render_selected(base, answer, params)
+        with right:
+            _render_top_k(base, answer)
+    with st.expander("Parameters of this answer"):
+        st.code(f"{answer.first.kb_params!r}\n{params!r}", language="python", wrap_lines=True)
+
+
+def _render_documents(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
+    st.subheader("Documents the first stage hit")
+    selected_count = answer.first.kb_params.documents_selected
+    rows = []
+    for entry in answer.documents:
+        name = base.kb.documents[entry.doc_id].name
+        why = (
+            f"selected: its best hit is #{entry.best_rank}, within each query's first {selected_count}"
+            if entry.selected
+            else f"not selected: its best hit is #{entry.best_rank}, after each query's first {selected_count}"
+        )
+        rows.append({"Document": name, "Hits": entry.hits, "Best score": round(entry.best_score, 3), "Selected": why})
+    st.dataframe(rows, hide_index=True, width="stretch")
+
+
+def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) -> None:
+    result = answer.result
+    st.subheader("Selected documents")
+    numbered = list(enumerate(result.segments, start=1))
+    for doc_id in result.selected_documents:
+        entry = base.kb.documents[doc_id]
+        own = [(number, segment) for number, segment in numbered if segment.doc_id == doc_id]
+        figure = document_strip(entry.name, result.values.get(doc_id, ()), own, top_k_chunks_of(doc_id, result.top_k))
+        st.plotly_chart(
+            figure, key=K.strip(doc_id), theme=None, width="stretch", config=components.chart_config(f"kb_{doc_id}")
+        )
+        slug = base.samples.get(doc_id)
+        if slug is not None:
+            st.button(
+                f"Open {md(entry.name, 60)} in Explore",
+                key=K.open_explore(doc_id),
+                icon=":material/bar_chart:",
+                on_click=kb_settings.open_in_explore,
+                args=(slug, result.queries, params, result.first_stage.value),
+                help="Explore this document alone with the same questions and RSE settings "
+                "(Explore scores its chunks itself, so values differ a little).",
+            )
+        if own:
+            with st.container(height=SEGMENT_TEXT_HEIGHT, key=f"{K.strip(doc_id)}_text"):
+                for number, segment in own:
+                    st.html(_segment_html(number, segment, len(result.queries)))
+        else:
+            st.caption("No segment here: no run of its chunks is worth the minimum value.")
+
+
+def _segment_html(number: int, segment: KBSegment, queries: int) -> str:
+    pages = _pages(segment.first_page, segment.last_page)
+    query = f" · Q{segment.query + 1}" if queries > 1 else ""
+    meta = (
+        f"chunks {segment.first_chunk}–{segment.last_chunk} · {pages} · score {segment.score:.2f} · "
+        f"{segment.end_char - segment.start_char:,} characters{query}"
+    )
+    return (
+        f'<div class="rse-segment-head"><span class="rse-chip segment">S{number}</span> '
+        f'<b>{html.escape(segment.document)}</b> <span class="meta">· {html.escape(meta)}</span></div>'
+        f'<div class="rse-text">{html.escape(reflow(segment.text))}</div>'
+    )
+
+
+def _render_top_k(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
+    top_k = answer.result.top_k
+    st.subheader("Top-k beside")
+    st.caption(
+        f"The first stage's best chunks over the whole base, best first ({len(top_k)} listed, as many as hold "
+        "twice RSE's characters): what a top-k pipeline would send instead."
+    )
+    parts = []
+    for rank, item in enumerate(kbs.top_k_entries(base, top_k, TOP_K_SHOWN), start=1):
+        hit = item.hit
+        pages = _pages(item.first_page, item.last_page)
+        preview = " ".join(item.preview.split())
+        preview = preview if len(preview) <= PREVIEW_CHARS else preview[: PREVIEW_CHARS - 1] + "…"
+        parts.append(
+            f'<div class="rse-segment-head"><span class="rse-chip topk">{rank}</span> '
+            f'<b>{html.escape(hit.document)}</b> <span class="meta">· chunk {hit.chunk_index} · {pages} · '
+            f'score {hit.score:.3f}</span></div><div class="rse-text">{html.escape(preview)}</div>'
+        )
+    if len(top_k) > TOP_K_SHOWN:
+        parts.append(f"<p>… and {len(top_k) - TOP_K_SHOWN} more.</p>")
+    st.html("".join(parts))
+
+
+def _pages(first: int, last: int) -> str:
+    return f"p. {first}" if first == last else f"pp. {first}–{last}"
