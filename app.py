@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_ui import chart_warmup, compute, models, navigation, run_state, scorers, state
+from app_ui import chart_warmup, compute, keys, models, navigation, presenter, run_state, scorers, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS, ICON
 from views import explore
@@ -40,6 +40,7 @@ models.apply_hub_policy()
 st.set_page_config(page_title="RSE Explorer", page_icon=str(ICON), layout="wide")
 st.html(CSS)
 state.init_state()
+presenter.init_from_url()
 pages = st.navigation(
     navigation.register(
         {
@@ -68,9 +69,18 @@ pages = st.navigation(
 )
 warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
 render_sidebar(pages.url_path)
+st.sidebar.toggle(
+    "Presenter mode",
+    key=keys.PRESENT,
+    help="For a projector (1280x720): no sidebar, large type, the chart in the first screen, arrow keys step. "
+    "A link with ?present=1 opens in it.",
+)
 inputs = state.read_inputs()
 run_state.store_outcome(compute.compute(inputs))
 state.sync_url(inputs)
+presenter.keep_in_url()
+if presenter.is_on():
+    presenter.toolbar()
 pages.run()
 chart_warmup.finish(warmup)
 scorers.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it
