@@ -80,7 +80,7 @@ run_state.store_outcome(compute.compute(inputs))
 state.sync_url(inputs)
 presenter.keep_in_url()
 if presenter.is_on():
-    presenter.toolbar()
+    presenter.toolbar(pages.title)
 pages.run()
 chart_warmup.finish(warmup)
 scorers.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it

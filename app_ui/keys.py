@@ -211,6 +211,7 @@ class Lesson:
     STEP_CHART: Final = "ls_step_chart"
     HOTKEYS: Final = "ls_hotkeys"
     HEADERS_TABLE: Final = "ls_headers_table"
+    EXPLAIN_CHUNK: Final = "ls_explain_chunk"
 
 
 class Sweep:

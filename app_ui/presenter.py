@@ -9,6 +9,8 @@ narration).
 
 from __future__ import annotations
 
+import html
+
 import streamlit as st
 
 from . import keys, navigation
@@ -19,8 +21,14 @@ CSS = """
 <style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
 [data-testid="stHeader"] { display: none !important; }
-[data-testid="stMainBlockContainer"] { max-width: 100%; padding: 0.6rem 1.6rem 2rem 1.6rem; font-size: 1.25rem; }
-[data-testid="stMainBlockContainer"] h1 { font-size: 1.9rem; padding: 0 0 0.2rem 0; }
+[data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 0.5rem 1.4rem 2rem 1.4rem !important;
+  font-size: 1.25rem; }
+[data-testid="stMainBlockContainer"] h1 { display: none; }
+[data-testid="stMain"], [data-testid="stAppViewContainer"] > section { padding-top: 0 !important; }
+.block-container { padding-top: 0.4rem !important; }
+[data-testid="stVerticalBlock"] { gap: 0.55rem !important; }
+[data-testid="stElementContainer"]:has(iframe[title*="hotkeys"]) { display: none !important; }
+.rse-present-title { font-size: 1.6rem; font-weight: 700; color: #0f172a; }
 [data-testid="stMainBlockContainer"] h2, [data-testid="stMainBlockContainer"] h3 { padding: 0.2rem 0; }
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.25rem; }
 [data-testid="stCaptionContainer"] { display: none; }
@@ -55,13 +63,17 @@ def keep_in_url() -> None:
 
 def _exit() -> None:
     st.session_state[keys.PRESENT] = False
-    st.session_state[keys.PRESENT_FROM_URL] = "0"
+    st.session_state[keys.PRESENT_FROM_URL] = None
+    if keys.URL_PRESENT in st.query_params:
+        del st.query_params[keys.URL_PRESENT]
 
 
-def toolbar() -> None:
-    """The menu (the teaching pages and every other page) and the exit button, at the top right."""
+def toolbar(title: str) -> None:
+    """The page's title, the menu (the teaching pages) and the exit button, in one row at the top;
+    the page's own title is hidden, so the chart moves up."""
     st.html(CSS)
-    _, menu, leave = st.columns([8, 1.2, 1.6], vertical_alignment="center")
+    name, menu, leave = st.columns([8, 1.2, 1.6], vertical_alignment="center")
+    name.html(f'<div class="rse-present-title">{html.escape(title)}</div>')
     with menu.popover("Menu", icon=":material/menu:", width="stretch"):
         for title, path in TEACHING_PAGES:
             try:

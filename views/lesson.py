@@ -25,6 +25,7 @@ import streamlit as st
 
 from app_ui import components, compute, corpora, hotkeys, keys, presenter, state
 from app_ui.gold import chunk_range
+from app_ui.panels.explain_panel import render_explain_panel
 from app_ui.safe_text import md
 from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEError
@@ -144,7 +145,11 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
     facts = cluster_facts(result, _gold_chunks(result, query))
     if presenter.is_on():
         presenter.line(html.escape(_one_line(facts)))
-        _cluster_chart(result, query, facts, height=430)
+        chart, explain = st.columns([3, 2], gap="medium")
+        with chart:
+            _cluster_chart(result, query, facts, height=430)
+        with explain:
+            _explain_beside(result, facts)
         return
     left, right = st.columns(2, gap="large")
     with left:
@@ -174,6 +179,15 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
         "statements, closest to the lesson's 10-K) has no gap at the default parameters; section 4 shows the one "
         "parameter that gives it one."
     )
+
+
+def _explain_beside(result: ExtractionResult, facts: ClusterFacts) -> None:
+    """The explain panel beside the chart (presenter mode): a gap first, any chunk on request."""
+    st.session_state.setdefault(keys.Lesson.EXPLAIN_CHUNK, facts.gaps[0].index if facts.gaps else 0)
+    st.number_input(
+        "Explain chunk", min_value=0, max_value=len(result.corpus.chunks) - 1, step=1, key=keys.Lesson.EXPLAIN_CHUNK
+    )
+    render_explain_panel(result, int(st.session_state[keys.Lesson.EXPLAIN_CHUNK]))
 
 
 def _cluster_chart(result: ExtractionResult, query: GoldenQuery, facts: ClusterFacts, *, height: int = 480) -> None:
@@ -327,9 +341,9 @@ def render_search_steps(result: ExtractionResult, query: GoldenQuery) -> None:
     last = min(len(values), max(shown) + 4) if shown else len(values)
     if last - first > 40:
         first, last = 0, len(values)
-    chart, text = st.columns([3, 2], gap="medium") if not presenter.is_on() else (st.container(), None)
     if presenter.is_on():
         presenter.line(html.escape(line))
+    chart, text = st.columns([3, 2], gap="medium") if not presenter.is_on() else (st.container(), None)
     with chart:
         st.plotly_chart(
             worked_example_chart(values[first:last], bands, height=400, first=first),

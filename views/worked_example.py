@@ -171,6 +171,7 @@ def render() -> None:
         format_func=MODES.__getitem__,
         horizontal=True,
         key=keys.WorkedExample.MODE,
+        label_visibility="collapsed" if presenter.is_on() else "visible",
         help="Segments: the search on chunk values. Board: from raw scores to values, column by column. "
         "Round-robin: two queries taking turns.",
     )
@@ -187,8 +188,9 @@ def render() -> None:
     if presenter.is_on():
         left, right = st.columns([3, 2], gap="medium")
         with left:
-            _example_inputs()
-        with right, st.expander("Limits"):
+            _example_choice("collapsed")
+        with right, st.expander("Values and limits"):
+            _values_input()
             _limit_inputs()
     else:
         left, right = st.columns([3, 2], gap="large")
@@ -214,13 +216,22 @@ def render() -> None:
 
 def _example_inputs() -> None:
     """The classroom example and its chunk values."""
+    _example_choice("visible")
+    _values_input()
+
+
+def _example_choice(label_visibility: str) -> None:
     st.selectbox(
         "Classroom example",
         options=[*EXAMPLES, OWN_VALUES],
         key=keys.WorkedExample.EXAMPLE,
         on_change=_on_example_change,
         help="Each example sets the values and the limits that make its point.",
+        label_visibility=label_visibility,
     )
+
+
+def _values_input() -> None:
     st.text_input(
         "Chunk values (in document order)",
         key=keys.WorkedExample.VALUES,
@@ -413,7 +424,7 @@ def _step_through(values: list[float], steps, limits) -> None:
     Arrow keys, space and PageDown step (the presenter's clicker)."""
     total = len(steps)
     hotkeys.step_keys(keys.WorkedExample.HOTKEYS, keys.WorkedExample.STEP, 0, total, default=0)
-    current = _turn_stepper(total)
+    current = _turn_stepper(total, steps, limits)
     entry = steps[current - 1] if current else None
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     bands = segment_bands(
@@ -422,13 +433,10 @@ def _step_through(values: list[float], steps, limits) -> None:
     )
     if entry is not None and entry.kind is not StepKind.PICK and entry.segment is not None:
         bands.append(Band(entry.segment.start, entry.segment.end, "refused", float(entry.segment.score), refused=True))
-    line = _step_line(entry, limits)
-    if presenter.is_on():
-        presenter.line(html.escape(line))
     chart, text = st.columns([3, 2], gap="large")
     with chart:
         st.plotly_chart(
-            worked_example_chart(values, bands, height=380 if presenter.is_on() else 340),
+            worked_example_chart(values, bands, height=400 if presenter.is_on() else 340),
             key=keys.WorkedExample.STEP_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
@@ -451,12 +459,14 @@ def _step_through(values: list[float], steps, limits) -> None:
             st.success(entry.message, icon=":material/flag:")
 
 
-def _turn_stepper(total: int) -> int:
-    """Back / Next buttons and a slider over turns 0..``total`` (0 = predict)."""
+def _turn_stepper(total: int, steps, limits) -> int:
+    """Back / Next buttons and a slider over turns 0..``total`` (0 = predict); in presenter mode the
+    turn's one line of narration takes the slider's place."""
     key = keys.WorkedExample.STEP
     current = min(max(int(st.session_state.get(key, 0)), 0), total)
     st.session_state[key] = current
-    back, forward, slider = st.columns([1, 1, 5], vertical_alignment="bottom")
+    widths = [1.3, 1.6, 8] if presenter.is_on() else [1, 1, 5]
+    back, forward, slider = st.columns(widths, vertical_alignment="bottom")
     back.button(
         "Back",
         key=keys.WorkedExample.NEXT + "_back",
@@ -476,6 +486,10 @@ def _turn_stepper(total: int) -> int:
         width="stretch",
         type="primary",
     )
+    if presenter.is_on():
+        with slider:
+            presenter.line(html.escape(_step_line(steps[current - 1] if current else None, limits)))
+        return current
     slider.slider("Turn (0 = predict)", 0, total, key=key, help="Or arrow keys, space, PageDown.")
     return int(st.session_state[key])
 

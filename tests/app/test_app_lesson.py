@@ -415,3 +415,15 @@ def test_evaluate_has_window_rows_per_kind_and_per_query():
     summary = next(spec for spec in chart_specs(at) if any(t.get("name") == "window" for t in spec["data"]))
     kinds = next(t for t in summary["data"] if t.get("name") == "window")["x"]
     assert any(kind.startswith("factoid") for kind in kinds) and any(kind.startswith("all") for kind in kinds)
+
+
+def test_the_real_document_exercise_uses_the_apps_own_tr10_values():
+    """E13's values are frozen from the app (tr-10, defaults, minilm): they must still match a live run."""
+    from rse_core.teaching.exercises import TR10_FIRST, TR10_K, TR10_VALUES, exercise_bank
+
+    result = sample_result("tech_report", TR10)
+    live = result.values[0].value[TR10_FIRST : TR10_FIRST + len(TR10_VALUES)]
+    assert [round(float(v), 2) for v in live] == list(TR10_VALUES)
+    rse = {i for s in result.segments for i in range(s.start, s.end)}
+    (e13,) = [e for e in exercise_bank() if e.id == "E13"]
+    assert set(e13.answer) == rse - set(result.top_k) and len(result.top_k) == TR10_K

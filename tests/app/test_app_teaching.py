@@ -668,3 +668,26 @@ def test_explain_table_names_the_decay_and_the_product_apart():
     assert row["decay exp(−rank/decay)"] == pytest.approx(math.exp(-int(values.rank[11]) / 30))
     assert row["beta × decay"] == pytest.approx(values.transformed[11] * row["decay exp(−rank/decay)"])
     assert "× decay" not in stage_table(result, 11).columns
+
+
+def test_exercises_mode_checks_answers_and_offers_the_handout_and_key(worked):
+    from rse_core.teaching.exercises import exercise_bank
+
+    at = worked
+    at.radio(key="we_mode").set_value("exercises").run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="we_exercise").options[0].startswith("E01")
+    assert len(at.selectbox(key="we_exercise").options) == len(exercise_bank()) >= 12
+    at.selectbox(key="we_exercise").set_value("E05").run()
+    at.text_input(key="we_exercise_answer_E05").input("4-6, 1").run()
+    plain = lambda element: element.value.replace("\\", "")  # noqa: E731 (md() escapes Markdown)
+    assert plain(at.success[0]).startswith("Right: 4-6, 1.")
+    at.text_input(key="we_exercise_answer_E05").input("0-1, 5-6").run()
+    assert plain(at.warning[0]).startswith("Not quite")
+    at.selectbox(key="we_exercise").set_value("E06").run()
+    at.text_input(key="we_exercise_answer_E06").input("2.0").run()
+    assert plain(at.success[0]).startswith("Right: 2.0.")
+    at.toggle(key="we_exercise_key").set_value(True).run()
+    assert "**Answer:** `2.0`" in plain(at.info[0])
+    downloads = [e for e in at.get("download_button")]
+    assert len(downloads) == 2
