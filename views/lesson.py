@@ -176,8 +176,8 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
     st.caption(
         f"Query {html.escape(query.id)}: “{html.escape(query.query)}”. Purple under the bars: the gold span; blue "
         f"bands: RSE's segments; orange triangles: top-k. The annual report's {STATEMENTS_QUERY_ID} (its consolidated "
-        "statements, closest to the lesson's 10-K) has no gap at the default parameters; section 4 shows the one "
-        "parameter that gives it one."
+        "statements, closest to the lesson's 10-K) is the other case: section 4 measures its gaps with contextual "
+        "headers on and off."
     )
 
 
@@ -285,7 +285,7 @@ def render_objective() -> None:
     example = EXAMPLES[OBJECTIVE_EXAMPLE]
     objective = explain_objective(example.values, **example.limits)
     if presenter.is_on():
-        presenter.line(html.escape(objective.lines[-1].split(":")[0] + "."))
+        presenter.line(html.escape(objective.headline))
     else:
         st.markdown(f"Course example 2, values {example.text} (minimum {num(example.minimum_value)}):")
         st.markdown("\n".join(f"- {line}" for line in objective.lines))
@@ -307,6 +307,8 @@ def render_objective() -> None:
                 theme=None,
                 config={"displaylogo": False, "displayModeBar": False},
             )
+    if presenter.is_on():
+        st.markdown(objective.lines[-1])
 
 
 # --------------------------------------------------------------------------- 3. the search turn by turn

@@ -47,6 +47,15 @@ class Objective:
     def splits_a_cluster(self) -> bool:
         return bool(self.split_gaps)
 
+    @property
+    def headline(self) -> str:
+        """One line for a projector: both totals and what the optimum does with the gap."""
+        totals = f"RSE's greedy: {num(self.greedy_total)}; maximum total: {num(self.optimal_total)}"
+        if self.split_gaps:
+            gaps = join_and([str(i) for i in self.split_gaps])
+            return f"{totals}. The maximum total cuts out gap chunk {gaps}; RSE keeps one passage."
+        return totals + "."
+
 
 def kadane(values: Sequence[float]) -> tuple[int, int, float]:
     """The run ``start:end`` of largest sum (earliest on ties), with no other rule."""

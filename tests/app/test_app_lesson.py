@@ -427,3 +427,16 @@ def test_the_real_document_exercise_uses_the_apps_own_tr10_values():
     rse = {i for s in result.segments for i in range(s.start, s.end)}
     (e13,) = [e for e in exercise_bank() if e.id == "E13"]
     assert set(e13.answer) == rse - set(result.top_k) and len(result.top_k) == TR10_K
+
+
+def test_one_gap_is_written_in_the_singular_with_its_value():
+    """Issue 21, small: "1 chunk have ... (chunks 96)" is gone; one gap reads as one gap."""
+    from rse_core.teaching.lesson_case import cluster_facts
+    from views.lesson import cluster_lines
+
+    result = sample_result("annual_report", AR10, chunk_headers=False)
+    facts = cluster_facts(result, expected_gold_chunks(result, AR10))
+    assert [gap.index for gap in facts.gaps] == [96]
+    text = "\n".join(cluster_lines(result, facts))
+    assert "**1 gap** in RSE's segments: chunk 96 scores -0.01 on its own" in text
+    assert " have " not in text and "(chunks 96)" not in text

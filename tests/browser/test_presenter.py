@@ -137,7 +137,7 @@ def test_lesson_presents_the_gapped_cluster_with_the_explain_panel_beside_it(app
     page.get_by_text("The search stops:").first.wait_for()
     page.get_by_text("2. What is maximised", exact=True).click()
     wait_for_app(page)
-    page.get_by_text("The optimum cuts out chunk 4 (-0.1)").first.wait_for()
+    page.get_by_text("The maximum total cuts out gap chunk 4").first.wait_for()
     shot(page, "present_lesson_objective")
 
 

@@ -60,6 +60,9 @@ def test_course_example_2_the_optimum_cuts_the_gap_the_lesson_keeps():
     assert "chunks 2-6, worth 2.0" in text  # plain Kadane agrees with the first pick here
     assert "maximises the total" in text and "pure cost" in text and "gains 0.1" in text
     assert "RSE keeps the gap on purpose" in text
+    assert objective.headline == (
+        "RSE's greedy: 2.0; maximum total: 2.1. The maximum total cuts out gap chunk 4; RSE keeps one passage."
+    )
 
 
 def test_kadane_ignores_the_limits_rse_adds():
