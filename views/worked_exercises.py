@@ -31,7 +31,8 @@ def render_exercises(parse_values=None, parse_answer=None) -> None:
     )
     exercise = by_id[choice]
     st.markdown(f"#### {exercise.id}. {md(exercise.prompt)}")
-    st.markdown("\n".join(f"- **{md(label)}:** `{md(text)}`" for label, text in exercise.inputs))
+    # Inside a code span Markdown is literal: no escaping, only no backtick of its own.
+    st.markdown("\n".join(f"- **{md(label)}:** `{_code(text)}`" for label, text in exercise.inputs))
     st.text_input(
         "Your answer",
         key=f"{keys.WorkedExample.EXERCISE_ANSWER}_{exercise.id}",
@@ -50,7 +51,7 @@ def render_exercises(parse_values=None, parse_answer=None) -> None:
             else:
                 st.warning(md(verdict.message), icon=":material/close:")
     if st.toggle("Show the key", key=keys.WorkedExample.EXERCISE_KEY):
-        st.info(f"**Answer:** `{md(exercise.answer_text)}`. {md(exercise.explanation)}", icon=":material/key:")
+        st.info(f"**Answer:** `{_code(exercise.answer_text)}`. {md(exercise.explanation)}", icon=":material/key:")
     st.caption(f"Where to see it in the app: {md(exercise.where)}.")
     left, right = st.columns(2)
     left.download_button(
@@ -73,3 +74,7 @@ def render_exercises(parse_values=None, parse_answer=None) -> None:
         on_click="ignore",
         width="stretch",
     )
+
+
+def _code(text: str) -> str:
+    return text.replace("`", "'").replace("\n", " ")

@@ -289,7 +289,8 @@ def test_lesson_measures_the_headers_confound_live():
     row = table[(table["query"] == "ar-10") & (table["contextual headers"] == "off")].iloc[0]
     assert row["gaps (value)"] == ", ".join(f"{i} ({num(values[i])})" for i in off_gaps)
     assert table[(table["query"] == "ar-10") & (table["contextual headers"] == "on")].iloc[0]["gaps (value)"] == "none"
-    assert "Headers off vs on, measured now: tr-10: RSE recall" in text
+    assert "Headers on vs off, measured now: tr-10: RSE recall" in text
+    assert "cannot be credited to either one" in text
 
 
 # --------------------------------------------------------------------------- Worked example: board modes

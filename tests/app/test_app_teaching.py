@@ -678,6 +678,7 @@ def test_exercises_mode_checks_answers_and_offers_the_handout_and_key(worked):
     assert not at.exception and not at.error
     assert at.selectbox(key="we_exercise").options[0].startswith("E01")
     assert len(at.selectbox(key="we_exercise").options) == len(exercise_bank()) >= 12
+    assert any("`-0.2, -0.2, 0.4, 0.8, -0.1`" in m.value for m in at.markdown)  # no escaping inside code
     at.selectbox(key="we_exercise").set_value("E05").run()
     at.text_input(key="we_exercise_answer_E05").input("4-6, 1").run()
     plain = lambda element: element.value.replace("\\", "")  # noqa: E731 (md() escapes Markdown)

@@ -160,3 +160,46 @@ def test_demo_presents_and_steps_with_the_keyboard_and_exits(app_url, projector)
     wait_for_app(page)
     page.get_by_role("button", name="Exit presenter").wait_for(state="detached")
     assert "present=1" not in page.url
+
+
+def test_lesson_headers_confound_and_exercises_at_projector_size(app_url, projector):
+    page = projector
+    open_presenting(page, f"{app_url}/lesson?present=1")
+    page.get_by_text("4. Headers confound", exact=True).click()
+    wait_for_app(page)
+    page.get_by_text("Headers on vs off, measured now").first.wait_for(timeout=180_000)
+    assert page.locator("[data-testid='stDataFrame']").first.is_visible()
+    shot(page, "present_lesson_headers")
+    page.goto(f"{app_url}/worked-example?present=1")
+    wait_for_app(page)
+    page.get_by_text("Exercises", exact=True).click()
+    wait_for_app(page)
+    answer = page.get_by_role("textbox", name="Your answer")
+    answer.fill("2-3")
+    answer.press("Enter")
+    wait_for_app(page)
+    page.get_by_text("Right: 2-3.").first.wait_for()
+    assert page.get_by_role("button", name="Download the handout (HTML)").is_visible()
+    shot(page, "present_exercises")
+
+
+def test_transform_lab_at_projector_size(app_url, projector):
+    page = projector
+    open_presenting(page, f"{app_url}/transform-lab?present=1")
+    assert_presenting(page)
+    top, _ = chart_fits(page)
+    shot(page, "present_transform_lab")
+    assert 0 < top < 500, top
+
+
+def test_the_printed_handout_and_key(browser, tmp_path):
+    from rse_core.cli.handout import HANDOUT_NAME, KEY_NAME, main
+
+    assert main([str(tmp_path)]) == 0
+    context = browser.new_context(viewport={"width": 900, "height": 1200})
+    page = context.new_page()
+    for name, out in ((HANDOUT_NAME, "handout"), (KEY_NAME, "handout_key")):
+        page.goto((tmp_path / name).as_uri())
+        assert page.locator("section.ex").count() >= 12
+        page.screenshot(path=str(ARTIFACTS / f"{out}.png"))
+    context.close()
