@@ -76,7 +76,7 @@ def render() -> None:
         label_visibility="collapsed",
     )
     story = STORY_BY_KEY.get(st.session_state.get(keys.Demo.STORY) or STORIES[0].key, STORIES[0])
-    hotkeys.step_keys(keys.Demo.HOTKEYS, keys.Demo.STEP, 0, len(STEPS) - 1, default=0)
+    hotkeys.step_keys(keys.Demo.HOTKEYS, keys.Demo.STEP, 0, len(STEPS) - 1, default=0, all_keys=True)
     step_number = min(max(int(st.session_state[keys.Demo.STEP]), 0), len(STEPS) - 1)
     step = STEPS[step_number]
     with st.spinner("Scoring the sample..."):

@@ -1,6 +1,6 @@
 /*
- * Keyboard stepping for a presenter: arrow keys, space and PageUp/PageDown on the page send
- * "next" / "prev" (Home/End: "first" / "last") to the server as this component's value.
+ * Keyboard stepping for a presenter: arrow keys (and, when asked for, space, PageUp/PageDown,
+ * Home/End) on the page send "next" / "prev" / "first" / "last" as this component's value.
  *
  * The frame shares the page's origin, so it listens on the page's document (a presenter's keys go
  * to the page, not to this invisible frame). One listener per page: a new frame replaces the old
@@ -10,10 +10,14 @@
 "use strict";
 
 (() => {
-  const ACTIONS = {
-    ArrowRight: "next", ArrowDown: "next", PageDown: "next", " ": "next", Spacebar: "next",
-    ArrowLeft: "prev", ArrowUp: "prev", PageUp: "prev", Home: "first", End: "last",
+  // Left and right always step; the keys that scroll a page (down, up, space, PageDown/PageUp,
+  // Home/End, a clicker's keys) step only when the page asks for them (presenter mode, the Demo).
+  const SIDEWAYS = { ArrowRight: "next", ArrowLeft: "prev" };
+  const SCROLLING = {
+    ArrowDown: "next", PageDown: "next", " ": "next", Spacebar: "next",
+    ArrowUp: "prev", PageUp: "prev", Home: "first", End: "last",
   };
+  let allKeys = false;
   const EDITABLE = new Set(["INPUT", "TEXTAREA", "SELECT"]);
 
   function post(type, fields) {
@@ -21,7 +25,7 @@
   }
 
   function onKey(event) {
-    const action = ACTIONS[event.key];
+    const action = SIDEWAYS[event.key] || (allKeys ? SCROLLING[event.key] : undefined);
     if (!action || event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return;
     const target = event.target;
     if (target && (EDITABLE.has(target.tagName) || target.isContentEditable)) return;
@@ -38,7 +42,10 @@
   } catch (error) {
     // another origin: only keys pressed inside this frame would reach us, which a 0-px frame never gets
   }
-  window.addEventListener("message", () => {}); // render messages carry nothing this component needs
+  window.addEventListener("message", (event) => {
+    const data = event.data || {};
+    if (data.type === "streamlit:render" && data.args) allKeys = Boolean(data.args.all_keys);
+  });
   post("streamlit:componentReady", { apiVersion: 1 });
   post("streamlit:setFrameHeight", { height: 0 });
 })();

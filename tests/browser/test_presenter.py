@@ -203,3 +203,19 @@ def test_the_printed_handout_and_key(browser, tmp_path):
         assert page.locator("section.ex").count() >= 12
         page.screenshot(path=str(ARTIFACTS / f"{out}.png"))
     context.close()
+
+
+def test_outside_presenter_mode_arrows_step_and_space_still_scrolls(app_url, projector):
+    page = projector
+    open_presenting(page, f"{app_url}/worked-example", charts=2)
+    assert page.locator("[data-testid='stSidebar']").is_visible()
+    thumb = page.locator("[data-testid='stMain'] [data-testid='stSliderThumbValue']").first
+    assert thumb.inner_text() == "0"
+    press(page, "ArrowRight")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-testid='stMain'] [data-testid='stSliderThumbValue']\").innerText === '1'"
+    )
+    press(page, " ")
+    press(page, "PageDown")
+    page.wait_for_timeout(800)
+    assert thumb.inner_text() == "1"  # space and PageDown scroll the page here; they step in presenter mode
