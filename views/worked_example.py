@@ -274,9 +274,9 @@ def _limit_inputs() -> None:
         "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
     )
     example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
-    if example is not None and example.point:
-        st.caption(f"**The point of this example:** {example.point}")
-    if example is not None and example.source:
+    if example is not None and example.point and st.session_state.get(keys.WorkedExample.REVEAL):
+        st.caption(f"**The point of this example:** {example.point}")  # it gives the answer: after the reveal
+    if example is not None and example.source and st.session_state.get(keys.WorkedExample.REVEAL):
         st.caption(f"**Where it comes from:** {example.source}")
 
 

@@ -154,8 +154,9 @@ def test_worked_example_course_example_2_teaches_the_objective_not_a_warning():
     at = new_app().run()
     open_page(at, "worked-example")
     at.selectbox(key="we_example").set_value("Course example 2: a gap worth crossing").run()
-    assert any("numbers chunks from 1" in c.value for c in at.caption)
+    assert not any("numbers chunks from 1" in c.value for c in at.caption)  # "its chunks 3-7" is the answer
     at.toggle(key="we_reveal").set_value(True).run()
+    assert any("numbers chunks from 1" in c.value for c in at.caption)
     at.toggle(key="we_optimal").set_value(True).run()
     no_problems(at)
     assert not at.warning

@@ -85,6 +85,7 @@ def test_course_example_one_answer_is_chunks_2_3_worth_1_2(worked):
     assert not figures(at)[0]["layout"].get("annotations") and not any(
         "Chunks" in d.value.columns for d in at.dataframe
     )
+    assert not any("The point of this example" in c.value for c in at.caption)  # it names the answer
     reveal(at)
     assert "The search picks S1 = chunks 2-3 (1.2)." in texts(at.markdown)[0]
     row = first_row(at)
