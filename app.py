@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_ui import chart_warmup, compute, keys, models, navigation, run_state, scorers, state, upload_flow
+from app_ui import chart_warmup, compute, keys, models, navigation, presenter, run_state, scorers, state, upload_flow
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS, ICON
 from views import explore
@@ -51,6 +51,7 @@ models.apply_hub_policy()
 st.set_page_config(page_title="RSE Explorer", page_icon=str(ICON), layout="wide")
 st.html(CSS)
 state.init_state()
+presenter.init_from_url()
 pages = st.navigation(
     navigation.register(
         {
@@ -85,8 +86,17 @@ pages = st.navigation(
 )
 warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
 render_sidebar(pages.url_path)
+st.sidebar.toggle(
+    "Presenter mode",
+    key=keys.PRESENT,
+    help="For a projector (1280x720): no sidebar, large type, the chart in the first screen, arrow keys step. "
+    "A link with ?present=1 opens in it.",
+)
 inputs = state.read_inputs()
 compute_this_run(inputs)
+presenter.keep_in_url()
+if presenter.is_on():
+    presenter.toolbar(pages.title)
 pages.run()
 chart_warmup.finish(warmup)
 upload_flow.advance(inputs)  # reading a new upload: the next step, then a rerun

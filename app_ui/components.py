@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
+from rse_core.context import ContextOrder
 from rse_core.documents.reflow import reflow_pieces  # one reflow for the segment panel and the page view
 from rse_core.figures.chunk_axis import shorten
 from rse_core.params import portable_parameters
@@ -119,7 +120,12 @@ def stop_sentence(result: ExtractionResult) -> str:
         rejected = [step.best.score for step in result.search.steps if step.best is not None and not step.accepted]
         if rejected:
             best, minimum = max(rejected), params.minimum_value
-            detail = f" (the next best was worth {number_below(best, minimum)}; the minimum is {minimum:g})"
+            shown = number_below(best, minimum)
+            if shown.startswith("just under"):
+                detail = f" (the next best was worth {shown})"
+            else:
+                digits = len(shown.rpartition(".")[2])
+                detail = f" (the next best was worth {shown}, below the minimum {number(minimum, digits)})"
     return f"The search stopped because {reason.explanation}{detail}."
 
 
@@ -228,6 +234,13 @@ def segments_in_document_order(result: ExtractionResult) -> list[ExtractedSegmen
     return sorted(result.segments, key=lambda segment: segment.start)
 
 
+def context_ordered_segments(result: ExtractionResult) -> list[ExtractedSegment]:
+    """The segments in the order ``result.rse_context()`` sends them (document order by default)."""
+    if result.params.context_order is ContextOrder.DOCUMENT:
+        return segments_in_document_order(result)
+    return list(result.segments)
+
+
 def runs(indices: Sequence[int], result: ExtractionResult) -> Iterator[tuple[int, int]]:
     """Contiguous runs ``(start, end)`` (end exclusive) of sorted corpus indices, split at documents."""
     splits = set(result.corpus.document_splits)
@@ -285,7 +298,8 @@ def result_json(result: ExtractionResult) -> str:
 
 
 def context_markdown(result: ExtractionResult) -> str:
-    """The RSE context as Markdown: query, settings, then each segment's exact text, best first."""
+    """The RSE context as Markdown: query, settings, then each segment's exact text in the order the
+    context is sent (``params.context_order``: document order by default, as the lesson reads it)."""
     params = result.params
     lines = ["# RSE context", ""]
     for number_, query in enumerate(result.queries, 1):
@@ -301,7 +315,7 @@ def context_markdown(result: ExtractionResult) -> str:
     if not result.segments:
         lines += ["_No segment was extracted._", "", result.empty_reason() or ""]
         return "\n".join(lines) + "\n"
-    for segment in result.segments:
+    for segment in context_ordered_segments(result):
         source = result.corpus.source_label(segment.start, segment.end)
         lines += [f"## [{segment.label}] {source} (score {segment.score:.2f})", "", segment.text.strip(), ""]
     return "\n".join(lines)

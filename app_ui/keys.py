@@ -43,7 +43,8 @@ URL_PARAMS: Final[dict[str, str]] = {
     "per_document_calibration": "perdoc",
 }
 """RSEParams field -> URL name, in the order a link lists them."""
-URL_STREAMLIT_OWN: Final = frozenset({"embed", "embed_options"})  # Streamlit reads these itself
+URL_PRESENT: Final = "present"  # presenter mode (app_ui.presenter): a view setting, not part of the state
+URL_STREAMLIT_OWN: Final = frozenset({"embed", "embed_options", URL_PRESENT})  # not RSE state: never a notice
 
 # --- the sidebar's widgets --------------------------------------------------------------------
 SAMPLES: Final = "sb_samples"
@@ -80,6 +81,9 @@ LLM_PROVIDER: Final = "_llm_provider"
 LLM_BASE_URL: Final = "_llm_base_url"
 LLM_MODEL: Final = "_llm_model"
 LLM_API_KEY: Final = "_llm_api_key"  # this session's only copy; never in the URL or an export
+PRESENT: Final = "present_mode"  # the presenter toggle (app.py's sidebar)
+PRESENT_FROM_URL: Final = "_present_from_url"  # the ?present= value last applied
+PRESENT_EXIT: Final = "present_exit"
 
 
 def memo_key(name: str) -> str:
@@ -153,6 +157,7 @@ class Demo:
     STEP: Final = "demo_step"
     BACK: Final = "demo_back"
     NEXT: Final = "demo_next"
+    HOTKEYS: Final = "demo_hotkeys"
 
     @staticmethod
     def values_chart(story: str) -> str:
@@ -217,6 +222,14 @@ class Lesson:
 
     CHART: Final = "ls_chart"
     MEASURED: Final = "ls_measured"
+    SECTION: Final = "ls_section"
+    OBJECTIVE_CHART: Final = "ls_objective_chart"
+    STEP: Final = "ls_step"
+    STEP_NEXT: Final = "ls_step_next"
+    STEP_CHART: Final = "ls_step_chart"
+    HOTKEYS: Final = "ls_hotkeys"
+    HEADERS_TABLE: Final = "ls_headers_table"
+    EXPLAIN_CHUNK: Final = "ls_explain_chunk"
 
 
 class Sweep:
@@ -268,6 +281,13 @@ class WorkedExample:
     OPTIMAL_CHART: Final = "we_optimal_chart"
     NEXT: Final = "we_next"
     STEP_CHART: Final = "we_step_chart"
+    REVEAL: Final = "we_reveal"  # predict, then reveal: the answer stays hidden until the class has guessed
+    HOTKEYS: Final = "we_hotkeys"
+    EXERCISE: Final = "we_exercise"
+    EXERCISE_ANSWER: Final = "we_exercise_answer"
+    EXERCISE_KEY: Final = "we_exercise_key"
+    HANDOUT: Final = "we_handout"
+    HANDOUT_KEY: Final = "we_handout_key"
 
 
 class WorkedBoard:
@@ -289,6 +309,7 @@ class WorkedBoard:
     RR_MAX_LENGTH: Final = "we_rr_max_length"
     RR_OVERALL: Final = "we_rr_overall"
     RR_MINIMUM: Final = "we_rr_minimum"
+    HOTKEYS: Final = "we_board_hotkeys"
 
     @staticmethod
     def rr_chart(query: int) -> str:

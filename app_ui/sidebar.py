@@ -1,7 +1,7 @@
 """The sidebar every page shares: documents, queries, scorer, preset and parameter sliders.
 
 Not every control applies on every page (Worked example uses its own values and limits; the
-Lesson page always runs its case on the bundled annual report). :data:`PAGE_SCOPES` says which
+Lesson page always runs its cases on the bundled samples). :data:`PAGE_SCOPES` says which
 groups of controls a page uses; the others are drawn disabled under a line that says they do not
 apply there. Disabled rather than hidden: a widget that is not drawn loses its value, and the
 user's settings must survive a visit to such a page.
@@ -53,8 +53,8 @@ SEARCH_FIELDS = frozenset({"max_length", "overall_max_length", "minimum_value"})
 NOT_APPLYING = {
     "worked-example": "Nothing in this sidebar applies on Worked example: the page uses its own chunk values and "
     "limits (set them on the page). The controls are kept for the other pages.",
-    "lesson": "On the Lesson page the case always runs on the bundled annual report with its golden query; "
-    "documents and query below do not apply here. Scorer and parameters do.",
+    "lesson": "On the Lesson page the cases always run on the bundled technical report and annual report with "
+    "their golden queries; documents and query below do not apply here. Scorer and parameters do.",
     "knowledge-base": "The Knowledge base page has its own query, first-stage and RSE settings (a base fixes "
     "its chunk size); nothing in this sidebar applies there.",
     "transform-lab": "The Transform lab shows how scores become values; the baselines and the context order "

@@ -12,7 +12,7 @@ import html
 
 import streamlit as st
 
-from app_ui import caching, components, compute, corpora, keys, state
+from app_ui import caching, components, compute, corpora, hotkeys, keys, presenter, state
 from app_ui.panels import answers_panel
 from app_ui.panels.page_view_panel import CSS as PAGE_VIEW_CSS
 from app_ui.panels.page_view_panel import legend_html, thumbnail_strip_html
@@ -34,6 +34,7 @@ DEMO_CSS = """
 .rse-narration { font-size: 2.0rem; line-height: 1.35; font-weight: 500; color: #0f172a;
                  border-left: 8px solid #2563eb; padding: 0.3em 0.8em; margin: 0.4em 0 0.8em 0;
                  background: #f8fafc; }
+.rse-narration-compact { font-size: 1.35rem; line-height: 1.3; padding: 0.15em 0.6em; margin: 0.2em 0 0.4em 0; }
 .rse-demo-step { font-size: 1.1rem; color: #475569; letter-spacing: 0.02em; }
 .rse-demo-point { font-size: 1.3rem; color: #334155; }
 .rse-demo-figures { display: flex; gap: 2.5rem; font-size: 1.4rem; margin: 0.5em 0; }
@@ -64,7 +65,8 @@ def render() -> None:
     st.html(DEMO_CSS + PAGE_VIEW_CSS)
     st.session_state.setdefault(keys.Demo.STORY, STORIES[0].key)
     st.session_state.setdefault(keys.Demo.STEP, 0)
-    st.title("RSE in three stories")
+    if not presenter.is_on():
+        st.title("RSE in three stories")
     st.segmented_control(
         "Story",
         [story.key for story in STORIES],
@@ -74,16 +76,19 @@ def render() -> None:
         label_visibility="collapsed",
     )
     story = STORY_BY_KEY.get(st.session_state.get(keys.Demo.STORY) or STORIES[0].key, STORIES[0])
+    hotkeys.step_keys(keys.Demo.HOTKEYS, keys.Demo.STEP, 0, len(STEPS) - 1, default=0, all_keys=True)
     step_number = min(max(int(st.session_state[keys.Demo.STEP]), 0), len(STEPS) - 1)
     step = STEPS[step_number]
     with st.spinner("Scoring the sample..."):
         result, gold = _story_result(story)
     facts = story_facts(result, gold)
 
+    present = presenter.is_on()
     st.html(
         f'<div class="rse-demo-step">{html.escape(story.title)} · step {step_number + 1} of {len(STEPS)}: '
-        f"{html.escape(STEP_TITLES[step])}</div>"
-        f'<div class="rse-narration">{html.escape(narration(step, facts))}</div>'
+        f"{html.escape(STEP_TITLES[step])} · keys: ← → space PageDown</div>"
+        f'<div class="rse-narration{" rse-narration-compact" if present else ""}">'
+        f"{html.escape(narration(step, facts))}</div>"
     )
     back, forward, _ = st.columns([1, 1, 6])
     back.button(
@@ -120,7 +125,7 @@ def _question(result: ExtractionResult, story: Story, facts) -> None:
 
 def _values(result: ExtractionResult, story: Story, facts) -> None:
     st.plotly_chart(
-        value_chart(result, 0, height=520),
+        value_chart(result, 0, height=400 if presenter.is_on() else 520),
         key=keys.Demo.values_chart(story.key),
         config=components.chart_config(f"demo-{story.key}"),
         theme=None,

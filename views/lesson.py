@@ -1,80 +1,140 @@
 """Lesson: the course's case material beside our own numbers, computed live.
 
-Three things a teacher quotes from the lesson, each next to what this app measures:
+What a teacher quotes from the lesson, each next to what this app measures:
 
-1. the gapped cluster of the lesson's Nike 10-K example (quoted), mirrored on the bundled annual
-   report's golden query ar-10 (the consolidated statements) at the sidebar's scorer and
-   parameters: where the statements are, what RSE keeps, its inner gaps and edge padding, what
-   top-k and the fixed window drop;
-2. the authors' reported KITE gain, quoted as their claim, beside our measured recall table on
-   the three sample golden sets;
-3. the context ceiling of the lesson's settings against the current ones.
+1. the gapped cluster of the lesson's Nike 10-K example (quoted), mirrored on the technical
+   report's golden query tr-10 (a coolant leak): at the default parameters its answer has chunks
+   that score below zero on their own, and RSE keeps them because their neighbours pay;
+2. what the search maximises: RSE's greedy turns vs the exact maximum total, on course example 2;
+3. the search turn by turn on tr-10, with the constraint that bound each pick;
+4. the FinanceBench result, which tested contextual headers and RSE together, and the headers
+   toggle's effect measured here;
+5. the authors' reported KITE gain, quoted as their claim, beside our measured recall table;
+6. the context ceiling of the lesson's settings against the current ones.
 
 Numbers from the lesson are constants below, labelled as quoted; every other number is computed
-on this run. Widget keys start with ``ls_``.
+on this run (:mod:`rse_core.teaching.lesson_case`). Widget keys start with ``ls_``.
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
 
-from app_ui import components, compute, corpora, keys, state
+from app_ui import components, compute, corpora, hotkeys, keys, presenter, state
 from app_ui.gold import chunk_range
+from app_ui.panels.explain_panel import render_explain_panel
 from app_ui.safe_text import md
-from app_ui.samples import DEFAULT_SAMPLE, list_samples
+from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEError
 from rse_core.evaluation.golden import GoldenQuery
 from rse_core.evaluation.metrics import METHOD_LABELS, summarize
+from rse_core.figures.teaching import Band, segment_bands, worked_example_chart
 from rse_core.figures.values import value_chart
+from rse_core.teaching import StepKind, explain_search
+from rse_core.teaching.classroom import EXAMPLES
+from rse_core.teaching.lesson_case import (
+    ClusterFacts,
+    HeadersRow,
+    cluster_facts,
+    gap_sentence,
+    headers_row,
+    runs_text,
+)
+from rse_core.teaching.objective import explain_objective
+from rse_core.teaching.wording import num
 
-CASE_QUERY_ID = "ar-10"
-LESSON_TOP = 20  # the lesson looks at the 20 best-scored chunks
+CASE_SAMPLE, CASE_QUERY_ID = "tech_report", "tr-10"
+"""The live case: the Demo's gapped story, the sample whose answer has gaps at the default parameters."""
+STATEMENTS_SAMPLE, STATEMENTS_QUERY_ID = "annual_report", "ar-10"
+"""The annual report's consolidated statements: the closest to the lesson's 10-K, no gap at the defaults."""
+OBJECTIVE_EXAMPLE = "Course example 2: a gap worth crossing"
 
 # Quoted from the lesson (not computed here).
-NIKE_RELEVANT, NIKE_TOP = 7, 20
+NIKE_RELEVANT, NIKE_WINDOW = 7, (320, 339)
 NIKE_STATEMENTS = (323, 333)
 NIKE_FIRST_SEGMENT = (323, 336)
-KITE_BEFORE, KITE_AFTER, KITE_K = 4.72, 6.73, 20
+KITE_BEFORE, KITE_AFTER, KITE_K, KITE_QUESTIONS = 4.72, 6.73, 20, 50
+FINANCEBENCH_WITH, FINANCEBENCH_WITHOUT = 0.83, 0.19
 LESSON_CHUNKS, LESSON_CHUNK_SIZE = 30, 800
 
+SECTIONS = {
+    "cluster": "1. Gapped cluster",
+    "objective": "2. What is maximised",
+    "steps": "3. Search, turn by turn",
+    "headers": "4. Headers confound",
+    "claims": "5. Reported vs measured",
+    "ceiling": "6. Context ceiling",
+}
 
-def _case() -> tuple[GoldenQuery, object] | None:
-    sample = list_samples().get(DEFAULT_SAMPLE)
+
+def _golden(sample_slug: str, query_id: str) -> tuple[GoldenQuery, object] | None:
+    sample = list_samples().get(sample_slug)
     if sample is None:
         return None
-    query = next((q for q in sample.golden.queries if q.id == CASE_QUERY_ID), None)
+    query = next((q for q in sample.golden.queries if q.id == query_id), None)
     return (query, sample) if query else None
+
+
+def _case_result(
+    sample_slug: str, query_id: str, inputs: state.Inputs, **changes
+) -> tuple[ExtractionResult, GoldenQuery]:
+    found = _golden(sample_slug, query_id)
+    if found is None:
+        raise RSEError(f"The sample {sample_slug} or its golden query {query_id} is missing.")
+    query, sample = found
+    if changes:
+        inputs = state.Inputs(
+            inputs.samples, inputs.queries, inputs.scorer, inputs.scorer_options, inputs.params.with_changes(**changes)
+        )
+    document = corpora.sample_document(sample.slug)
+    return compute.result_for([document], [query.query], inputs), query
+
+
+def _gold_chunks(result: ExtractionResult, query: GoldenQuery) -> tuple[int, int] | None:
+    return chunk_range(result.corpus, result.corpus.documents[0].doc_id, query.span)
 
 
 @components.guarded
 def render() -> None:
-    st.title("Lesson: the gapped cluster, claims and the context ceiling")
+    present = presenter.is_on()
+    st.title("Lesson: the gapped cluster, the objective, claims and the ceiling")
     st.caption(
         "What the lesson reports, next to what this app measures on its own sample documents. Quoted numbers are "
         "marked as quoted; every other number is computed now, at the sidebar's scorer and parameters. Chunks are "
         "numbered from 0, ranks count from 0 (best = rank 0)."
     )
-    case = _case()
-    if case is None:
-        st.error("The bundled annual report or its golden query ar-10 is missing.", icon=":material/error:")
-        return
-    query, sample = case
     inputs = state.read_inputs()
     try:
-        document = corpora.sample_document(sample.slug)
-        result = compute.result_for([document], [query.query], inputs)
+        result, query = _case_result(CASE_SAMPLE, CASE_QUERY_ID, inputs)
     except RSEError as error:
         st.error(md(error), icon=":material/error:")
         return
-    render_cluster(result, query)
-    st.divider()
-    render_claims(inputs)
-    st.divider()
-    render_ceiling(result)
+    draw = {
+        "cluster": lambda: render_cluster(result, query),
+        "objective": render_objective,
+        "steps": lambda: render_search_steps(result, query),
+        "headers": lambda: render_headers(inputs),
+        "claims": lambda: render_claims(inputs),
+        "ceiling": lambda: render_ceiling(result),
+    }
+    if present:
+        st.session_state.setdefault(keys.Lesson.SECTION, "cluster")
+        st.segmented_control(
+            "Section",
+            list(SECTIONS),
+            format_func=SECTIONS.__getitem__,
+            key=keys.Lesson.SECTION,
+            label_visibility="collapsed",
+        )
+        draw[st.session_state.get(keys.Lesson.SECTION) or "cluster"]()
+        return
+    for number, name in enumerate(SECTIONS):
+        if number:
+            st.divider()
+        draw[name]()
 
 
 # --------------------------------------------------------------------------- 1. the gapped cluster
@@ -82,13 +142,22 @@ def render() -> None:
 
 def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
     st.header("1. The gapped cluster")
+    facts = cluster_facts(result, _gold_chunks(result, query))
+    if presenter.is_on():
+        presenter.line(html.escape(_one_line(facts)))
+        chart, explain = st.columns([3, 2], gap="medium")
+        with chart:
+            _cluster_chart(result, query, facts, height=430)
+        with explain:
+            _explain_beside(result, facts)
+        return
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("In the lesson (quoted)")
         st.markdown(
             f"- Nike's 10-K, query about the consolidated financial statements.\n"
-            f"- Of the {NIKE_TOP} best-scored chunks, **{NIKE_RELEVANT}** are marked relevant: a *gapped cluster*, "
-            "because the number tables between the statement headings score low on their own.\n"
+            f"- Of the {NIKE_WINDOW[1] - NIKE_WINDOW[0] + 1} chunks **{NIKE_WINDOW[0]}-{NIKE_WINDOW[1]}** "
+            f"(by position), **{NIKE_RELEVANT}** are marked relevant: a *gapped cluster*.\n"
             f"- The statements sit in chunks **{NIKE_STATEMENTS[0]}-{NIKE_STATEMENTS[1]}**.\n"
             f"- RSE's first segment is chunks **{NIKE_FIRST_SEGMENT[0]}-{NIKE_FIRST_SEGMENT[1]}**: the statements "
             f"plus {NIKE_FIRST_SEGMENT[1] - NIKE_STATEMENTS[1]} chunks after them ("
@@ -96,68 +165,57 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
         )
         st.caption("These numbers are the lesson's, on a document this app does not ship; they are not computed here.")
     with right:
-        st.subheader("On the bundled annual report (computed now)")
-        facts = cluster_facts(result, query)
+        st.subheader(f"On the technical report, {CASE_QUERY_ID} (computed now)")
         st.markdown("\n".join(f"- {line}" for line in cluster_lines(result, facts)))
-    gold = chunk_range(result.corpus, result.corpus.documents[0].doc_id, query.span)
+    _cluster_chart(result, query, facts)
+    st.markdown(
+        "**A gap, as the lesson means it:** a chunk that scores low on its own (its value is below zero, so sent "
+        "alone it would cost more than it gives) and that RSE keeps because the chunks on both sides of it pay for "
+        "it. " + _parameters_sentence(result)
+    )
+    st.caption(
+        f"Query {html.escape(query.id)}: “{html.escape(query.query)}”. Purple under the bars: the gold span; blue "
+        f"bands: RSE's segments; orange triangles: top-k. The annual report's {STATEMENTS_QUERY_ID} (its consolidated "
+        "statements, closest to the lesson's 10-K) is the other case: section 4 measures its gaps with contextual "
+        "headers on and off."
+    )
+
+
+def _explain_beside(result: ExtractionResult, facts: ClusterFacts) -> None:
+    """The explain panel beside the chart (presenter mode): a gap first, any chunk on request."""
+    st.session_state.setdefault(keys.Lesson.EXPLAIN_CHUNK, facts.gaps[0].index if facts.gaps else 0)
+    st.number_input(
+        "Explain chunk", min_value=0, max_value=len(result.corpus.chunks) - 1, step=1, key=keys.Lesson.EXPLAIN_CHUNK
+    )
+    render_explain_panel(result, int(st.session_state[keys.Lesson.EXPLAIN_CHUNK]))
+
+
+def _cluster_chart(result: ExtractionResult, query: GoldenQuery, facts: ClusterFacts, *, height: int = 480) -> None:
+    gold = facts.gold
     st.plotly_chart(
-        value_chart(result, 0, gold_spans=[(gold[0], gold[1], f"gold {query.id}: the statements")] if gold else ()),
+        value_chart(
+            result, 0, gold_spans=[(gold[0], gold[1], f"gold {query.id}: the answer")] if gold else (), height=height
+        ),
         key=keys.Lesson.CHART,
         config=components.chart_config("lesson-gapped-cluster"),
         theme=None,
         width="stretch",
     )
-    st.caption(
-        f"Query {html.escape(query.id)}: “{html.escape(query.query)}”. Purple under the bars: the gold span (the "
-        "statements); blue bands: RSE's segments; orange triangles: top-k."
-    )
 
 
-@dataclass(frozen=True)
-class ClusterFacts:
-    """The case's numbers on our document (chunk numbers within the annual report).
-
-    Attributes:
-        gold: chunks ``start:end`` of the statements (the gold span of ar-10), or ``None``.
-        top: how many best-scored chunks were looked at (the lesson's 20, or fewer).
-        top_in_gold: how many of them lie in the statements.
-        low_in_gold: statement chunks whose value is below zero (the cluster's gaps).
-        rse_missed: statement chunks RSE does not send.
-        kept_outside_gold: chunks RSE sends that are not statements.
-        top_k_missed: statement chunks top-k does not send.
-        window_missed: statement chunks the fixed window (top-k hits ± w) does not send.
-        window_outside: chunks the fixed window sends that are not statements.
-    """
-
-    gold: tuple[int, int] | None
-    top: int
-    top_in_gold: int
-    low_in_gold: tuple[int, ...]
-    rse_missed: tuple[int, ...]
-    kept_outside_gold: tuple[int, ...]
-    top_k_missed: tuple[int, ...]
-    window_missed: tuple[int, ...] = ()
-    window_outside: tuple[int, ...] = ()
+def _one_line(facts: ClusterFacts) -> str:
+    if not facts.gaps:
+        return f"{CASE_QUERY_ID}: no gap at these parameters; RSE's segments hold no chunk below zero."
+    listed = ", ".join(f"{gap.index} ({num(gap.value)})" for gap in facts.gaps)
+    return f"{CASE_QUERY_ID}: RSE keeps chunks {listed}: low on their own, paid for by their neighbours."
 
 
-def cluster_facts(result: ExtractionResult, query: GoldenQuery) -> ClusterFacts:
-    corpus = result.corpus
-    gold = chunk_range(corpus, corpus.documents[0].doc_id, query.span)
-    gold_set = set(range(*gold)) if gold else set()
-    top = list(result.ranking[:LESSON_TOP])
-    kept = set(result.rse_chunks)
-    window = {index for segment in result.window for index in range(segment.start, segment.end)}
-    values = result.values[0].value
-    return ClusterFacts(
-        gold=gold,
-        top=len(top),
-        top_in_gold=sum(1 for index in top if index in gold_set),
-        low_in_gold=tuple(sorted(i for i in gold_set if values[i] < 0)),
-        rse_missed=tuple(sorted(gold_set - kept)),
-        kept_outside_gold=tuple(sorted(kept - gold_set)),
-        top_k_missed=tuple(sorted(gold_set - set(result.top_k))),
-        window_missed=tuple(sorted(gold_set - window)),
-        window_outside=tuple(sorted(window - gold_set)),
+def _parameters_sentence(result: ExtractionResult) -> str:
+    p = result.params
+    return (
+        f"These gaps appear at penalty {p.irrelevant_chunk_penalty:g}, decay {p.decay_rate:g}, beta a = {p.beta_a:g}, "
+        f"b = {p.beta_b:g}, minimum {p.minimum_value:g}, contextual headers {'on' if p.chunk_headers else 'off'} "
+        f"(the sidebar's values, scorer {result.scorer})."
     )
 
 
@@ -166,15 +224,24 @@ def cluster_lines(result: ExtractionResult, facts: ClusterFacts) -> list[str]:
     k = result.params.top_k
     n = len(result.corpus.chunks)
     lines = []
+    first_window, end_window = facts.window
+    lines.append(
+        f"Of the {end_window - first_window} chunks **{first_window}-{end_window - 1}** (by position, from "
+        f"{min(3, (facts.gold or (0,))[0])} before the answer, as the lesson's 320-339), **{facts.window_positive}** "
+        "score above zero on their own."
+    )
     if facts.gold:
-        first, last = facts.gold[0], facts.gold[1] - 1
-        lines.append(f"The statements (gold span of ar-10) sit in chunks **{first}-{last}** of {n}.")
-    lines.append(f"Of the {facts.top} best-scored chunks, **{facts.top_in_gold}** lie in the statements.")
-    if facts.low_in_gold:
         lines.append(
-            f"Inside the statements, {components.plural(len(facts.low_in_gold), 'chunk')} have a value below zero "
-            f"(chunks {_list(facts.low_in_gold)}): the gaps of the cluster."
+            f"The answer (gold span of {CASE_QUERY_ID}) sits in chunks **{facts.gold[0]}-{facts.gold[1] - 1}** of {n}."
         )
+    if facts.gaps:
+        lines.append(
+            f"**{components.plural(len(facts.gaps), 'gap')}** in RSE's segments: "
+            + "; ".join(gap_sentence(gap) for gap in facts.gaps)
+            + "."
+        )
+    else:
+        lines.append("RSE's segments hold no gap at these parameters (no chunk below zero inside a segment).")
     if result.segments:
         first = result.segments[0]
         lines.append(
@@ -183,14 +250,24 @@ def cluster_lines(result: ExtractionResult, facts: ClusterFacts) -> list[str]:
         )
     else:
         lines.append(f"RSE returns nothing here: {result.empty_reason()}")
+    missed = len(facts.rse_missed)
     lines.append(
-        f"RSE leaves out {components.plural(len(facts.rse_missed), 'statement chunk')}"
-        + (f" ({_list(facts.rse_missed)})" if facts.rse_missed else "")
-        + f" and keeps {components.plural(len(facts.kept_outside_gold), 'chunk')} outside them"
-        + (f" ({_list(facts.kept_outside_gold)})." if facts.kept_outside_gold else ".")
+        f"RSE leaves out {components.plural(missed, 'answer chunk')}"
+        + (f" ({runs_text(facts.rse_missed)})" if facts.rse_missed else "")
+        + f" and keeps {components.plural(len(facts.kept_outside_gold), 'chunk')} outside the answer"
+        + (f" ({runs_text(facts.kept_outside_gold)})." if facts.kept_outside_gold else ".")
     )
     size = facts.gold[1] - facts.gold[0] if facts.gold else 0
-    lines.append(f"Top-k (k = {k}) drops {len(facts.top_k_missed)} of the {size} statement chunks.")
+    dropped_gaps = [gap.index for gap in facts.gaps if gap.index not in result.top_k]
+    lines.append(
+        f"Top-k (k = {k}) drops {len(facts.top_k_missed)} of the {size} answer chunks"
+        + (
+            f" and every gap ({runs_text(dropped_gaps)})"
+            if dropped_gaps and len(dropped_gaps) == len(facts.gaps)
+            else ""
+        )
+        + "."
+    )
     w = result.params.window
     lines.append(
         f"The fixed window (the same {k} hits, ±{w} neighbours) drops {len(facts.window_missed)} of them and sends "
@@ -200,27 +277,192 @@ def cluster_lines(result: ExtractionResult, facts: ClusterFacts) -> list[str]:
     return lines
 
 
-def _list(indices: tuple[int, ...] | list[int]) -> str:
-    runs: list[list[int]] = []
-    for index in indices:
-        if runs and index == runs[-1][1] + 1:
-            runs[-1][1] = index
-        else:
-            runs.append([index, index])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+# --------------------------------------------------------------------------- 2. the objective
+
+
+def render_objective() -> None:
+    st.header("2. What the search maximises, and why the optimum splits a gap")
+    example = EXAMPLES[OBJECTIVE_EXAMPLE]
+    objective = explain_objective(example.values, **example.limits)
+    if presenter.is_on():
+        presenter.line(html.escape(objective.headline))
+    else:
+        st.markdown(f"Course example 2, values {example.text} (minimum {num(example.minimum_value)}):")
+        st.markdown("\n".join(f"- {line}" for line in objective.lines))
+    left, right = st.columns(2, gap="large")
+    optimal = [Band(s.start, s.end, f"O{i}", float(s.score)) for i, s in enumerate(objective.optimal, 1)]
+    for column, title, bands, key in (
+        (
+            left,
+            f"RSE's greedy: {num(objective.greedy_total)}",
+            segment_bands(list(objective.greedy)),
+            keys.Lesson.OBJECTIVE_CHART,
+        ),
+        (right, f"Exact maximum total: {num(objective.optimal_total)}", optimal, keys.Lesson.OBJECTIVE_CHART + "_opt"),
+    ):
+        with column:
+            st.plotly_chart(
+                worked_example_chart(example.values, bands, height=330, title=html.escape(title, quote=False)),
+                key=key,
+                theme=None,
+                config={"displaylogo": False, "displayModeBar": False},
+            )
+    if presenter.is_on():
+        st.markdown(objective.lines[-1])
+
+
+# --------------------------------------------------------------------------- 3. the search turn by turn
+
+
+def render_search_steps(result: ExtractionResult, query: GoldenQuery) -> None:
+    st.header(f"3. The search, turn by turn, on {CASE_QUERY_ID}")
+    p = result.params
+    values = result.values[0].value
+    steps = explain_search(
+        values,
+        max_length=p.max_length,
+        overall_max_length=p.overall_max_length,
+        minimum_value=p.minimum_value,
+        document_splits=result.corpus.document_splits,
+    )
+    hotkeys.step_keys(keys.Lesson.HOTKEYS, keys.Lesson.STEP, 1, len(steps), default=1)
+    current = components.stepper(len(steps), keys.Lesson.STEP, noun="turn", button_key=keys.Lesson.STEP_NEXT)
+    entry = steps[current - 1]
+    picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
+    bands = segment_bands(
+        [step.segment for step in picks], current=len(picks) - 1 if entry.kind is StepKind.PICK else None
+    )
+    if entry.kind is not StepKind.PICK and entry.segment is not None:
+        bands.append(Band(entry.segment.start, entry.segment.end, "refused", float(entry.segment.score), refused=True))
+    line = _turn_line(entry)
+    shown = [i for band in bands for i in (band.start, band.end - 1)]
+    gold = _gold_chunks(result, query)
+    if gold:
+        shown += [gold[0], gold[1] - 1]
+    first = max(0, min(shown) - 3) if shown else 0
+    last = min(len(values), max(shown) + 4) if shown else len(values)
+    if last - first > 40:
+        first, last = 0, len(values)
+    if presenter.is_on():
+        presenter.line(html.escape(line))
+    chart, text = st.columns([3, 2], gap="medium") if not presenter.is_on() else (st.container(), None)
+    with chart:
+        st.plotly_chart(
+            worked_example_chart(values[first:last], bands, height=400, first=first),
+            key=keys.Lesson.STEP_CHART,
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
+        )
+    if text is not None:
+        with text:
+            st.markdown(f"**{html.escape(line)}**")
+            st.markdown(md(entry.message))
+            st.caption("Arrow keys, space and PageDown step through the turns (click the page first).")
+
+
+def _turn_line(entry) -> str:
+    if entry.kind is StepKind.PICK:
+        return (
+            f"Turn {entry.number}: best candidate chunks {entry.segment.start}-{entry.segment.end - 1} "
+            f"({num(float(entry.segment.score))}); bound by: {entry.constraint_note}; taken as {entry.label}."
+        )
+    if entry.kind is StepKind.RETIRE:
+        return f"Turn {entry.number}: no pick. {entry.message}"
+    return f"The search stops: {entry.message}"
+
+
+# --------------------------------------------------------------------------- 4. the headers confound
+
+
+def render_headers(inputs: state.Inputs) -> None:
+    st.header("4. FinanceBench: contextual headers and RSE, tested together")
+    rows: list[HeadersRow] = []
+    try:
+        with st.spinner("Scoring with and without contextual headers..."):
+            for slug, query_id in ((CASE_SAMPLE, CASE_QUERY_ID), (STATEMENTS_SAMPLE, STATEMENTS_QUERY_ID)):
+                for headers in (True, False):
+                    result, query = _case_result(slug, query_id, inputs, chunk_headers=headers)
+                    rows.append(headers_row(query_id, result, query.span))
+    except RSEError as error:
+        st.error(md(error), icon=":material/error:")
+        return
+    if presenter.is_on():
+        presenter.line(
+            f"FinanceBench: {FINANCEBENCH_WITH:.0%} vs {FINANCEBENCH_WITHOUT:.0%} with headers and RSE changed at "
+            "once (quoted). The headers alone, measured now:"
+        )
+    else:
+        st.markdown(
+            f"> The lesson reports that on FinanceBench the authors' system answered **{FINANCEBENCH_WITH:.0%}** of "
+            f"the questions correctly, against **{FINANCEBENCH_WITHOUT:.0%}** for a baseline; that system used "
+            "contextual chunk headers **and** RSE at once. (quoted)"
+        )
+        st.warning(
+            "Two changes were tested together, so the gain cannot be split between them: a confound. The headers "
+            "toggle in the sidebar changes only the headers; below, its effect is measured with RSE and top-k, "
+            "on two golden queries, at the other current parameters.",
+            icon=":material/warning:",
+        )
+    st.dataframe(
+        headers_table(rows),
+        key=keys.Lesson.HEADERS_TABLE,
+        hide_index=True,
+        column_config={
+            "RSE recall": st.column_config.NumberColumn(format="%.2f"),
+            "top-k recall": st.column_config.NumberColumn(format="%.2f"),
+        },
+    )
+    st.markdown(headers_line(rows))
+
+
+def headers_table(rows: list[HeadersRow]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "query": row.case,
+                "contextual headers": "on" if row.headers else "off",
+                "RSE recall": row.rse_recall,
+                "top-k recall": row.top_k_recall,
+                "RSE characters": row.rse_characters,
+                "gaps (value)": ", ".join(f"{gap.index} ({num(gap.value)})" for gap in row.gaps) or "none",
+            }
+            for row in rows
+        ]
+    )
+
+
+def headers_line(rows: list[HeadersRow]) -> str:
+    """One sentence: what switching the headers off changes, per query (numbers only)."""
+    parts = []
+    for on, off in zip(rows[::2], rows[1::2], strict=True):
+        parts.append(
+            f"{on.case}: RSE recall {on.rse_recall:.0%} with headers, {off.rse_recall:.0%} without; top-k "
+            f"{on.top_k_recall:.0%} and {off.top_k_recall:.0%}; gaps {len(on.gaps)} and {len(off.gaps)}"
+        )
+    pairs = list(zip(rows[::2], rows[1::2], strict=True))
+    rse_move = max((abs(on.rse_recall - off.rse_recall) for on, off in pairs), default=0.0)
+    top_k_move = max((abs(on.top_k_recall - off.top_k_recall) for on, off in pairs), default=0.0)
+    moved = "top-k's recall more than RSE's" if top_k_move > rse_move else "RSE's recall at least as much as top-k's"
+    return (
+        "Headers on vs off, measured now: "
+        + "; ".join(parts)
+        + f". Here the headers alone move {moved}: a gain measured with both changed at once cannot be credited "
+        "to either one."
+    )
 
 
 # --------------------------------------------------------------------------- 2. claims vs measurements
 
 
 def render_claims(inputs: state.Inputs) -> None:
-    st.header("2. A reported gain, and what we measured")
+    st.header("5. A reported gain, and what we measured")
     left, right = st.columns([2, 3], gap="large")
     with left:
         st.subheader("Reported by the RSE authors (quoted)")
         st.markdown(
             f"> On the KITE benchmark the authors report an average score of **{KITE_BEFORE}** with top-k and "
-            f"**{KITE_AFTER}** with RSE, at k = {KITE_K} and equal context length."
+            f"**{KITE_AFTER}** with RSE, at k = {KITE_K} and roughly equal context length. The scores are an LLM's "
+            f"grades from 0 to 10 of the answers to {KITE_QUESTIONS} questions."
         )
         st.warning(
             "This is the authors' claim. We did not run KITE, so this app cannot confirm it. The lesson's pitfall: "
@@ -304,7 +546,7 @@ def window_sentence(table: pd.DataFrame) -> str:
 
 
 def render_ceiling(result: ExtractionResult) -> None:
-    st.header("3. The context ceiling")
+    st.header("6. The context ceiling")
     params = result.params
     lesson = LESSON_CHUNKS * LESSON_CHUNK_SIZE
     current = params.overall_max_length * params.chunk_size
@@ -321,10 +563,11 @@ def render_ceiling(result: ExtractionResult) -> None:
         delta_color="off",
         help="Max chunks overall × chunk size, from the sidebar.",
     )
-    columns[2].metric("Sent on ar-10 now", f"{result.rse_characters:,} characters")
+    columns[2].metric(f"Sent on {CASE_QUERY_ID} now", f"{result.rse_characters:,} characters")
     st.markdown(
         f"RSE can never send more than **max chunks overall × chunk size**: {LESSON_CHUNKS} × {LESSON_CHUNK_SIZE} = "
         f"{lesson:,} characters in the lesson, {params.overall_max_length} × {params.chunk_size} = {current:,} now. "
-        f"On ar-10 it sent {result.rse_characters:,} characters ({result.rse_characters / current:.0%} of the "
-        "current ceiling): a chunk is at most the chunk size, often shorter, so the ceiling is an upper bound."
+        f"On {CASE_QUERY_ID} it sent {result.rse_characters:,} characters "
+        f"({result.rse_characters / current:.0%} of the current ceiling): a chunk is at most the chunk size, "
+        "often shorter, so the ceiling is an upper bound."
     )

@@ -15,24 +15,28 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from app_ui import components, keys
+from app_ui import components, hotkeys, keys, presenter
 from app_ui.safe_text import md
 from rse_core import ParameterError, RSEError
-from rse_core.figures.teaching import Band, fmt, worked_example_chart
+from rse_core.figures.teaching import Band, Stage, fmt, segment_bands, worked_example_chart
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
+from rse_core.teaching.classroom import ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE
+from rse_core.teaching.gaps import segment_gaps
 from rse_core.teaching.score_steps import beta_lookup, value_rows
 
-DEFAULT_SCORES = "0.02, 0.10, 0.85, 0.97, 0.30, 0.90, 0.60, 0.05, 0.01"
-"""Reranker-like scores: most chunks near 0, a cluster near 1 with a weaker chunk inside."""
-DEFAULT_FIRST = "0.5, 0.7, -0.3, -0.4, 0.2, -0.5, 0.6, 0.4"
-DEFAULT_SECOND = "-0.2, -0.1, 0.6, 0.8, -0.3, 0.5, -0.4, -0.2"
+DEFAULT_SCORES = ", ".join(f"{score:g}" for score in SCORES_EXAMPLE.scores)
+"""The classroom's raw-scores example: a cluster near 1 with a low chunk (4) inside, a gap after the values."""
+DEFAULT_FIRST, DEFAULT_SECOND = (", ".join(f"{v:g}" for v in query) for query in ROUND_ROBIN_EXAMPLE.queries)
+"""The classroom's round-robin example: query 2's best run is cut by query 1's first pick."""
 COLUMNS = (
-    ("beta", "② beta.cdf(score)"),
-    ("rank", "③ rank (best = 0)"),
-    ("decay", "④ × exp(−rank/decay)"),
-    ("value", "⑤ − penalty = value"),
+    ("beta", f"{Stage.TRANSFORM.label[0]} beta.cdf(score)"),
+    ("rank", "rank (best = 0)"),
+    ("decay", f"{Stage.DECAY.label[0]} × exp(−rank/decay)"),
+    ("value", f"{Stage.PENALTY.label[0]} − penalty = value"),
 )
+"""The columns a class fills in, numbered as the stage charts number the value formula's stages
+(① calibrate: the board's scores are already in [0, 1])."""
 HIDDEN = "?"
 
 
@@ -43,13 +47,13 @@ def _init() -> None:
         keys.WorkedBoard.BETA_B: 0.4,
         keys.WorkedBoard.DECAY: 30.0,
         keys.WorkedBoard.PENALTY: 0.2,
-        keys.WorkedBoard.REVEAL: len(COLUMNS),
+        keys.WorkedBoard.REVEAL: 0,  # predict, then reveal: the class fills in the columns first
         keys.WorkedBoard.RR_FIRST: DEFAULT_FIRST,
         keys.WorkedBoard.RR_SECOND: DEFAULT_SECOND,
         keys.WorkedBoard.RR_STEP: 1,
-        keys.WorkedBoard.RR_MAX_LENGTH: 20,
-        keys.WorkedBoard.RR_OVERALL: 30,
-        keys.WorkedBoard.RR_MINIMUM: 0.7,
+        keys.WorkedBoard.RR_MAX_LENGTH: ROUND_ROBIN_EXAMPLE.max_length,
+        keys.WorkedBoard.RR_OVERALL: ROUND_ROBIN_EXAMPLE.overall_max_length,
+        keys.WorkedBoard.RR_MINIMUM: ROUND_ROBIN_EXAMPLE.minimum_value,
     }
     for key, value in defaults.items():
         st.session_state.setdefault(key, value)
@@ -62,7 +66,7 @@ def board_table(rows, revealed: int) -> pd.DataFrame:
     """The board: the score column always, the others up to ``revealed`` columns, the rest "?"."""
     table: dict[str, list[str]] = {
         "chunk": [str(row.chunk) for row in rows],
-        "① score": [fmt(row.score) for row in rows],
+        f"{Stage.CALIBRATE.label[0]} score": [fmt(row.score) for row in rows],
     }
     cells = {
         "beta": [f"{row.transformed:.3f}" for row in rows],
@@ -83,7 +87,11 @@ def render_board(parse_values) -> None:
         "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
         "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
     )
-    _board_inputs()
+    if presenter.is_on():
+        with st.expander("Scores and parameters"):
+            _board_inputs()
+    else:
+        _board_inputs()
     try:
         rows, lookup = _board_rows(parse_values)
     except (ValueError, RSEError) as error:
@@ -128,12 +136,14 @@ def _board_rows(parse_values) -> tuple[list, list]:
 
 def _board_table(rows: list) -> None:
     """The board with the revealed columns, and with all of them the values searched."""
+    hotkeys.step_keys(keys.WorkedBoard.HOTKEYS, keys.WorkedBoard.REVEAL, 0, len(COLUMNS), default=0)
     st.slider(
         "Columns revealed",
         0,
         len(COLUMNS),
         key=keys.WorkedBoard.REVEAL,
-        help="0: only the scores (the class fills in the rest); 4: every column.",
+        help="0: only the scores (the class fills in the rest); 4: every column. Arrow keys, space and PageDown "
+        "reveal the next column.",
     )
     st.dataframe(
         board_table(rows, int(st.session_state[keys.WorkedBoard.REVEAL])),
@@ -145,9 +155,21 @@ def _board_table(rows: list) -> None:
         values = [row.value for row in rows]
         search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
         picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({fmt(s.score)})" for s in search) or "nothing"
+        gaps = segment_gaps(values, list(search))
+        gap_text = (
+            " Gaps: " + "; ".join(f"chunk {g.index} ({fmt(g.value)}), paid for by its neighbours" for g in gaps) + "."
+            if gaps
+            else ""
+        )
         st.markdown(
             f"**Values:** {', '.join(fmt(v) for v in values)}  \n"
-            f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}."
+            f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}.{gap_text}"
+        )
+        st.plotly_chart(
+            worked_example_chart(values, segment_bands(list(search)), height=300),
+            key=keys.WorkedBoard.BOARD_TABLE + "_chart",
+            theme=None,
+            config={"displaylogo": False, "displayModeBar": False},
         )
         with st.expander("Each row written out"):
             decay_rate = float(st.session_state[keys.WorkedBoard.DECAY])
@@ -184,12 +206,17 @@ def render_round_robin(parse_values) -> None:
         "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
         "and never overlap, whichever query picked them."
     )
-    _rr_inputs()
+    if presenter.is_on():
+        with st.expander("Both queries' values and the limits"):
+            _rr_inputs()
+    else:
+        _rr_inputs()
     try:
         first, second, steps = _rr_search(parse_values)
     except (ValueError, ParameterError) as error:
         st.error(md(error), icon=":material/error:")
         return
+    hotkeys.step_keys(keys.WorkedBoard.HOTKEYS + "_rr", keys.WorkedBoard.RR_STEP, 1, len(steps), default=1)
     current = components.stepper(len(steps), keys.WorkedBoard.RR_STEP, noun="turn", button_key=keys.WorkedBoard.RR_NEXT)
     entry = steps[current - 1]
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]

@@ -9,17 +9,17 @@ start with ``we_``; nothing here touches the sidebar's parameters.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pandas as pd
 import streamlit as st
 
-from app_ui import components, keys
+from app_ui import components, hotkeys, keys, presenter
 from app_ui.safe_text import md
 from rse_core import ParameterError
 from rse_core.figures.teaching import Band, fmt, segment_bands, worked_example_chart
 from rse_core.search import find_best_segments
-from rse_core.search.optimal import compare_with_greedy
 from rse_core.teaching import (
     MAX_TEACHING_VALUES,
     MINIMUM_RULE,
@@ -30,12 +30,15 @@ from rse_core.teaching import (
 )
 from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
+from rse_core.teaching.objective import explain_objective
 from views.worked_board import render_board, render_round_robin
+from views.worked_exercises import render_exercises
 
 MODES = {
     "segments": "Segments from values",
     "board": "Board: scores → values",
     "round_robin": "Round-robin: two queries",
+    "exercises": "Exercises",
 }
 OWN_VALUES = "Your own values"
 MAX_ABS_VALUE = 1e6
@@ -120,8 +123,9 @@ def _load_example(name: str) -> None:
     st.session_state[keys.WorkedExample.MAX_LENGTH] = example.max_length
     st.session_state[keys.WorkedExample.OVERALL] = example.overall_max_length
     st.session_state[keys.WorkedExample.MINIMUM] = example.minimum_value
-    st.session_state[keys.WorkedExample.STEP] = 1
+    st.session_state[keys.WorkedExample.STEP] = 0
     st.session_state[keys.WorkedExample.ANSWER] = ""
+    st.session_state[keys.WorkedExample.REVEAL] = False
 
 
 def _on_example_change() -> None:
@@ -140,11 +144,12 @@ def _on_values_change() -> None:
             same = False
         if not same:
             st.session_state[keys.WorkedExample.EXAMPLE] = OWN_VALUES
-    st.session_state[keys.WorkedExample.STEP] = 1
+    st.session_state[keys.WorkedExample.STEP] = 0
+    st.session_state[keys.WorkedExample.REVEAL] = False
 
 
 def _on_limits_change() -> None:
-    st.session_state[keys.WorkedExample.STEP] = 1
+    st.session_state[keys.WorkedExample.STEP] = 0
 
 
 # --------------------------------------------------------------------------- page
@@ -166,6 +171,7 @@ def render() -> None:
         format_func=MODES.__getitem__,
         horizontal=True,
         key=keys.WorkedExample.MODE,
+        label_visibility="collapsed" if presenter.is_on() else "visible",
         help="Segments: the search on chunk values. Board: from raw scores to values, column by column. "
         "Round-robin: two queries taking turns.",
     )
@@ -175,12 +181,23 @@ def render() -> None:
     if mode == "round_robin":
         render_round_robin(parse_values)
         return
+    if mode == "exercises":
+        render_exercises(parse_values, parse_answer)
+        return
 
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        _example_inputs()
-    with right:
-        _limit_inputs()
+    if presenter.is_on():
+        left, right = st.columns([3, 2], gap="medium")
+        with left:
+            _example_choice("collapsed")
+        with right, st.expander("Values and limits"):
+            _values_input()
+            _limit_inputs()
+    else:
+        left, right = st.columns([3, 2], gap="large")
+        with left:
+            _example_inputs()
+        with right:
+            _limit_inputs()
     try:
         values = parse_values(st.session_state[keys.WorkedExample.VALUES])
     except ValueError as error:
@@ -199,13 +216,22 @@ def render() -> None:
 
 def _example_inputs() -> None:
     """The classroom example and its chunk values."""
+    _example_choice("visible")
+    _values_input()
+
+
+def _example_choice(label_visibility: str) -> None:
     st.selectbox(
         "Classroom example",
         options=[*EXAMPLES, OWN_VALUES],
         key=keys.WorkedExample.EXAMPLE,
         on_change=_on_example_change,
         help="Each example sets the values and the limits that make its point.",
+        label_visibility=label_visibility,
     )
+
+
+def _values_input() -> None:
     st.text_input(
         "Chunk values (in document order)",
         key=keys.WorkedExample.VALUES,
@@ -248,9 +274,9 @@ def _limit_inputs() -> None:
         "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
     )
     example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
-    if example is not None and example.point:
-        st.caption(f"**The point of this example:** {example.point}")
-    if example is not None and example.source:
+    if example is not None and example.point and st.session_state.get(keys.WorkedExample.REVEAL):
+        st.caption(f"**The point of this example:** {example.point}")  # it gives the answer: after the reveal
+    if example is not None and example.source and st.session_state.get(keys.WorkedExample.REVEAL):
         st.caption(f"**Where it comes from:** {example.source}")
 
 
@@ -264,19 +290,31 @@ def _limits() -> dict[str, float]:
 
 
 def _render_search(values: list[float], limits: dict, search, steps, rows) -> None:
-    """The answer, the chart (or greedy vs optimal) and the four tabs."""
-    st.markdown(f"#### {_answer_sentence(search, steps)}")
+    """Predict, then reveal: the bars first, the answer on request; then the four tabs."""
+    if presenter.is_on():
+        _step_through(values, steps, limits)
+        return
     st.toggle(
-        "Compare with the optimal search",
-        key=keys.WorkedExample.OPTIMAL,
-        help="The exact solver (dynamic programming) under the same limits: the best total any set of segments "
-        "can reach. The greedy search takes the best segment first and can end below it.",
+        "Reveal the answer",
+        key=keys.WorkedExample.REVEAL,
+        help="Let the class predict first: the picks, the candidate table and the comparison stay hidden until then.",
     )
-    if st.session_state.get(keys.WorkedExample.OPTIMAL):
+    revealed = bool(st.session_state.get(keys.WorkedExample.REVEAL))
+    if revealed:
+        st.markdown(f"#### {_answer_sentence(search, steps)}")
+        st.toggle(
+            "Compare with the optimal search",
+            key=keys.WorkedExample.OPTIMAL,
+            help="The exact solver (dynamic programming) under the same limits: the best total any set of segments "
+            "can reach. It maximises a different objective than RSE's greedy turns.",
+        )
+    else:
+        st.markdown("#### Predict: which segments does the search pick, in what order?")
+    if revealed and st.session_state.get(keys.WorkedExample.OPTIMAL):
         _greedy_vs_optimal(values, limits)
     else:
         st.plotly_chart(
-            worked_example_chart(values, segment_bands(list(search))),
+            worked_example_chart(values, segment_bands(list(search)) if revealed else []),
             key=keys.WorkedExample.CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
@@ -288,7 +326,10 @@ def _render_search(values: list[float], limits: dict, search, steps, rows) -> No
     with step_tab:
         _step_through(values, steps, limits)
     with table_tab:
-        _candidate_table(rows)
+        if revealed:
+            _candidate_table(rows)
+        else:
+            st.info("The candidate table shows the answer: reveal it first.", icon=":material/visibility_off:")
     with runs_tab:
         _all_runs_table(values, limits)
     with check_tab:
@@ -328,27 +369,27 @@ def _all_runs_table(values: list[float], limits) -> None:
 
 
 def _greedy_vs_optimal(values: list[float], limits) -> None:
-    """Both answers side by side, their totals and the gap."""
-    comparison = compare_with_greedy(values, **limits)
+    """Both answers side by side, their totals, and what each maximises (not a verdict on RSE)."""
+    objective = explain_objective(values, **limits)
     a, b, c = st.columns(3)
-    a.metric("Greedy total", fmt(comparison.greedy_value))
-    b.metric("Optimal total", fmt(comparison.optimal_value))
-    c.metric("Gap", fmt(comparison.gap))
-    (st.success if comparison.greedy_is_optimal else st.warning)(comparison.message)
+    a.metric("Greedy total (RSE)", fmt(objective.greedy_total))
+    b.metric("Maximum total", fmt(objective.optimal_total))
+    c.metric("Difference", fmt(objective.optimal_total - objective.greedy_total))
+    st.info("\n".join(f"- {line}" for line in objective.lines), icon=":material/school:")
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown("**Greedy (dsRAG's search), in pick order**")
         st.plotly_chart(
-            worked_example_chart(values, segment_bands(list(comparison.greedy)), height=320),
+            worked_example_chart(values, segment_bands(list(objective.greedy)), height=320),
             key=keys.WorkedExample.CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
     with right:
-        st.markdown("**Optimal (exact search), best first**")
+        st.markdown("**Maximum total (exact search), in document order**")
         bands = [
             Band(segment.start, segment.end, f"O{number}", float(segment.score))
-            for number, segment in enumerate(comparison.optimal, 1)
+            for number, segment in enumerate(objective.optimal, 1)
         ]
         st.plotly_chart(
             worked_example_chart(values, bands, height=320),
@@ -358,8 +399,8 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
         )
     st.caption(
         "Same limits for both: max chunks per segment, chunks overall, minimum segment value (>=), segments start "
-        "and end on a chunk >= 0. The optimum never is worth less than the greedy answer; the greedy is what dsRAG "
-        "and this app's other pages use."
+        "and end on a chunk >= 0. The maximum total is never below the greedy's; the greedy is what dsRAG and this "
+        "app's other pages use, and it keeps a gapped cluster in one piece."
     )
 
 
@@ -379,31 +420,31 @@ def _chunks(start: int, end: int) -> str:
 
 
 def _step_through(values: list[float], steps, limits) -> None:
-    current = components.stepper(
-        len(steps),
-        keys.WorkedExample.STEP,
-        noun="step",
-        button_key=keys.WorkedExample.NEXT,
-        help="Turn of the greedy search; the last one is the stop.",
-    )
-    entry = steps[current - 1]
+    """Turn 0 is the prediction (no picks shown); each turn adds one pick; the last is the stop.
+    Arrow keys, space and PageDown step (the presenter's clicker)."""
+    total = len(steps)
+    hotkeys.step_keys(keys.WorkedExample.HOTKEYS, keys.WorkedExample.STEP, 0, total, default=0)
+    current = _turn_stepper(total, steps, limits)
+    entry = steps[current - 1] if current else None
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     bands = segment_bands(
-        [step.segment for step in picks], current=len(picks) - 1 if entry.kind is StepKind.PICK else None
+        [step.segment for step in picks],
+        current=len(picks) - 1 if entry is not None and entry.kind is StepKind.PICK else None,
     )
-    if entry.kind is not StepKind.PICK and entry.segment is not None:
+    if entry is not None and entry.kind is not StepKind.PICK and entry.segment is not None:
         bands.append(Band(entry.segment.start, entry.segment.end, "refused", float(entry.segment.score), refused=True))
-
     chart, text = st.columns([3, 2], gap="large")
     with chart:
         st.plotly_chart(
-            worked_example_chart(values, bands, height=340),
+            worked_example_chart(values, bands, height=400 if presenter.is_on() else 340),
             key=keys.WorkedExample.STEP_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
     with text:
-        if entry.kind is StepKind.PICK:
+        if entry is None:
+            st.markdown("**Turn 0: predict.** Which segment does the search pick first? Press → to see.")
+        elif entry.kind is StepKind.PICK:
             st.markdown(f"**Turn {entry.number}: picks {entry.label}**")
             a, b, c = st.columns(3)
             a.metric("Best segment", _chunks(entry.segment.start, entry.segment.end).replace("chunks ", ""))
@@ -416,6 +457,58 @@ def _step_through(values: list[float], steps, limits) -> None:
         else:
             st.markdown("**The search stops**")
             st.success(entry.message, icon=":material/flag:")
+
+
+def _turn_stepper(total: int, steps, limits) -> int:
+    """Back / Next buttons and a slider over turns 0..``total`` (0 = predict); in presenter mode the
+    turn's one line of narration takes the slider's place."""
+    key = keys.WorkedExample.STEP
+    current = min(max(int(st.session_state.get(key, 0)), 0), total)
+    st.session_state[key] = current
+    widths = [1.3, 1.6, 8] if presenter.is_on() else [1, 1, 5]
+    back, forward, slider = st.columns(widths, vertical_alignment="bottom")
+    back.button(
+        "Back",
+        key=keys.WorkedExample.NEXT + "_back",
+        icon=":material/skip_previous:",
+        disabled=current == 0,
+        on_click=_set_step,
+        args=(current - 1,),
+        width="stretch",
+    )
+    forward.button(
+        "Next turn",
+        key=keys.WorkedExample.NEXT,
+        icon=":material/skip_next:",
+        disabled=current >= total,
+        on_click=_set_step,
+        args=(current + 1,),
+        width="stretch",
+        type="primary",
+    )
+    if presenter.is_on():
+        with slider:
+            presenter.line(html.escape(_step_line(steps[current - 1] if current else None, limits)))
+        return current
+    slider.slider("Turn (0 = predict)", 0, total, key=key, help="Or arrow keys, space, PageDown.")
+    return int(st.session_state[key])
+
+
+def _set_step(step: int) -> None:
+    st.session_state[keys.WorkedExample.STEP] = step
+
+
+def _step_line(entry, limits) -> str:
+    if entry is None:
+        return "Turn 0: predict the first pick. Press → to reveal it."
+    if entry.kind is StepKind.PICK:
+        return (
+            f"Turn {entry.number}: picks {_chunks(entry.segment.start, entry.segment.end)} "
+            f"({fmt(entry.segment.score)}) as {entry.label}; bound by: {entry.constraint_note}."
+        )
+    if entry.kind is StepKind.RETIRE:
+        return f"Turn {entry.number}: no pick. {entry.message}"
+    return f"Stop: {entry.message}"
 
 
 def _candidate_table(rows) -> None:

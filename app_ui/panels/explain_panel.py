@@ -84,7 +84,8 @@ def stage_table(result: ExtractionResult, chunk_index: int) -> pd.DataFrame:
             "calibrated": float(values.calibrated[chunk_index]),
             "beta-transformed": float(values.transformed[chunk_index]),
             "rank (best = 0)": int(values.rank[chunk_index]),
-            "× decay": decayed,
+            "decay exp(−rank/decay)": float(values.decay[chunk_index]),
+            "beta × decay": decayed,
             f"− penalty {params.irrelevant_chunk_penalty:g}": decayed - params.irrelevant_chunk_penalty,
             "value": float(values.value[chunk_index]),
         }

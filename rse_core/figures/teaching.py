@@ -36,6 +36,7 @@ FONT = 14
 SEGMENT_LINE = PALETTE.segment
 REFUSED = "#b91c1c"  # a segment the search looked at and refused: red, dashed
 REFERENCE_BETA = (0.4, 0.4)  # the RSE authors' shape for Cohere's reranker
+GAP_TRACE = "inner gap"  # gap bars (value < 0 inside a segment): amber, outlined
 
 
 def fmt(value: float) -> str:
@@ -111,13 +112,14 @@ def segment_bands(segments: Sequence[Segment], *, current: int | None = None) ->
 
 
 def worked_example_chart(
-    values: Sequence[float], bands: Sequence[Band] = (), *, height: int = 400, title: str = ""
+    values: Sequence[float], bands: Sequence[Band] = (), *, height: int = 400, title: str = "", first: int = 0
 ) -> go.Figure:
     """Chunk values as bars with their numbers on them, and segments as labelled bands.
 
     Negative chunks inside a (non-refused) band are inner gaps (a segment starts and ends on a
     non-negative chunk, so there is no edge padding here) and get the amber of the other charts:
-    the search kept them because the chunks around them outweigh them.
+    the search kept them because the chunks around them outweigh them. ``first`` is the chunk
+    number of ``values[0]`` (a slice of a real document keeps its chunk numbers); bands use chunk numbers.
     """
     array = np.asarray(values, dtype=np.float64)
     n = len(array)
@@ -131,9 +133,9 @@ def worked_example_chart(
         showlegend=False,
         xaxis=_axis(
             "chunk",
-            range=[-0.6, n - 0.4],
+            range=[first - 0.6, first + n - 0.4],
             tickmode="array" if n <= 40 else "auto",
-            tickvals=list(range(n)) if n <= 40 else None,
+            tickvals=list(range(first, first + n)) if n <= 40 else None,
             tickfont={"size": BIG_FONT if n <= 24 else 12},
             showgrid=False,
             zeroline=False,
@@ -151,26 +153,26 @@ def worked_example_chart(
     )
     if title:
         layout["title"] = {"text": title, "x": 0, "font": {"size": BIG_FONT}}
-    return go.Figure(data=_worked_bars(array, bands), layout=layout)
+    return go.Figure(data=_worked_bars(array, bands, first), layout=layout)
 
 
-def _worked_bars(array: np.ndarray, bands: Sequence[Band]) -> list[go.Bar]:
+def _worked_bars(array: np.ndarray, bands: Sequence[Band], first: int = 0) -> list[go.Bar]:
     """A bar trace per colour class, each bar with its value written on it (read from afar)."""
     n = len(array)
     inside = np.zeros(n, dtype=bool)
     for band in bands:
         if not band.refused:
-            inside[band.start : band.end] = True
+            inside[max(band.start - first, 0) : max(band.end - first, 0)] = True
     negative = array < 0
     gap = inside & negative
-    x = np.arange(n)
+    x = np.arange(first, first + n)
     traces = []
     for name, mask, fill, line in (
         ("value ≥ 0", ~negative, PALETTE.positive, PALETTE.positive),
         ("value < 0", negative & ~gap, PALETTE.negative, PALETTE.negative),
         ("inner gap (< 0, inside a segment)", gap, PALETTE.gap_fill, PALETTE.gap),
     ):
-        if not mask.any() and name.startswith("inner gap"):
+        if not mask.any() and name.startswith(GAP_TRACE):
             continue
         traces.append(
             go.Bar(
@@ -178,7 +180,7 @@ def _worked_bars(array: np.ndarray, bands: Sequence[Band]) -> list[go.Bar]:
                 y=array[mask],
                 name=name,
                 width=0.7,
-                marker={"color": fill, "line": {"color": line, "width": 2 if name.startswith("gap") else 0}},
+                marker={"color": fill, "line": {"color": line, "width": 2 if name.startswith(GAP_TRACE) else 0}},
                 text=[fmt(v) for v in array[mask]],
                 textposition="outside",
                 textfont={"size": BIG_FONT if n <= 24 else 12, "color": PALETTE.text},

@@ -324,13 +324,7 @@ def _no_flip_reason(corpus, result, params, bases, chunk_index, current, label) 
     own = max(float(values[chunk_index]) for values in zero)
     rank = min(int(v.rank[chunk_index]) for v in result.values)
     if best < params.minimum_value:
-        kept = math.exp(-rank / params.decay_rate)
-        why = (
-            f"its rank is too low (rank {rank}, best = rank 0: the decay keeps "
-            f"exp(-{rank}/{params.decay_rate:g}) = {kept:.3f} of its score)"
-            if kept < 0.5
-            else "the minimum segment value is out of reach"
-        )
+        why = _low_reason(result, chunk_index, rank, params.decay_rate)
         return (
             f"{why}: even with penalty 0 its value is only {num(own)}, and the best segment through it "
             f"(at most {limit} chunks) is worth {num(best)} < minimum {num(params.minimum_value)}"
@@ -351,3 +345,23 @@ def _no_flip_reason(corpus, result, params, bases, chunk_index, current, label) 
         f"even with penalty 0 no pick covers it (a segment through it would be worth up to {num(best)}); "
         f"the search stops because {at_zero.stop_reason.explanation}"
     )
+
+
+def _low_reason(result: ExtractionResult, chunk_index: int, rank: int, decay_rate: float) -> str:
+    """Why a chunk's own value is low: a calibrated score of 0 (no rank can help), or its rank when the
+    decay takes more of it than the beta transform does; otherwise the minimum is simply out of reach."""
+    transformed = max(float(values.transformed[chunk_index]) for values in result.values)
+    calibrated = max(float(values.calibrated[chunk_index]) for values in result.values)
+    kept = math.exp(-rank / decay_rate)
+    if calibrated <= 0.0:
+        zeros = sum(1 for score in result.values[0].calibrated if score <= 0.0)
+        return (
+            f"its calibrated score is 0, the document's lowest ({zeros} of {len(result.corpus.chunks)} chunks share "
+            "it), so the beta transform gives 0 and no penalty or rank can lift it"
+        )
+    if kept < transformed and kept < 0.5:
+        return (
+            f"its rank is too low (rank {rank}, best = rank 0: the decay keeps "
+            f"exp(-{rank}/{decay_rate:g}) = {kept:.3f} of its beta-transformed score {transformed:.3f})"
+        )
+    return "the minimum segment value is out of reach"

@@ -79,8 +79,10 @@ EXAMPLES: dict[str, Example] = {
         overall_max_length=4,
         point=(
             "4 chunks in all: the greedy search takes S1 = chunks 4-6 (2.0), which uses 3, so S2 can only be "
-            "one chunk: chunk 1 (0.7), 2.7 in all. The greedy search is not optimal here: chunks 0-1 (1.3) "
-            "and 5-6 (1.7) fit the same budget and are worth 3.0."
+            "one chunk: chunk 1 (0.7), 2.7 in all. That second pick is worth exactly the minimum 0.7: it is kept "
+            "under dsRAG's rule (value >= minimum); under the notes' \"greater than\" (notebook 003's strict >) the "
+            "search stops after S1 at 2.0. The greedy search is not optimal here: chunks 0-1 (1.3) and 5-6 (1.7) "
+            "fit the same budget and are worth 3.0."
         ),
     ),
     "Nothing clears the minimum": Example(

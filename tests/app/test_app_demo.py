@@ -62,3 +62,34 @@ def test_without_an_llm_the_last_step_shows_prompts():
     at.run()
     no_problems(at)
     assert any("No LLM is configured" in info.value for info in at.info)
+
+
+# --------------------------------------------------------------------------- issue 21: presenter mode
+
+
+def test_present_link_turns_presenter_mode_on_and_exit_turns_it_off():
+    at = new_app(present="1").run()
+    open_page(at, "demo")
+    no_problems(at)
+    assert at.session_state["present_mode"] is True
+    assert not any("Ignored unknown link parameter" in str(w.value) for w in [*at.warning, *at.info])
+    assert at.query_params.get("present") in ("1", ["1"])  # kept in the shareable link
+    assert at.button(key="present_exit").label == "Exit presenter"
+    at.button(key="present_exit").click().run()
+    assert at.session_state["present_mode"] is False and "present" not in at.query_params
+    assert not any(b.key == "present_exit" for b in at.button)
+
+
+def test_presenter_toggle_in_the_sidebar():
+    at = new_app().run()
+    assert at.sidebar.toggle(key="present_mode").value is False
+    at.sidebar.toggle(key="present_mode").set_value(True).run()
+    assert any(b.key == "present_exit" for b in at.button)
+
+
+def test_keyboard_actions_move_the_step_within_bounds():
+    from app_ui.hotkeys import moved
+
+    assert moved(0, "next", 0, 4) == 1 and moved(4, "next", 0, 4) == 4
+    assert moved(0, "prev", 0, 4) == 0 and moved(3, "prev", 0, 4) == 2
+    assert moved(2, "first", 0, 4) == 0 and moved(2, "last", 0, 4) == 4 and moved(2, None, 0, 4) == 2

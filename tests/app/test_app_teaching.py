@@ -71,9 +71,22 @@ def first_row(at: AppTest) -> dict:
     return at.dataframe[0].value.iloc[0].to_dict()
 
 
+def reveal(at: AppTest) -> AppTest:
+    """Predict, then reveal: the answer shows only after the toggle."""
+    return at.toggle(key="we_reveal").set_value(True).run()
+
+
 def test_course_example_one_answer_is_chunks_2_3_worth_1_2(worked):
     at = worked
     assert at.text_input(key="we_values").value == "-0.2, -0.2, 0.4, 0.8, -0.1"
+    # Predict first (issue 21): no answer, no band, no candidate table until the reveal.
+    assert texts(at.markdown)[0] == "#### Predict: which segments does the search pick, in what order?"
+    assert "picks S1" not in " ".join(texts(at.markdown))
+    assert not figures(at)[0]["layout"].get("annotations") and not any(
+        "Chunks" in d.value.columns for d in at.dataframe
+    )
+    assert not any("The point of this example" in c.value for c in at.caption)  # it names the answer
+    reveal(at)
     assert "The search picks S1 = chunks 2-3 (1.2)." in texts(at.markdown)[0]
     row = first_row(at)
     assert (row["Chunks"], row["Note"], row["Allowed"]) == ("2-3", "best", True)
@@ -89,6 +102,7 @@ def test_course_example_two_crosses_the_gap_chunks_2_6_worth_2_0(worked):
     at = worked
     at.text_input(key="we_values").set_value(", ".join(map(str, COURSE_2))).run()
     assert not at.exception
+    reveal(at)
     assert "The search picks S1 = chunks 2-6 (2.0)." in texts(at.markdown)[0]
     row = first_row(at)
     assert (row["Chunks"], row["Note"]) == ("2-6", "best")
@@ -96,6 +110,7 @@ def test_course_example_two_crosses_the_gap_chunks_2_6_worth_2_0(worked):
     assert at.selectbox(key="we_example").value == "Your own values"
     # The classroom example with the same values gives the same answer.
     at.selectbox(key="we_example").set_value("Course example 2: a gap worth crossing").run()
+    reveal(at)
     assert "The search picks S1 = chunks 2-6 (2.0)." in texts(at.markdown)[0]
     assert [float(v) for v in at.text_input(key="we_values").value.split(",")] == COURSE_2
 
@@ -103,6 +118,7 @@ def test_course_example_two_crosses_the_gap_chunks_2_6_worth_2_0(worked):
 def test_limits_on_the_page_change_the_answer_live(worked):
     at = worked
     at.selectbox(key="we_example").set_value("Course example 2: a gap worth crossing").run()
+    reveal(at)
     at.number_input(key="we_max_length").set_value(2).run()
     expected = find_best_segments(COURSE_2, **{**COURSE_LIMITS, "max_length": 2})
     assert [(s.start, s.end) for s in expected] == [(2, 4), (5, 7)]
@@ -120,7 +136,9 @@ def test_step_through_reaches_the_stop_reason(worked):
     at.selectbox(key="we_example").set_value("Two clusters: two segments").run()
     values = [0.5, 0.7, -0.3, -0.4, -0.5, -0.2, 0.6, 0.4, 0.3, -0.1]
     steps = explain_search(values, **COURSE_LIMITS)
-    assert at.slider(key="we_step").value == 1
+    assert at.slider(key="we_step").value == 0  # turn 0: the class predicts
+    assert any(t.startswith("**Turn 0: predict.**") for t in texts(at.markdown))
+    at.button(key="we_next").click().run()
     assert "**Turn 1: picks S1**" in texts(at.markdown)
     assert f"**What bound it:** {steps[0].constraint_note}." in texts(at.markdown)
     clicks = 0
@@ -130,6 +148,9 @@ def test_step_through_reaches_the_stop_reason(worked):
         assert clicks < 10
     assert clicks == len(steps) - 1
     assert at.slider(key="we_step").value == len(steps)
+    at.button(key="we_next_back").click().run()
+    assert at.slider(key="we_step").value == len(steps) - 1
+    at.button(key="we_next").click().run()
     assert "**The search stops**" in texts(at.markdown)
     assert texts(at.success) == [steps[-1].message]
     assert "stopped after turn 3 with 2 segments" in at.success[0].value
@@ -185,6 +206,8 @@ def test_every_classroom_example_shows_the_answer_worked_out_by_hand(worked):
     for name, picks in CLASSROOM_PICKS.items():
         at.selectbox(key="we_example").set_value(name).run()
         assert not at.exception and not at.error, name
+        assert not at.toggle(key="we_reveal").value, name  # each example starts hidden
+        reveal(at)
         if picks:
             sentence = ", then ".join(
                 f"S{i} = " + (f"chunk {a}" if a == b else f"chunks {a}-{b}") + f" ({v:.1f})"
@@ -218,6 +241,7 @@ def test_bad_values_give_a_clear_error_not_a_traceback(worked, typed, message):
     assert not at.exception
     if message is None:
         assert not at.error
+        reveal(at)
         assert "The search picks S1 = chunks 0-1 (1.2)." in texts(at.markdown)[0]
     else:
         assert len(at.error) == 1 and message in texts(at.error)[0]
@@ -585,3 +609,87 @@ def test_new_pages_are_registered_in_learn_and_tune():
     source = Path(APP).read_text()
     assert source.index('"Learn"') < source.index('lazy("worked_example")') < source.index('"Tune"')
     assert source.index('"Tune"') < source.index('lazy("sweep")')
+
+
+# --------------------------------------------------------------------------- issue 21: exports and wording
+
+
+def _two_cluster_result():
+    from rse_core import Document, build_corpus, run_rse
+    from rse_core.scoring import Calibration
+
+    text = " ".join(f"Sentence number {i} of the test document, padded out a little." for i in range(60))
+    corpus = build_corpus(Document.from_text(text, name="t.txt"), chunk_size=120)
+    raw = np.full(len(corpus.chunks), 0.01)
+    raw[1:3] = 0.7  # an early cluster, worth less
+    raw[10:13] = 0.99  # a later cluster, picked first
+    params = RSEParams(chunk_size=120, minimum_value=0.3)
+    return run_rse(corpus, ["q"], [raw], params, Calibration())
+
+
+def test_markdown_export_lists_segments_in_the_order_the_context_is_sent():
+    from app_ui.components import context_markdown
+
+    result = _two_cluster_result()
+    assert len(result.segments) == 2 and result.segments[0].start > result.segments[1].start  # S1 is later
+    text = context_markdown(result)
+    first, second = (text.index(f"## [{s.label}]") for s in sorted(result.segments, key=lambda s: s.start))
+    assert first < second  # document order, as rse_context() sends it
+    sent = result.rse_context()
+    assert sent.index(result.segments[1].text.strip()[:40]) < sent.index(result.segments[0].text.strip()[:40])
+    score_order = context_markdown(
+        type(result)(**{**result.__dict__, "params": result.params.with_changes(context_order="score")})
+    )
+    assert score_order.index("## [S1]") < score_order.index("## [S2]")
+
+
+def test_stop_sentence_shows_enough_digits_to_tell_the_next_best_from_the_minimum():
+    from types import SimpleNamespace
+
+    from app_ui.components import stop_sentence
+    from rse_core import StopReason
+
+    step = SimpleNamespace(best=SimpleNamespace(score=0.2996), accepted=False)
+    result = SimpleNamespace(
+        stop_reason=StopReason.BELOW_MINIMUM,
+        params=RSEParams(minimum_value=0.3),
+        search=SimpleNamespace(steps=[step], chunks_used=3),
+    )
+    sentence = stop_sentence(result)
+    assert "worth 0.300; the minimum is 0.3" not in sentence and "worth 0.30; the minimum is 0.3" not in sentence
+    assert "the next best was worth 0.2996, below the minimum 0.3000" in sentence
+
+
+def test_explain_table_names_the_decay_and_the_product_apart():
+    from app_ui.panels.explain_panel import stage_table
+
+    result = _two_cluster_result()
+    row = stage_table(result, 11).iloc[0]
+    values = result.values[0]
+    assert row["decay exp(−rank/decay)"] == pytest.approx(math.exp(-int(values.rank[11]) / 30))
+    assert row["beta × decay"] == pytest.approx(values.transformed[11] * row["decay exp(−rank/decay)"])
+    assert "× decay" not in stage_table(result, 11).columns
+
+
+def test_exercises_mode_checks_answers_and_offers_the_handout_and_key(worked):
+    from rse_core.teaching.exercises import exercise_bank
+
+    at = worked
+    at.radio(key="we_mode").set_value("exercises").run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="we_exercise").options[0].startswith("E01")
+    assert len(at.selectbox(key="we_exercise").options) == len(exercise_bank()) >= 12
+    assert any("`-0.2, -0.2, 0.4, 0.8, -0.1`" in m.value for m in at.markdown)  # no escaping inside code
+    at.selectbox(key="we_exercise").set_value("E05").run()
+    at.text_input(key="we_exercise_answer_E05").input("4-6, 1").run()
+    plain = lambda element: element.value.replace("\\", "")  # noqa: E731 (md() escapes Markdown)
+    assert plain(at.success[0]).startswith("Right: 4-6, 1.")
+    at.text_input(key="we_exercise_answer_E05").input("0-1, 5-6").run()
+    assert plain(at.warning[0]).startswith("Not quite")
+    at.selectbox(key="we_exercise").set_value("E06").run()
+    at.text_input(key="we_exercise_answer_E06").input("2.0").run()
+    assert plain(at.success[0]).startswith("Right: 2.0.")
+    at.toggle(key="we_exercise_key").set_value(True).run()
+    assert "**Answer:** `2.0`" in plain(at.info[0])
+    downloads = [e for e in at.get("download_button")]
+    assert len(downloads) == 2

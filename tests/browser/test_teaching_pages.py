@@ -46,16 +46,19 @@ def test_worked_example(app_url, page):
     wait_for_app(page)
     wait_for_charts(page, 2)
     main = page.locator("[data-testid='stMain']")
-    assert "S1 = chunks 2-3 (1.2)" in main.inner_text()
+    assert "Predict: which segments" in main.inner_text() and "S1 = chunks 2-3" not in main.inner_text()
+    page.get_by_text("Reveal the answer").click()
+    page.get_by_text("S1 = chunks 2-3 (1.2)").wait_for()
+    wait_for_app(page)
     tall_screenshot(page, "worked_example", 1500)
 
-    # Turn 1 picks S1, turn 2 finds nothing, then the stop.
-    for heading in ("Turn 2: no pick", "The search stops"):
-        page.get_by_role("button", name="Next step").click()
+    # Turn 0 is the prediction; turn 1 picks S1, turn 2 finds nothing, then the stop.
+    for heading in ("Turn 1: picks S1", "Turn 2: no pick", "The search stops"):
+        page.get_by_role("button", name="Next turn").click()
         page.get_by_text(heading).wait_for()
         wait_for_app(page)
         page.wait_for_function(
-            "() => [...document.querySelectorAll('button')].filter(b => b.innerText.includes('Next step')).length === 1"
+            "() => [...document.querySelectorAll('button')].filter(b => b.innerText.includes('Next turn')).length === 1"
         )
     assert "no segment can be formed" in main.inner_text()
 

@@ -1,0 +1,95 @@
+"""Presenter mode: a projector's layout (1280x720) for teaching from the Lesson, Worked example and Demo.
+
+On with the sidebar's toggle or a ``?present=1`` link. It hides the sidebar (still drawn, so its
+widgets keep their state), enlarges the type, tightens the page's top so the chart is in the
+first screen, and puts a menu and an exit button at the top of every page. The pages ask
+:func:`is_on` to draw their compact layout (the explain panel beside the chart, one line of
+narration).
+"""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from . import keys, navigation
+
+TEACHING_PAGES = (("Lesson", "lesson"), ("Worked example", "worked-example"), ("Demo", "demo"))
+
+CSS = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stExpandSidebarButton"],
+[data-testid="stHeader"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { max-width: 100% !important; padding: 0.5rem 1.4rem 2rem 1.4rem !important;
+  font-size: 1.25rem; }
+[data-testid="stMainBlockContainer"] h1 { display: none; }
+[data-testid="stMain"], [data-testid="stAppViewContainer"] > section { padding-top: 0 !important; }
+.block-container { padding-top: 0.4rem !important; }
+[data-testid="stVerticalBlock"] { gap: 0.55rem !important; }
+[data-testid="stElementContainer"]:has(iframe[title*="hotkeys"]) { display: none !important; }
+.rse-present-title { font-size: 1.6rem; font-weight: 700; color: #0f172a; }
+[data-testid="stMainBlockContainer"] h2, [data-testid="stMainBlockContainer"] h3 { padding: 0.2rem 0; }
+[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li { font-size: 1.25rem; }
+[data-testid="stCaptionContainer"] { display: none; }
+.rse-present-line { font-size: 1.45rem; font-weight: 500; color: #0f172a; border-left: 6px solid #2563eb;
+                    padding: 0.15em 0.6em; background: #f8fafc; white-space: nowrap; overflow: hidden;
+                    text-overflow: ellipsis; }
+</style>
+"""
+
+
+def init_from_url() -> None:
+    """Turn presenter mode on when the link says ``?present=1`` (once per session, or when it changes)."""
+    wanted = st.query_params.get(keys.URL_PRESENT)
+    if wanted is not None and wanted != st.session_state.get(keys.PRESENT_FROM_URL):
+        st.session_state[keys.PRESENT_FROM_URL] = wanted
+        st.session_state[keys.PRESENT] = wanted in ("1", "true", "yes", "on")
+    st.session_state.setdefault(keys.PRESENT, False)
+
+
+def is_on() -> bool:
+    return bool(st.session_state.get(keys.PRESENT))
+
+
+def keep_in_url() -> None:
+    """Put ``present=1`` back in the address after the app wrote its state there (a shareable link)."""
+    if is_on():
+        st.query_params[keys.URL_PRESENT] = "1"
+        st.session_state[keys.PRESENT_FROM_URL] = "1"
+    elif keys.URL_PRESENT in st.query_params:
+        del st.query_params[keys.URL_PRESENT]
+
+
+def _exit() -> None:
+    st.session_state[keys.PRESENT] = False
+    st.session_state[keys.PRESENT_FROM_URL] = None
+    if keys.URL_PRESENT in st.query_params:
+        del st.query_params[keys.URL_PRESENT]
+
+
+def toolbar(title: str) -> None:
+    """The page's title, the menu (the teaching pages) and the exit button, in one row at the top;
+    the page's own title is hidden, so the chart moves up."""
+    st.html(CSS)
+    name, menu, leave = st.columns([8, 1.2, 1.6], vertical_alignment="center")
+    name.html(f'<div class="rse-present-title">{html.escape(title)}</div>')
+    with menu.popover("Menu", icon=":material/menu:", width="stretch"):
+        for title, path in TEACHING_PAGES:
+            try:
+                st.page_link(navigation.page(path), label=title)
+            except KeyError:
+                continue
+    leave.button(
+        "Exit presenter",
+        key=keys.PRESENT_EXIT,
+        icon=":material/close_fullscreen:",
+        on_click=_exit,
+        width="stretch",
+        help="Back to the normal layout with the sidebar and every page.",
+    )
+
+
+def line(text: str) -> None:
+    """One line of narration (escaped by the caller's ``html.escape``)."""
+    st.html(f'<div class="rse-present-line">{text}</div>')

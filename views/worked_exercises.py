@@ -1,0 +1,80 @@
+"""Worked example, exercises mode: the exercise bank, each answer checked, and the printable handout.
+
+The questions, their inputs and their answers come from :mod:`rse_core.teaching.exercises`; the
+handout and the key from :mod:`rse_core.teaching.handout` (the same files the command line
+``python -m rse_core.cli.handout`` writes). Widget keys start with ``we_exercise`` / ``we_handout``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from app_ui import keys
+from app_ui.safe_text import md
+from rse_core.teaching.exercises import exercise_bank
+from rse_core.teaching.handout import answer_key_html, handout_html
+
+
+def render_exercises(parse_values=None, parse_answer=None) -> None:
+    """Pick an exercise, answer it, check; the key on request; the handout and key as downloads."""
+    exercises = exercise_bank()
+    by_id = {exercise.id: exercise for exercise in exercises}
+    st.caption(
+        f"{len(exercises)} exercises, each with an answer the app computes. Answer, then check; the key shows the "
+        "answer and why. Print the handout for the class and keep the key apart."
+    )
+    choice = st.selectbox(
+        "Exercise",
+        list(by_id),
+        format_func=lambda key: f"{key} · {by_id[key].topic}",
+        key=keys.WorkedExample.EXERCISE,
+    )
+    exercise = by_id[choice]
+    st.markdown(f"#### {exercise.id}. {md(exercise.prompt)}")
+    # Inside a code span Markdown is literal: no escaping, only no backtick of its own.
+    st.markdown("\n".join(f"- **{md(label)}:** `{_code(text)}`" for label, text in exercise.inputs))
+    st.text_input(
+        "Your answer",
+        key=f"{keys.WorkedExample.EXERCISE_ANSWER}_{exercise.id}",
+        placeholder=exercise.kind.hint,
+        help=f"Write {exercise.kind.hint}.",
+    )
+    text = st.session_state.get(f"{keys.WorkedExample.EXERCISE_ANSWER}_{exercise.id}", "")
+    if text.strip():
+        try:
+            verdict = exercise.check(text)
+        except ValueError as error:
+            st.error(md(error), icon=":material/error:")
+        else:
+            if verdict.correct:
+                st.success(md(verdict.message), icon=":material/check_circle:")
+            else:
+                st.warning(md(verdict.message), icon=":material/close:")
+    if st.toggle("Show the key", key=keys.WorkedExample.EXERCISE_KEY):
+        st.info(f"**Answer:** `{_code(exercise.answer_text)}`. {md(exercise.explanation)}", icon=":material/key:")
+    st.caption(f"Where to see it in the app: {md(exercise.where)}.")
+    left, right = st.columns(2)
+    left.download_button(
+        "Download the handout (HTML)",
+        data=handout_html(exercises),
+        file_name="rse-exercises.html",
+        mime="text/html",
+        key=keys.WorkedExample.HANDOUT,
+        icon=":material/print:",
+        on_click="ignore",
+        width="stretch",
+    )
+    right.download_button(
+        "Download the answer key (HTML)",
+        data=answer_key_html(exercises),
+        file_name="rse-answer-key.html",
+        mime="text/html",
+        key=keys.WorkedExample.HANDOUT_KEY,
+        icon=":material/key:",
+        on_click="ignore",
+        width="stretch",
+    )
+
+
+def _code(text: str) -> str:
+    return text.replace("`", "'").replace("\n", " ")
