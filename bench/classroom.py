@@ -22,6 +22,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import statistics
 import sys
 import time
@@ -177,10 +178,12 @@ class Report:
     rss_before_mb: float
     rss_peak_mb: float
     rss_after_mb: float
+    rss_after_visit_mb: float
     server_cpu_s: float
     reruns: int
     load_before: str
     load_after: str
+    client_cpu_s: float  # this bench's own CPU: it shares the machine's cores with the server
 
     def table(self) -> str:
         lines = [
@@ -193,8 +196,9 @@ class Report:
         lines.append(
             f"errors {len(self.errors)} (exceptions drawn {self.exceptions}, error messages {self.error_alerts}); "
             f"server CPU {self.server_cpu_s:.1f} s for {self.reruns} reruns "
-            f"({self.server_cpu_s / max(self.reruns, 1):.2f} s each); "
-            f"RSS before {self.rss_before_mb:.0f} MB, peak {self.rss_peak_mb:.0f} MB, after {self.rss_after_mb:.0f} MB"
+            f"({self.server_cpu_s / max(self.reruns, 1):.2f} s each), bench client CPU {self.client_cpu_s:.1f} s; "
+            f"RSS before {self.rss_before_mb:.0f} MB, peak {self.rss_peak_mb:.0f} MB, "
+            f"after {self.rss_after_mb:.0f} MB, after one more visitor {self.rss_after_visit_mb:.0f} MB"
         )
         lines += [f"  error: {error}" for error in self.errors[:10]]
         return "\n".join(lines)
@@ -241,6 +245,20 @@ async def warm_up(url: str, timeout: float) -> None:
         await session.close()
 
 
+async def slider_cpu(url: str, pids: Sequence[int], moves: int, timeout: float) -> tuple[float, float]:
+    """(server CPU s, wall s) per slider rerun of one session alone: the cost a class multiplies."""
+    await warm_up(url, timeout)
+    session = StreamlitSession(url, timeout=timeout)
+    try:
+        await session.open()
+        cpu, wall = cpu_seconds(pids), 0.0
+        for move in range(moves):
+            wall += (await session.set_slider(SLIDER, (0.1, 0.3)[move % 2])).seconds
+        return (cpu_seconds(pids) - cpu) / moves, wall / moves
+    finally:
+        await session.close()
+
+
 async def run_class(url: str, pids: Sequence[int], plan: ClassPlan, *, settle: float, processes: int = 1) -> Report:
     """Warm up, measure RSS, run the class, then wait ``settle`` s for the sessions to be dropped."""
     await warm_up(url, plan.timeout)
@@ -250,12 +268,24 @@ async def run_class(url: str, pids: Sequence[int], plan: ClassPlan, *, settle: f
     peak, stop = [rss_before], asyncio.Event()
     sampler = asyncio.create_task(_sample_peak(pids, peak, stop))
     gate = time.monotonic() + 0.5
+    client_before = resource.getrusage(resource.RUSAGE_SELF)
     await asyncio.gather(*(attend(url, student, plan, gate) for student in students))
     cpu = cpu_seconds(pids) - cpu_before
+    client_after = resource.getrusage(resource.RUSAGE_SELF)
+    client_cpu = (client_after.ru_utime + client_after.ru_stime) - (client_before.ru_utime + client_before.ru_stime)
     stop.set()
     await sampler
     load_after = load_average()
-    await asyncio.sleep(settle)  # the server drops a closed session after server.disconnectedSessionTTL
+    await asyncio.sleep(settle)  # a closed session is kept server.disconnectedSessionTTL s for a reconnect
+    rss_after = rss_mb(pids)
+    # Streamlit drops expired sessions (and their uploads) only on its session store's next write,
+    # e.g. the next disconnect: one visitor per process comes and goes, then the same wait.
+    for _ in range(max(processes, 1) * 2):
+        visitor = StreamlitSession(url, timeout=plan.timeout)
+        with contextlib.suppress(Exception):
+            await visitor.open()
+        await visitor.close()
+    await asyncio.sleep(settle)
     return Report(
         sessions=plan.sessions,
         processes=processes,
@@ -266,11 +296,13 @@ async def run_class(url: str, pids: Sequence[int], plan: ClassPlan, *, settle: f
         error_alerts=sum(t.error_alerts for s in students for t in s.timings),
         rss_before_mb=rss_before,
         rss_peak_mb=peak[0],
-        rss_after_mb=rss_mb(pids),
+        rss_after_mb=rss_after,
+        rss_after_visit_mb=rss_mb(pids),
         server_cpu_s=cpu,
         reruns=sum(len(s.timings) for s in students),
         load_before=load_before,
         load_after=load_after,
+        client_cpu_s=client_cpu,
     )
 
 
@@ -331,6 +363,7 @@ def main() -> None:
     add_plan_arguments(parser)
     parser.add_argument("--url", help="a running server (or load balancer); else one is started")
     parser.add_argument("--pids", default="", help="the server processes to measure, comma-separated")
+    parser.add_argument("--slider-cpu", type=int, metavar="MOVES", help="only: server CPU per slider rerun, alone")
     args = parser.parse_args()
     plan = plan_from(args)
     if args.url:
@@ -340,6 +373,10 @@ def main() -> None:
     log_dir = ROOT / "bench" / "logs"
     log_dir.mkdir(exist_ok=True)
     with own_server(log_dir) as (url, pid):
+        if args.slider_cpu:
+            cpu, wall = asyncio.run(slider_cpu(url, [pid], args.slider_cpu, args.timeout))
+            print(f"slider rerun alone: server CPU {cpu:.3f} s, wall {wall:.3f} s (load average {load_average()})")
+            return
         emit(asyncio.run(run_class(url, [pid], plan, settle=args.settle)), args.json)
 
 
