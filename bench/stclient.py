@@ -109,6 +109,7 @@ class StreamlitSession:
             additional_headers={"Cookie": cookies, "Origin": self.base_url},
             max_size=None,
             open_timeout=self.timeout,
+            ping_interval=None,  # a browser sends no pings (it answers the server's); a busy server is slow, not gone
         )
         self._reader = asyncio.create_task(self._read())
         self.query_string = query_string
