@@ -243,12 +243,12 @@ class StreamlitSession:
         elif kind == "delta" and message.delta.WhichOneof("type") == "new_element":
             self._element(message.delta.new_element, message.delta.fragment_id)
         elif kind == "script_finished":
-            watch = self._watch
-            done = message.script_finished in _DONE
-            if watch.want_full_run if watch else False:
-                done = message.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY and done
-            if watch is not None and done and not watch.finished.done():
-                watch.finished.set_result(message.script_finished)
+            watch, status = self._watch, message.script_finished
+            if watch is None or watch.finished.done() or status not in _DONE:
+                return
+            if watch.want_full_run and status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
+                return  # an upload's fragment ran; the full run it asked for follows
+            watch.finished.set_result(status)
 
     def _element(self, element: Any, fragment_id: str) -> None:
         kind = element.WhichOneof("type")
