@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import streamlit as st
 
 from rse_core import Corpus, Document, LoadLimits, RSEError, build_corpus, load_document
 from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.sets import SetName, golden_sets
+from rse_core.validation import env_number
 
 from . import keys, link_uploads, messages
 from .caching import is_private, remember, session_caches
 from .run_state import RunOutcome
+from .safe_text import clean
 from .samples import list_samples, load_sample_document
 from .state import Inputs
 
@@ -59,7 +62,12 @@ def parse_upload(upload) -> Document:
 
 
 def current_uploads() -> list:
-    """The files in the sidebar's upload box, then those given for a shared link's uploads."""
+    """The files in the sidebar's upload box, then those given for a shared link's uploads, that
+    fit this session's upload limits (the others are never parsed; :func:`active_documents` says why)."""
+    return _admitted_uploads(_all_uploads())[0]
+
+
+def _all_uploads() -> list:
     sidebar = list(st.session_state.get(keys.UPLOADS) or [])
     ids = {upload.file_id for upload in sidebar}
     return sidebar + [upload for upload in link_uploads.kept_files() if upload.file_id not in ids]
@@ -69,6 +77,63 @@ def new_upload_names() -> tuple[str, ...]:
     """Uploads not parsed yet this session (what a new upload's reading is about)."""
     parsed = session_caches().parsed
     return tuple(upload.name for upload in current_uploads() if upload.file_id not in parsed)
+
+
+# --- Upload limits per session (issue 23) -------------------------------------------------------
+# Streamlit bounds each file (server.maxUploadSize) but not how many a session holds, and a parsed,
+# chunked and embedded text takes ~14x its bytes (ten 20 MB texts: 84 MB -> 1,175 MB of server
+# memory). Files past either limit, in upload order, are refused before parsing; removing a file
+# makes room again (its parse and everything made from it are dropped at once).
+MAX_UPLOADS_ENV = "RSE_MAX_UPLOADS_PER_SESSION"
+MAX_UPLOAD_BYTES_ENV = "RSE_MAX_UPLOAD_BYTES_PER_SESSION"
+
+
+@dataclass(frozen=True)
+class SessionUploadLimits:
+    """How many uploads, and how many bytes in all, one session may have read at once."""
+
+    count: int = 10
+    total_bytes: int = 50 * 2**20
+
+    @classmethod
+    def from_environment(cls) -> SessionUploadLimits:
+        """Raises ParameterError if a variable is set to anything but a whole number above 0."""
+        return cls(
+            int(env_number(MAX_UPLOADS_ENV, cls.count, whole=True)),
+            int(env_number(MAX_UPLOAD_BYTES_ENV, cls.total_bytes, whole=True)),
+        )
+
+
+def _within_limits(uploads: list, limits: SessionUploadLimits) -> tuple[list, list]:
+    """(kept, refused): the uploads in order, each kept if it still fits both limits."""
+    kept, refused, total = [], [], 0
+    for upload in uploads:
+        if len(kept) < limits.count and total + upload.size <= limits.total_bytes:
+            kept.append(upload)
+            total += upload.size
+        else:
+            refused.append(upload)
+    return kept, refused
+
+
+def _admitted_uploads(uploads: list) -> tuple[list, str | None]:
+    """The uploads to read, and the one-line reason some (or all) were refused, if any were."""
+    try:
+        limits = SessionUploadLimits.from_environment()
+    except RSEError as error:  # an operator's typo refuses every upload, loudly
+        return [], str(error) if uploads else None
+    kept, refused = _within_limits(uploads, limits)
+    if not refused:
+        return kept, None
+    names = ", ".join(repr(clean(upload.name, 80)) for upload in refused[:5]) + (", ..." if len(refused) > 5 else "")
+    return kept, (
+        f"Not read: {names}. A session reads at most {limits.count} uploads and "
+        f"{limits.total_bytes / 2**20:.0f} MB in all ({MAX_UPLOADS_ENV}, {MAX_UPLOAD_BYTES_ENV}); "
+        "remove a file to make room."
+    )
+
+
+# --- end of upload limits ------------------------------------------------------------------------
 
 
 @st.cache_resource(show_spinner=False)
@@ -135,7 +200,9 @@ def active_documents(inputs: Inputs, outcome: RunOutcome) -> list[Document]:
             documents.append(sample_document(slug))
         except RSEError as error:
             outcome.errors.append(str(error))
-    uploads = current_uploads()
+    uploads, refused = _admitted_uploads(_all_uploads())
+    if refused:
+        outcome.errors.append(refused)
     _forget_removed_uploads(uploads)
     documents += _parsed_uploads(uploads, outcome)
     return _without_duplicates(documents, outcome)

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.pdf_factory import make_pdf
-from tests.support.streamlit_process import free_port, running_server
+from tests.support.streamlit_process import free_port, group_alive, running_server
 
 from .conftest import CHROMIUM, ROOT, screenshot, wait_for_app, wait_for_value_chart
 
@@ -81,7 +81,7 @@ def test_a_whole_session_and_the_cli_stay_on_this_machine(browser, tmp_path):
     url = f"http://127.0.0.1:{port}"
     requests: list[str] = []
     server = running_server(traced(command, server_trace), url=url, cwd=ROOT, env=env, log=tmp_path / "server.log")
-    with server:
+    with server as process:  # its own process group, stopped whole: strace and its streamlit child
         context = browser.new_context(viewport={"width": 1440, "height": 1200})
         page = context.new_page()
         page.on("request", lambda request: requests.append(request.url))
@@ -110,6 +110,7 @@ def test_a_whole_session_and_the_cli_stay_on_this_machine(browser, tmp_path):
         assert page.locator("[data-testid='stException']").count() == 0
         screenshot(page, "offline_session")
         context.close()
+    assert not group_alive(process.pid), "the server (strace's child) outlived the test"
 
     cli_trace = tmp_path / "cli.strace"
     cli = subprocess.run(

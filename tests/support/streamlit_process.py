@@ -2,11 +2,18 @@
 ``bench/browser_speed.py``: start it, wait until it answers its health check, stop it after.
 
 No pytest in here, so the bench can use it too.
+
+A server runs in its own process group (``start_new_session``) and the whole group is stopped: a
+wrapper such as ``strace`` would otherwise exit on SIGTERM and leave ``streamlit run`` serving on its
+port after the tests. Every group started here is recorded in :data:`STARTED_GROUPS` so the test
+session can check, at its end, that none outlived it (``tests/conftest.py``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import signal
 import socket
 import subprocess
 import sys
@@ -22,6 +29,10 @@ CHART_DRAWN_JS = """() => [document, ...[...document.querySelectorAll('iframe')]
   .filter(Boolean)
   .some(doc => [...doc.querySelectorAll('.js-plotly-plot .main-svg')]
     .some(svg => svg.getBoundingClientRect().width > 0 && getComputedStyle(svg).visibility !== 'hidden'))"""
+
+
+# Process group ids of the servers started by this process, for the session-end check.
+STARTED_GROUPS: list[int] = []
 
 
 class ServerStartError(RuntimeError):
@@ -53,7 +64,10 @@ def running_server(
         ServerStartError: it exited or did not answer within ``timeout`` seconds.
     """
     with log.open("w") as output:
-        process = subprocess.Popen(list(command), cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            list(command), cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        STARTED_GROUPS.append(process.pid)  # its own group: group id == its pid
         try:
             deadline = time.monotonic() + timeout
             while True:
@@ -67,8 +81,40 @@ def running_server(
                     time.sleep(0.05)
             yield process
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
+            stop_group(process)
+
+
+def group_alive(group: int) -> bool:
+    """Whether any process of this process group is still running (zombies count as gone)."""
+    return bool(group_members(group))
+
+
+def group_members(group: int) -> list[int]:
+    """Pids of the live (not zombie) processes of a process group, read from ``/proc``."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # exited meanwhile
+            continue
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp == group and state != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+def stop_group(process: subprocess.Popen, timeout: float = 15) -> None:
+    """SIGTERM the process's whole group, SIGKILL what is left after ``timeout`` seconds, reap it."""
+    group = process.pid
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while group_alive(group) and time.monotonic() < deadline:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=0.1)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(group, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=5)
