@@ -100,7 +100,10 @@ class Calibration:
 
     def _max_ratio(self, raw: np.ndarray) -> np.ndarray:
         top = float(raw.max()) if len(raw) else 0.0
-        return np.clip(raw / top, 0.0, 1.0) if top > 0 else np.zeros_like(raw)
+        if top <= 0:
+            return np.zeros_like(raw)
+        with np.errstate(over="ignore"):  # a tiny best score overflows the ratios to +-inf: clipped to 1 or 0
+            return np.clip(raw / top, 0.0, 1.0)
 
     def _quantile(self, raw: np.ndarray) -> np.ndarray:
         if not len(raw):
