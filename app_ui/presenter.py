@@ -53,10 +53,13 @@ def is_on() -> bool:
 
 
 def keep_in_url() -> None:
-    """Put ``present=1`` back in the address after the app wrote its state there (a shareable link)."""
+    """``present=1`` in the address exactly when presenter mode is on. ``state.sync_url`` writes it
+    with the rest of the state; this covers the runs that do not sync (an upload being read) and
+    the toggle, and writes only when the address disagrees (a write is a message to the browser)."""
     if is_on():
-        st.query_params[keys.URL_PRESENT] = "1"
         st.session_state[keys.PRESENT_FROM_URL] = "1"
+        if st.query_params.get(keys.URL_PRESENT) != "1":
+            st.query_params[keys.URL_PRESENT] = "1"
     elif keys.URL_PRESENT in st.query_params:
         del st.query_params[keys.URL_PRESENT]
 

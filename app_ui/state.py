@@ -273,6 +273,8 @@ def sync_url(inputs: Inputs, uploads: Sequence[qp.LinkUpload] = ()) -> None:
     model = dict(inputs.scorer_options).get("model") if inputs.scorer in MODEL_SCORERS else None
     numbers = {field_name: getattr(inputs.params, field_name) for field_name, _ in qp.PARAM_FIELDS.values()}
     wanted = qp.link_values(inputs.samples, inputs.queries, inputs.scorer, model, numbers, uploads)
+    if st.session_state.get(keys.PRESENT):  # presenter mode is a view setting, kept in the link too
+        wanted[keys.URL_PRESENT] = "1"
     current = {key: qp.first(st.query_params, key) for key in st.query_params}
     if current != wanted:
         st.query_params.from_dict(wanted)

@@ -491,7 +491,6 @@ def run_rse(
     # Top-k ranks across documents by the scorer's own score (the values rank within a document).
     ranking = ranked_chunks([rank_by_score(v.raw) if splits else v.rank for v in values])
     rse_characters = sum(segment.end_char - segment.start_char for segment in segments)
-    splits = corpus.document_splits
     return ExtractionResult(
         corpus=corpus,
         queries=tuple(queries),

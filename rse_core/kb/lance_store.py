@@ -26,6 +26,7 @@ from rse_core.kb.store import (
     check_vectors,
     id_list,
     merge_hits,
+    query_vector,
 )
 
 ANN_THRESHOLD = 100_000
@@ -165,9 +166,7 @@ class LanceChunkStore:
         return merge_hits(dense, lexical)
 
     def _vector_search(self, vector: np.ndarray, limit: int, where: str | None) -> list[Hit]:
-        query = np.asarray(vector, dtype=np.float32).ravel()
-        if query.shape != (self.dimension,):
-            raise ParameterError(f"The query vector has {query.size} dimensions; this store holds {self.dimension}.")
+        query = query_vector(vector, self.dimension)
         search = (
             self._chunks.search(query, vector_column_name="vector", query_type="vector")
             .distance_type("cosine")

@@ -24,6 +24,7 @@ from rse_core.kb.store import (
     check_vectors,
     id_list,
     merge_hits,
+    query_vector,
 )
 
 INSERT_ROWS = 2_000
@@ -176,11 +177,7 @@ class MilvusChunkStore:
         dense: list[Hit] = []
         lexical: list[Hit] = []
         if vector is not None:
-            query = np.asarray(vector, dtype=np.float32).ravel()
-            if query.shape != (self.dimension,):
-                raise ParameterError(
-                    f"The query vector has {query.size} dimensions; this store holds {self.dimension}."
-                )
+            query = query_vector(vector, self.dimension)
             found = self._client.search(
                 self.collection,
                 data=[query.tolist()],

@@ -120,6 +120,14 @@ def check_search_arguments(vector: np.ndarray | None, text: str | None, limit: i
         raise ParameterError(f"limit must be a whole number of at least 1 (got {limit!r}).")
 
 
+def query_vector(vector: np.ndarray, dimension: int) -> np.ndarray:
+    """``vector`` as the float32 row every store searches with, refused if its size is not the store's."""
+    query = np.asarray(vector, dtype=np.float32).ravel()
+    if query.shape != (dimension,):
+        raise ParameterError(f"The query vector has {query.size} dimensions; this store holds {dimension}.")
+    return query
+
+
 def merge_hits(dense: Iterable[Hit], text: Iterable[Hit]) -> list[Hit]:
     """Join a vector search and a text search: one hit per chunk with both scores where both
     found it; vector hits first in their order, then text-only hits in theirs."""
