@@ -131,6 +131,7 @@ class Explore:
     SELECTED_CHUNK: Final = "explore_selected_chunk"
     CHART: Final = "explore_chart"
     CHART_AREA: Final = "explore_chart_area"
+    EXPORT_CODE: Final = "explore_export_code"  # the parameters-as-code panel drawn on request
     BODY: Final = "explore_body"
     STAGES: Final = "explore_stages"
     OPTIMAL: Final = "explore_optimal"

@@ -61,7 +61,11 @@ def render() -> None:
     components.render_share_and_export(result, keys.Explore.PREFIX)
     render_report_download(result, keys.Explore.PREFIX)
     render_params_export(
-        result.params, scorer=result.scorer, model=result.model, calibration=result.calibration.describe()
+        result.params,
+        scorer=result.scorer,
+        model=result.model,
+        calibration=result.calibration.describe(),
+        key=keys.Explore.EXPORT_CODE,
     )
 
 

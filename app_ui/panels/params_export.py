@@ -18,10 +18,19 @@ TITLE = "Take these parameters to your RAG code"
 
 
 def render_params_export(
-    params: RSEParams, *, scorer: str, model: str, calibration: str, expanded: bool = False
+    params: RSEParams, *, scorer: str, model: str, calibration: str, key: str | None = None, expanded: bool = False
 ) -> None:
-    """Copy-ready snippets (the copy button is at each code box's corner) and the tuning note."""
+    """Copy-ready snippets (the copy button is at each code box's corner) and the tuning note.
+
+    With a ``key``, drawn only when its toggle asks for it (Explore): three highlighted code
+    boxes that change with every slider move cost the browser about 130 ms a move on Explore and
+    1.7 s on a new tab's first chart (bench/browser_speed.py, one round each), for a panel most
+    moves never open.
+    """
     with st.expander(TITLE, icon=":material/integration_instructions:", expanded=expanded):
+        if key is not None and not st.toggle("Show the code", key=key):
+            st.caption("The parameters as dsRAG's rse_params and as rse_core's RSEParams, with what to re-check.")
+            return
         st.info(tuning_note(scorer, model, calibration), icon=":material/science:")
         dsrag, core, raw = st.tabs(["dsRAG rse_params (Python)", "rse_core (Python)", "dsRAG rse_params (JSON)"])
         with dsrag:

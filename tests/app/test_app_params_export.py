@@ -12,6 +12,8 @@ from tests.support.apptest_support import new_app, no_problems, result_of
 def test_explore_offers_dsrag_and_rse_core_snippets_and_the_json_has_rse_params():
     at = new_app(docs="employee_handbook", penalty="0.27").run()
     no_problems(at)
+    assert not any(code.value.startswith("# dsRAG") for code in at.code)  # drawn on request only
+    at.toggle(key="explore_export_code").set_value(True).run()
     result = result_of(at)
     codes = [code.value for code in at.code]
     dsrag = next(code for code in codes if code.startswith("# dsRAG"))

@@ -101,6 +101,7 @@ def test_the_dsrag_export_is_on_explore(page, url):
     heading.wait_for(timeout=TIMEOUT)
     settle(page)
     heading.click()
+    page.get_by_text("Show the code").click()  # the snippets are drawn on request (slider moves stay light)
     code = page.locator("[data-testid='stCode']").filter(has_text="rse_params = {")
     code.wait_for(timeout=TIMEOUT)
     exported = code.inner_text()
