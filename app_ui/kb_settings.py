@@ -72,6 +72,7 @@ WIDGET_KEYS = (
     K.QUERY,
     K.QUERY_2,
     K.FIRST_STAGE,
+    K.RANK_ACROSS,
     K.PRESET,
     *(K.param(name) for name in K.PARAM_FIELDS),
     *(K.param(spec.field) for spec in KB_SLIDERS),
@@ -88,6 +89,7 @@ def _defaults() -> dict[str, object]:
         K.QUERY: query,
         K.QUERY_2: "",
         K.FIRST_STAGE: kb_defaults.first_stage.value,
+        K.RANK_ACROSS: kb_defaults.rank_across_documents,
         K.PRESET: state.matching_preset(sidebar),
     }
     values.update({K.param(name): getattr(sidebar, name) for name in K.PARAM_FIELDS})
@@ -155,6 +157,7 @@ def read_kb_params() -> KBQueryParams:
         documents_selected=int(st.session_state[K.param("documents_selected")]),
         selected_top_n=int(st.session_state[K.param("selected_top_n")]),
         fusion_weight=float(st.session_state[K.param("fusion_weight")]),
+        rank_across_documents=bool(st.session_state[K.RANK_ACROSS]),
     )
 
 

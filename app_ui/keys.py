@@ -339,6 +339,7 @@ class KnowledgeBase:
     DOCUMENTS_SELECTED: Final = "kb_documents_selected"
     SELECTED_TOP_N: Final = "kb_selected_top_n"
     FUSION_WEIGHT: Final = "kb_fusion_weight"
+    RANK_ACROSS: Final = "kb_rank_across_documents"
     PRESET: Final = "kb_preset"
     BODY: Final = "kb_body"
     INITIALIZED: Final = "_kb_initialized"

@@ -160,6 +160,15 @@ def _render_ask() -> None:
             spec.label, spec.low, spec.high, step=spec.step, key=K.param(spec.field), help=spec.help, disabled=disabled
         )
     st.markdown("**RSE** (recomputed from the cached first stage)")
+    st.toggle(
+        "Rank across documents",
+        key=K.RANK_ACROSS,
+        help=(
+            "On (dsRAG's way): a chunk's rank in exp(-rank / decay) is its place among all the selected "
+            "documents' chunks, so a weak document's best chunk stays weak. Off: ranked within its own "
+            "document, as Explore does for one document."
+        ),
+    )
     columns = st.columns(len(K.PARAM_FIELDS) + 1)
     columns[0].selectbox(
         "Preset", kb_settings.PRESETS, key=K.PRESET, on_change=kb_settings.apply_preset, help="Sets the sliders."

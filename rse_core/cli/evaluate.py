@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from rse_core.cli.evaluate_kb import SET_NAME as KB_SET
+from rse_core.cli.evaluate_kb import add_kb_options, run_financebench_kb
 from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run, say
 from rse_core.errors import RSEError
 from rse_core.evaluation.golden import load_golden_set
@@ -31,7 +33,10 @@ def _parser() -> OneLineParser:
     parser.add_argument(
         "golden",
         nargs="*",
-        help="golden-set JSON file(s), or set names (samples, external, financebench); default: every set",
+        help=(
+            "golden-set JSON file(s), or set names (samples, external, financebench; financebench-kb: "
+            "a knowledge base of FinanceBench's 74 filings); default: every set but financebench-kb"
+        ),
     )
     parser.add_argument("--set", dest="sets", action="append", default=[], help="a named set to run (repeatable)")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
@@ -50,6 +55,7 @@ def _parser() -> OneLineParser:
     parser.add_argument("--budget", type=float, default=8000.0, help="characters per query for --tune (default 8000)")
     parser.add_argument("--limit", type=int, help="only the first N queries of each named set (a quick run)")
     parser.add_argument("--curves", action="store_true", help="also print every curve point")
+    add_kb_options(parser)
     return parser
 
 
@@ -61,6 +67,13 @@ def _params(args: argparse.Namespace) -> RSEParams:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
+    if KB_SET in args.golden or KB_SET in args.sets:
+        if len(set(args.golden) | set(args.sets)) > 1:
+            fail(f"{KB_SET} runs on its own: name no other set or file with it.")
+        try:
+            return run_financebench_kb(args, _params(args))
+        except RSEError as error:
+            fail(str(error))
     names = [value for value in SetName]
     sets = list(args.sets) + [item for item in args.golden if item in names]
     files = [item for item in args.golden if item not in names]

@@ -82,6 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
     query_cmd.add_argument(
         "--fusion-weight", type=float, default=KBQueryParams.fusion_weight, help="hybrid: dense weight"
     )
+    query_cmd.add_argument(
+        "--rank-within-documents",
+        action="store_true",
+        help="rank chunks within their own document for the decay (default: across the selected documents)",
+    )
     query_cmd.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     query_cmd.add_argument("--penalty", type=float, help="irrelevant chunk penalty")
     query_cmd.add_argument("--decay-rate", type=float)
@@ -140,6 +145,7 @@ def _query(args: argparse.Namespace) -> int:
         documents_selected=args.documents,
         selected_top_n=args.selected_top_n,
         fusion_weight=args.fusion_weight,
+        rank_across_documents=not args.rank_within_documents,
     )
     changes = {
         field: getattr(args, option) for option, field in _RSE_OVERRIDES.items() if getattr(args, option) is not None

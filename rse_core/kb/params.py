@@ -40,6 +40,13 @@ class KBQueryParams:
             relevant chunks just outside them would otherwise be valued as irrelevant.
         fusion_weight: hybrid only: weight of the dense score; BM25 gets ``1 - fusion_weight``.
         top_k_minimum: least number of first-stage chunks listed beside RSE's segments.
+        rank_across_documents: the rank in ``exp(-rank / decay_rate)`` is a chunk's place among
+            all the selected documents' chunks, as dsRAG ranks its reranked results (True), or
+            within its own document, as the core does for one document at a time (False). Within
+            documents, every selected document's best chunk gets the full weight, so ten selected
+            documents each give a segment: on the first 43 FinanceBench questions (dense, penalty
+            0.3) that sent 15,900 characters a question against 8,900 across, for the same share
+            of evidence pages touched (0.33 against 0.34).
     """
 
     first_stage: FirstStage = FirstStage.DENSE
@@ -48,6 +55,7 @@ class KBQueryParams:
     selected_top_n: int = 200
     fusion_weight: float = 0.5
     top_k_minimum: int = 50
+    rank_across_documents: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "first_stage", FirstStage.parse(self.first_stage))
@@ -58,6 +66,8 @@ class KBQueryParams:
                 problems.append(f"{name} must be a whole number of at least {low} (got {value!r})")
             else:
                 object.__setattr__(self, name, int(value))
+        if not isinstance(self.rank_across_documents, bool):
+            problems.append(f"rank_across_documents must be true or false (got {self.rank_across_documents!r})")
         weight = self.fusion_weight
         if (
             isinstance(weight, bool)

@@ -203,25 +203,46 @@ def query_kb(
     return rse_from_first_stage(kb, search_first_stage(kb, query_or_queries, kb_params), params)
 
 
-def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSEParams | None = None) -> KBResult:
-    """RSE's values, segment search and texts from a first stage already run: what changes when
-    only RSE's parameters do (no embedding, no base-wide search)."""
+@dataclass(frozen=True)
+class PlannedSegment:
+    """A segment found by the search, located in its document (chunk indices, no text yet)."""
+
+    doc_id: str
+    query: int
+    first_chunk: int
+    last_chunk: int
+    score: float
+
+
+@dataclass(frozen=True)
+class SegmentPlan:
+    """What RSE chose from a first stage, before any text is read: enough to judge it
+    (evaluation sweeps run many settings and need only chunk spans, never the text)."""
+
+    segments: tuple[PlannedSegment, ...]
+    stop_reason: StopReason | None
+    values: dict[str, tuple[np.ndarray, ...]]
+    timings: dict[str, float]
+
+
+def plan_segments(kb: KnowledgeBase, first: FirstStageResult, params: RSEParams | None = None) -> SegmentPlan:
+    """RSE's values and segment search over the selected documents' whole chunk sequences."""
     params = params or RSEParams()
     _check_chunking(kb, params)
-    timings = dict(first.timings)
+    timings: dict[str, float] = {}
     selected = list(first.selected)
     clock = time.perf_counter()
     ends = [kb.chunk_ends(doc_id) for doc_id in selected]
     offsets = np.cumsum([0] + [len(e) for e in ends])
     lengths = np.concatenate([np.diff(e, prepend=0) for e in ends]) if ends else np.zeros(0, dtype=np.int64)
     splits = [int(offset) for offset in offsets[1:-1]]
-    values = [_values(query_hits, selected, offsets, lengths, splits, params) for query_hits in first.valued]
+    rank_splits = () if first.kb_params.rank_across_documents else splits
+    values = [_values(query_hits, selected, offsets, lengths, rank_splits, params) for query_hits in first.valued]
     timings["values"] = time.perf_counter() - clock
-
-    clock = time.perf_counter()
-    segments: tuple[KBSegment, ...] = ()
+    planned: list[PlannedSegment] = []
     stop_reason = None
     if len(lengths):
+        clock = time.perf_counter()
         search = find_best_segments(
             values,
             max_length=params.max_length,
@@ -230,26 +251,43 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
             document_splits=splits,
         )
         stop_reason = search.stop_reason
+        for segment in search:
+            number = int(np.searchsorted(offsets, segment.start, side="right")) - 1
+            first_chunk = segment.start - int(offsets[number])
+            planned.append(
+                PlannedSegment(
+                    selected[number], segment.query, first_chunk, first_chunk + len(segment) - 1, float(segment.score)
+                )
+            )
         timings["search"] = time.perf_counter() - clock
-        clock = time.perf_counter()
-        segments = _read_segments(kb, search, selected, offsets)
-        timings["read"] = time.perf_counter() - clock
-    characters = sum(segment.end_char - segment.start_char for segment in segments)
-    top_k = _top_k(kb, first.hits, first.kb_params.top_k_minimum, 2 * characters)
     per_document = {
         doc_id: tuple(query_values[offsets[number] : offsets[number + 1]] for query_values in values)
         for number, doc_id in enumerate(selected)
     }
+    return SegmentPlan(tuple(planned), stop_reason, per_document, timings)
+
+
+def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSEParams | None = None) -> KBResult:
+    """RSE's values, segment search and texts from a first stage already run: what changes when
+    only RSE's parameters do (no embedding, no base-wide search)."""
+    plan = plan_segments(kb, first, params)
+    timings = {**first.timings, **plan.timings}
+    clock = time.perf_counter()
+    segments = _read_segments(kb, plan.segments)
+    if plan.segments:
+        timings["read"] = time.perf_counter() - clock
+    characters = sum(segment.end_char - segment.start_char for segment in segments)
+    top_k = _top_k(kb, first.hits, first.kb_params.top_k_minimum, 2 * characters)
     return KBResult(
         first.queries,
         segments,
         top_k,
         first.selected,
-        stop_reason,
+        plan.stop_reason,
         first.kb_params.first_stage,
         timings,
         first.notes,
-        per_document,
+        plan.values,
     )
 
 
@@ -292,10 +330,11 @@ def _values(
     selected: Sequence[str],
     offsets: np.ndarray,
     lengths: np.ndarray,
-    splits: Sequence[int],
+    rank_splits: Sequence[int],
     params: RSEParams,
 ) -> np.ndarray:
-    """One query's values over every chunk of the selected documents (joined in order)."""
+    """One query's values over every chunk of the selected documents (joined in order), ranked
+    within each part ``rank_splits`` makes (none: across all of them)."""
     position = {doc_id: int(offset) for doc_id, offset in zip(selected, offsets, strict=False)}
     calibrated = np.zeros(len(lengths))
     order = np.full(len(lengths), np.nan)
@@ -307,23 +346,19 @@ def _values(
     absent = np.isnan(order)
     if absent.any():  # rank after every hit (their value is the penalty alone either way)
         order[absent] = (np.nanmin(order) if not absent.all() else 0.0) - 1.0
-    return chunk_values(calibrated, params, chunk_lengths=lengths, raw=order, document_splits=splits).value
+    return chunk_values(calibrated, params, chunk_lengths=lengths, raw=order, document_splits=rank_splits).value
 
 
-def _read_segments(kb: KnowledgeBase, search, selected: Sequence[str], offsets: np.ndarray) -> tuple[KBSegment, ...]:
+def _read_segments(kb: KnowledgeBase, planned: Sequence[PlannedSegment]) -> tuple[KBSegment, ...]:
     """Text and pages of every segment: one range read per document, covering its segments."""
-    located = []
-    for segment in search:
-        number = int(np.searchsorted(offsets, segment.start, side="right")) - 1
-        first = segment.start - int(offsets[number])
-        located.append((segment, selected[number], first, first + len(segment) - 1))
     spans: dict[str, tuple[int, int]] = {}
-    for _, doc_id, first, last in located:
-        low, high = spans.get(doc_id, (first, last))
-        spans[doc_id] = (min(low, first), max(high, last))
+    for segment in planned:
+        low, high = spans.get(segment.doc_id, (segment.first_chunk, segment.last_chunk))
+        spans[segment.doc_id] = (min(low, segment.first_chunk), max(high, segment.last_chunk))
     chunks = {doc_id: {c.chunk_index: c for c in kb.store.read(doc_id, *span)} for doc_id, span in spans.items()}
     segments = []
-    for segment, doc_id, first, last in located:
+    for segment in planned:
+        doc_id, first, last = segment.doc_id, segment.first_chunk, segment.last_chunk
         run = [chunks[doc_id].get(index) for index in range(first, last + 1)]
         if any(chunk is None for chunk in run) or any(a.end != b.start for a, b in pairwise(run)):
             raise RSEError(f"The store is missing chunks {first}-{last} of document {doc_id}; rebuild that document.")
@@ -338,7 +373,7 @@ def _read_segments(kb: KnowledgeBase, search, selected: Sequence[str], offsets: 
                 end_char=run[-1].end,
                 first_page=run[0].first_page,
                 last_page=run[-1].last_page,
-                score=float(segment.score),
+                score=segment.score,
                 text="".join(chunk.text for chunk in run),
             )
         )

@@ -180,3 +180,21 @@ def test_the_minilm_first_stage_finds_a_golden_answer(tmp_path):
         assert segment.text == text[segment.start_char : segment.end_char]
         found += segment.document == name and segment.start_char <= golden["start_char"] < segment.end_char
     assert found >= 2
+
+
+def test_ranks_are_taken_across_the_selected_documents_as_dsrag_does(flaw_kb):
+    """strong.txt's three chunks outrank long.txt's best, so across documents that chunk is ranked
+    at least 3 and decays; within its own document it is ranked 0 and keeps its full weight."""
+    long_id = next(e.doc_id for e in flaw_kb.documents.values() if e.name == "long.txt")
+    params = RSEParams(decay_rate=2.0)
+    across = query_kb(flaw_kb, "zebra stripes", params, KBQueryParams(top_n=4))
+    within = query_kb(flaw_kb, "zebra stripes", params, KBQueryParams(top_n=4, rank_across_documents=False))
+    penalty = params.irrelevant_chunk_penalty
+    best_across, best_within = across.values[long_id][0][0] + penalty, within.values[long_id][0][0] + penalty
+    assert best_within > 0
+    assert best_across <= best_within * np.exp(-3 / 2.0) + 1e-12
+
+
+def test_the_rank_switch_is_validated():
+    with pytest.raises(ParameterError, match="rank_across_documents must be true or false"):
+        KBQueryParams(rank_across_documents="yes")

@@ -1,0 +1,264 @@
+"""Retrieval over a knowledge base, judged on gold pages and gold characters.
+
+Each question is searched once (the first stage: :func:`rse_core.kb.search_first_stage`); every
+setting after that reuses it (:func:`rse_core.kb.query.plan_segments` needs no search and reads
+no text), so a penalty sweep or a tuning grid costs milliseconds per question.
+
+Three methods send pieces of filings, each judged the same way:
+
+- **RSE**: its segments at the given parameters;
+- **top-k at RSE's characters**: the first stage's hits, best first, while their characters fit
+  in what RSE sent for that question (it stops at the first hit that would overflow);
+- **the window at RSE's characters**: each hit grown by ``params.window`` chunks on both sides,
+  in hit order, while the characters it adds fit.
+
+Judged per question: **page hit** (the share of its evidence pages that a piece touches),
+**text recall** (the share of its evidence excerpts' characters sent), **first piece in the
+right filing**, and **characters** sent. Curves: RSE over the penalty, top-k and the window over k,
+as mean (characters, text recall) points; their areas up to 12,000 characters as in
+:mod:`rse_core.evaluation.curves`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from rse_core.evaluation.curves import PENALTIES, TOP_KS, Curve, CurvePoint
+from rse_core.evaluation.metrics import merge_ranges
+from rse_core.kb import FirstStageResult, KBQueryParams, KnowledgeBase, search_first_stage
+from rse_core.kb.query import plan_segments
+from rse_core.params import RSEParams
+
+METHODS = ("rse", "top_k", "window")
+Piece = tuple[str, int, int]
+"""(doc_id, start, end): characters of one filing sent, in the order sent."""
+
+__all__ = ["GoldItem", "KBCase", "KBEvaluation", "MethodScore", "evaluate_kb", "kb_curves", "prepare_cases"]
+
+
+@dataclass(frozen=True)
+class GoldItem:
+    """One evidence item: its page's characters and its excerpt's, in one document."""
+
+    doc_id: str
+    page_start: int
+    page_end: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class KBCase:
+    """A question, its gold, the filing it is about, and its first stage (searched once)."""
+
+    id: str
+    question: str
+    kind: str
+    doc_id: str
+    gold: tuple[GoldItem, ...]
+    first: FirstStageResult
+
+
+@dataclass(frozen=True)
+class MethodScore:
+    page_hit: float
+    recall: float
+    first_in_document: bool
+    characters: int
+
+
+@dataclass(frozen=True)
+class KBEvaluation:
+    """Every case scored for every method at one setting."""
+
+    params: RSEParams
+    kb_params: KBQueryParams
+    cases: tuple[KBCase, ...]
+    scores: dict[str, tuple[MethodScore, ...]]
+    curves: dict[str, list[Curve]] = field(default_factory=dict)
+
+    def kinds(self) -> list[str]:
+        return list(dict.fromkeys(case.kind for case in self.cases))
+
+    def summary(self, kind: str = "all") -> dict[str, object]:
+        chosen = [n for n, case in enumerate(self.cases) if kind in ("all", case.kind)]
+        row: dict[str, object] = {"kind": kind, "questions": len(chosen)}
+        for method in METHODS:
+            scores = [self.scores[method][n] for n in chosen]
+            row[f"{method}_page_hit"] = _mean(s.page_hit for s in scores)
+            row[f"{method}_recall"] = _mean(s.recall for s in scores)
+            row[f"{method}_first_in_document"] = _mean(float(s.first_in_document) for s in scores)
+            row[f"{method}_characters"] = _mean(s.characters for s in scores)
+        row["empty"] = sum(1 for n in chosen if not self.scores["rse"][n].characters)
+        for curve in self.curves.get(kind, []):
+            row[f"area_{curve.method}"] = curve.area
+        return row
+
+    def rows(self) -> list[dict[str, object]]:
+        return [self.summary(kind) for kind in [*self.kinds(), "all"]]
+
+    def per_question(self) -> list[dict[str, object]]:
+        rows = []
+        for number, case in enumerate(self.cases):
+            row: dict[str, object] = {"id": case.id, "kind": case.kind}
+            for method in METHODS:
+                score = self.scores[method][number]
+                row.update(
+                    {
+                        f"{method}_page_hit": score.page_hit,
+                        f"{method}_recall": score.recall,
+                        f"{method}_first_in_document": score.first_in_document,
+                        f"{method}_characters": score.characters,
+                    }
+                )
+            rows.append(row)
+        return rows
+
+
+def _mean(values) -> float:
+    values = list(values)
+    return float(np.mean(values)) if values else 0.0
+
+
+def prepare_cases(
+    kb: KnowledgeBase,
+    items: Sequence[tuple[str, str, str, str, tuple[GoldItem, ...]]],
+    kb_params: KBQueryParams,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[KBCase]:
+    """Run the first stage for every (id, question, kind, doc_id, gold) item."""
+    cases = []
+    for number, (case_id, question, kind, doc_id, gold) in enumerate(items):
+        cases.append(KBCase(case_id, question, kind, doc_id, gold, search_first_stage(kb, question, kb_params)))
+        if progress:
+            progress(number + 1, len(items))
+    return cases
+
+
+def judge(case: KBCase, pieces: Sequence[Piece]) -> MethodScore:
+    """Page hit, text recall, first piece's filing and characters of what a method sent."""
+    by_document: dict[str, list[tuple[int, int]]] = {}
+    for doc_id, start, end in pieces:
+        by_document.setdefault(doc_id, []).append((start, end))
+    merged = {doc_id: merge_ranges(ranges) for doc_id, ranges in by_document.items()}
+    characters = sum(end - start for ranges in merged.values() for start, end in ranges)
+
+    def overlap(doc_id: str, start: int, end: int) -> int:
+        return sum(max(0, min(end, b) - max(start, a)) for a, b in merged.get(doc_id, ()))
+
+    pages = {(item.doc_id, item.page_start, item.page_end) for item in case.gold if item.page_end > item.page_start}
+    page_hit = _mean(float(overlap(*page) > 0) for page in pages) if pages else 0.0
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for item in case.gold:
+        spans.setdefault(item.doc_id, []).append((item.start, item.end))
+    gold_total = covered = 0
+    for doc_id, ranges in spans.items():
+        for start, end in merge_ranges(ranges):
+            gold_total += end - start
+            covered += overlap(doc_id, start, end)
+    recall = covered / gold_total if gold_total else 0.0
+    return MethodScore(page_hit, recall, bool(pieces) and pieces[0][0] == case.doc_id, characters)
+
+
+def rse_pieces(kb: KnowledgeBase, case: KBCase, params: RSEParams) -> list[Piece]:
+    plan = plan_segments(kb, case.first, params)
+    pieces = []
+    for segment in plan.segments:
+        ends = kb.chunk_ends(segment.doc_id)
+        start = int(ends[segment.first_chunk - 1]) if segment.first_chunk else 0
+        pieces.append((segment.doc_id, start, int(ends[segment.last_chunk])))
+    return pieces
+
+
+def top_k_pieces(kb: KnowledgeBase, case: KBCase, k: int | None = None, budget: int | None = None) -> list[Piece]:
+    """The first ``k`` hits, or the hits that fit in ``budget`` characters (stopping at the first
+    that does not)."""
+    pieces, used = [], 0
+    for hit in case.first.hits[0]:
+        if k is not None and len(pieces) >= k:
+            break
+        ends = kb.chunk_ends(hit.doc_id)
+        start = int(ends[hit.chunk_index - 1]) if hit.chunk_index else 0
+        end = int(ends[hit.chunk_index])
+        if budget is not None and used + end - start > budget:
+            break
+        pieces.append((hit.doc_id, start, end))
+        used += end - start
+    return pieces
+
+
+def window_pieces(
+    kb: KnowledgeBase, case: KBCase, w: int, k: int | None = None, budget: int | None = None
+) -> list[Piece]:
+    """Each hit grown by ``w`` chunks a side (within its filing), in hit order: the first ``k``
+    hits, or while the characters each adds fit in ``budget``."""
+    sent: set[tuple[str, int]] = set()
+    pieces, used = [], 0
+    for number, hit in enumerate(case.first.hits[0]):
+        if k is not None and number >= k:
+            break
+        ends = kb.chunk_ends(hit.doc_id)
+        first, last = max(0, hit.chunk_index - w), min(len(ends) - 1, hit.chunk_index + w)
+        new = [index for index in range(first, last + 1) if (hit.doc_id, index) not in sent]
+        extra = sum(int(ends[i]) - (int(ends[i - 1]) if i else 0) for i in new)
+        if budget is not None and used + extra > budget:
+            break
+        sent.update((hit.doc_id, index) for index in new)
+        used += extra
+        pieces.append((hit.doc_id, int(ends[first - 1]) if first else 0, int(ends[last])))
+    return pieces
+
+
+def evaluate_kb(
+    kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, kb_params: KBQueryParams, curves: bool = True
+) -> KBEvaluation:
+    """Every method on every case at ``params``; with ``curves``, the budget curves per kind too."""
+    scores: dict[str, list[MethodScore]] = {method: [] for method in METHODS}
+    for case in cases:
+        rse = judge(case, rse_pieces(kb, case, params))
+        scores["rse"].append(rse)
+        scores["top_k"].append(judge(case, top_k_pieces(kb, case, budget=rse.characters)))
+        scores["window"].append(judge(case, window_pieces(kb, case, params.window, budget=rse.characters)))
+    evaluation = KBEvaluation(params, kb_params, tuple(cases), {m: tuple(s) for m, s in scores.items()})
+    if curves:
+        evaluation.curves.update(kb_curves(kb, cases, params))
+    return evaluation
+
+
+def kb_curves(
+    kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, penalties: Sequence[float] = PENALTIES
+) -> dict[str, list[Curve]]:
+    """Per kind (and "all"): RSE over the penalty, top-k and the window over k (text recall)."""
+    penalties = sorted({*penalties, params.irrelevant_chunk_penalty})
+    outcomes: dict[str, dict[float, list[MethodScore]]] = {method: {} for method in METHODS}
+    for case in cases:
+        for penalty in penalties:
+            pieces = rse_pieces(kb, case, params.with_changes(irrelevant_chunk_penalty=penalty))
+            outcomes["rse"].setdefault(penalty, []).append(judge(case, pieces))
+        for k in TOP_KS:
+            outcomes["top_k"].setdefault(k, []).append(judge(case, top_k_pieces(kb, case, k=k)))
+            outcomes["window"].setdefault(k, []).append(judge(case, window_pieces(kb, case, params.window, k=k)))
+    kinds = list(dict.fromkeys(case.kind for case in cases))
+    curves: dict[str, list[Curve]] = {}
+    for kind in [*kinds, "all"]:
+        chosen = [n for n, case in enumerate(cases) if kind in ("all", case.kind)]
+        curves[kind] = [
+            Curve(
+                method,
+                kind,
+                "irrelevant_chunk_penalty" if method == "rse" else "k",
+                tuple(
+                    CurvePoint(
+                        float(setting),
+                        _mean(scores[n].characters for n in chosen),
+                        _mean(scores[n].recall for n in chosen),
+                    )
+                    for setting, scores in outcomes[method].items()
+                ),
+            )
+            for method in METHODS
+        ]
+    return curves
