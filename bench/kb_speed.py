@@ -5,6 +5,7 @@ Run from the project root:
     python bench/kb_speed.py                          # samples + a synthetic base of 43,000 chunks
     python bench/kb_speed.py --synthetic 43000 200000 # more sizes (1,000,000 if the disk and time allow)
     python bench/kb_speed.py --skip-samples --synthetic 43000
+    python bench/kb_speed.py --skip-samples --synthetic --financebench 6   # 6 real filings
 
 It prints:
 
@@ -14,6 +15,10 @@ It prints:
 - **query latency on the samples**: p50/p95 of ``query_kb`` (dense first stage; the query is
   embedded by the loaded model, then first stage, second pass, values, segment search and text
   read), over the samples' golden queries.
+- **build vs raw embedding on FinanceBench filings** (``--financebench N``, the N filings spread
+  evenly over ``../shared/financebench/pdfs``): the same comparison on real 10-Ks, with the raw
+  side as one ``encode`` call over all the chunk texts (sentence-transformers' own batching), timed
+  before and after the build so a change in the machine's load shows; the ratio is against their mean.
 - **synthetic bases**: N random chunks of 384 floats written straight into the store (100 chunks a
   document; each document has a topic direction and its chunks lie near it, so a query near one
   topic finds a document's worth of similar chunks, as real embeddings do), the write and index
@@ -209,16 +214,97 @@ def bench_synthetic(workdir: Path, sizes: list[int], queries: int) -> None:
         shutil.rmtree(kb_dir)
 
 
+def bench_financebench(workdir: Path, count: int) -> None:
+    folder = ROOT.parent / "shared" / "financebench" / "pdfs"
+    filings = sorted(folder.glob("*.pdf"))
+    if not filings:
+        print(f"== FinanceBench: skipped, no filings at {folder} ==")
+        return
+    chosen = filings[:: max(1, len(filings) // count)][:count]
+    print(f"== FinanceBench: {len(chosen)} filings ({', '.join(path.stem for path in chosen)}) ==")
+    embedder = MiniLMEmbedder()
+    embedder.preload()
+    started = time.perf_counter()
+    texts = [scoring_text(c) for path in chosen for c in chunk_document(load_document(path))]
+    print(f"load + chunk (part of the build, not of raw): {time.perf_counter() - started:.1f} s, {len(texts):,} chunks")
+    encoder = embedder._scorer._load()
+
+    def raw() -> float:
+        started = time.perf_counter()
+        encoder.encode(texts, batch_size=32, normalize_embeddings=True, convert_to_numpy=True)
+        return time.perf_counter() - started
+
+    before = raw()
+    started = time.perf_counter()
+    report = build(workdir / "financebench", chosen, embedder=embedder)
+    build_seconds = time.perf_counter() - started
+    after = raw()
+    mean = (before + after) / 2
+    print(
+        f"build: {report.chunks:,} chunks in {build_seconds:.1f} s ({report.chunks / build_seconds:.1f} chunks/s); "
+        f"raw embedding {before:.1f} s before, {after:.1f} s after; build / raw = {build_seconds / mean:.2f}x"
+    )
+
+
+def bench_real_kb(kb_dir: Path, stage: str) -> None:
+    """Query latency and memory on a real base (e.g. FinanceBench's), in a fresh process: the
+    model loaded first, then FinanceBench's questions one by one (the first a warm-up)."""
+    code = f"""
+import json, sys, time, numpy as np
+sys.path.insert(0, {str(ROOT)!r})
+from rse_core.evaluation import financebench_kb as fb
+from rse_core.kb import KnowledgeBase, query_kb, KBQueryParams, MiniLMEmbedder
+
+def rss():
+    fields = dict(line.split(":", 1) for line in open("/proc/self/status"))
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+embedder = MiniLMEmbedder(); embedder.preload()
+loaded = rss()[0]
+kb = KnowledgeBase.open({str(kb_dir)!r}, embedder)
+opened = rss()[0]
+questions = [q.question for q in fb.read_questions(fb.default_folder())]
+params = KBQueryParams(first_stage={stage!r})
+times, embeds = [], []
+for question in questions:
+    started = time.perf_counter()
+    embedder.embed_query(question + " ")
+    embeds.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    query_kb(kb, question, kb_params=params)
+    times.append(time.perf_counter() - started)
+now, peak = rss()
+print(json.dumps({{"times": times[1:], "embeds": embeds[1:], "rss_model": loaded, "rss_open": opened,
+                  "rss_end": now, "rss_peak": peak, "chunks": kb.catalog.chunk_total, "bytes": kb.info().bytes}}))
+"""
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    stats = json.loads(completed.stdout.strip().splitlines()[-1])
+    print(f"== Real base {kb_dir.name}: {stats['chunks']:,} chunks, {stats['bytes'] / 1e6:.0f} MB, {stage} ==")
+    print(f"query (embed + first stage + values + search + read): {percentiles(stats['times'])}")
+    print(f"  of which the query embedding:                        {percentiles(stats['embeds'])}")
+    print(
+        f"RSS: {stats['rss_model']:.0f} MB with the model, {stats['rss_open']:.0f} MB with the base open, "
+        f"{stats['rss_end']:.0f} MB after {len(stats['times']) + 1} queries (peak {stats['rss_peak']:.0f} MB)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--synthetic", type=int, nargs="*", default=[43_000], help="synthetic base sizes (chunks)")
     parser.add_argument("--queries", type=int, default=41, help="queries per synthetic base (the first is a warm-up)")
     parser.add_argument("--skip-samples", action="store_true")
+    parser.add_argument("--kb", type=Path, help="also time FinanceBench's questions on this real base")
+    parser.add_argument("--first-stage", default="dense", help="with --kb: dense, bm25 or hybrid")
+    parser.add_argument("--financebench", type=int, default=0, help="build N FinanceBench filings vs raw embedding")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="kb_speed_") as temporary:
         workdir = Path(temporary)
         if not args.skip_samples:
             bench_samples(workdir)
+        if args.kb:
+            bench_real_kb(args.kb, args.first_stage)
+        if args.financebench:
+            bench_financebench(workdir, args.financebench)
         bench_synthetic(workdir, args.synthetic, args.queries)
 
 

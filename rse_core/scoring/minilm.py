@@ -166,17 +166,26 @@ class MiniLMScorer:
         return np.concatenate(parts) if parts else np.zeros((0, 384), dtype=np.float32)
 
     def _encode(self, texts: list[str], progress: ProgressCallback | None, done: int, total: int) -> np.ndarray:
+        """Embed in batches of texts of similar length, longest first, as sentence-transformers
+        orders one ``encode`` call: a batch is padded to its longest text, so batches cut in
+        document order (a table beside short paragraphs) pay for padding. Rows come back in the
+        texts' order."""
         encoder = self._load()
-        rows = []
+        order = sorted(range(len(texts)), key=lambda index: -len(texts[index]))
+        parts = []
         for first in range(0, len(texts), self.batch_size):
-            batch = texts[first : first + self.batch_size]
+            chosen = order[first : first + self.batch_size]
             if progress is not None:  # said before the batch runs: it is what the user waits for
                 progress(
                     (done + first) / max(total, 1),
-                    f"Embedding chunks {done + first + 1:,}-{done + first + len(batch):,} of {total:,}",
+                    f"Embedding chunks {done + first + 1:,}-{done + first + len(chosen):,} of {total:,}",
                 )
-            rows.append(encoder.encode(batch, normalize_embeddings=True, convert_to_numpy=True))
-        return np.concatenate(rows).astype(np.float32)
+            batch = [texts[index] for index in chosen]
+            parts.append(encoder.encode(batch, normalize_embeddings=True, convert_to_numpy=True))
+        rows = np.concatenate(parts).astype(np.float32)
+        restored = np.empty_like(rows)
+        restored[order] = rows
+        return restored
 
     def _embed_query(self, query: str, progress: ProgressCallback | None = None) -> np.ndarray:
         """The query's unit vector: from memory, from the embedding cache (the samples' golden

@@ -104,3 +104,16 @@ def test_pdf_text_is_the_same_without_pymupdfs_onnxruntime_add_ons():
     ]
     assert runs[0][0] == "False"
     assert runs[0][1] == runs[1][1]
+
+
+def test_chunks_embedded_longest_first_come_back_in_their_own_order():
+    """Batches are cut from texts sorted by length (less padding); each row must still be its own
+    chunk's vector, as if embedded alone."""
+    from rse_core.chunking import Chunk
+
+    texts = ["pump", "The coolant pump moves water through the reactor loop. " * 12, "valve", "A gasket. " * 5]
+    chunks = [Chunk(doc_id="d", index=n, start=0, end=len(text), text=text) for n, text in enumerate(texts)]
+    scorer = get_scorer("minilm", disk_cache=False, batch_size=2)
+    together = scorer.embed_chunks(chunks)
+    alone = np.vstack([get_scorer("minilm", disk_cache=False).embed_chunks([chunk]) for chunk in chunks])
+    assert np.allclose(together, alone, atol=1e-5)
