@@ -118,13 +118,15 @@ def bench_samples(workdir: Path) -> None:
     print(f"base on disk: {kb.info().bytes / 1e6:.1f} MB")
 
 
-def write_synthetic(kb_dir: Path, chunks: int, seed: int = 0) -> tuple[float, float, np.ndarray]:
+def write_synthetic(
+    kb_dir: Path, chunks: int, seed: int = 0, store: dict[str, str] | None = None
+) -> tuple[float, float, np.ndarray]:
     """Write ``chunks`` synthetic chunks; return write seconds, index seconds and the topic vectors."""
     rng = np.random.default_rng(seed)
     documents = chunks // CHUNKS_PER_DOCUMENT
     topics = rng.normal(size=(documents, DIM)).astype(np.float32)
     topics /= np.linalg.norm(topics, axis=1, keepdims=True)
-    kb = KnowledgeBase.create(kb_dir, SyntheticEmbedder())
+    kb = KnowledgeBase.create(kb_dir, SyntheticEmbedder(), store=store)
     ends = np.arange(1, CHUNKS_PER_DOCUMENT + 1, dtype=np.int64) * CHUNK_CHARS
     texts = [" ".join(rng.choice(WORDS, size=100)) for _ in range(200)]  # recycled: BM25 has words to index
     started = time.perf_counter()
@@ -194,11 +196,14 @@ print(json.dumps({{"times": times[1:], "rss_start": before, "rss_open": opened, 
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
-def bench_synthetic(workdir: Path, sizes: list[int], queries: int) -> None:
+def bench_synthetic(
+    workdir: Path, sizes: list[int], queries: int, store: dict[str, str] | None = None, label: str = "lancedb"
+) -> None:
     for size in sizes:
-        print(f"== Synthetic: {size:,} chunks ({size // CHUNKS_PER_DOCUMENT:,} documents of {CHUNKS_PER_DOCUMENT}) ==")
-        kb_dir = workdir / f"synthetic{size}"
-        write_seconds, index_seconds, topics = write_synthetic(kb_dir, size)
+        documents = size // CHUNKS_PER_DOCUMENT
+        print(f"== Synthetic on {label}: {size:,} chunks ({documents:,} documents of {CHUNKS_PER_DOCUMENT}) ==")
+        kb_dir = workdir / f"synthetic{size}{label}"
+        write_seconds, index_seconds, topics = write_synthetic(kb_dir, size, store=store)
         np.save(workdir / "topics.npy", topics)
         print(f"write: {write_seconds:.1f} s ({size / write_seconds:,.0f} chunks/s); indexes: {index_seconds:.1f} s")
         stats = query_process(kb_dir, workdir / "topics.npy", queries)
@@ -293,6 +298,7 @@ def main() -> None:
     parser.add_argument("--synthetic", type=int, nargs="*", default=[43_000], help="synthetic base sizes (chunks)")
     parser.add_argument("--queries", type=int, default=41, help="queries per synthetic base (the first is a warm-up)")
     parser.add_argument("--skip-samples", action="store_true")
+    parser.add_argument("--milvus", action="store_true", help="also the synthetic bases on a local Milvus Lite server")
     parser.add_argument("--kb", type=Path, help="also time FinanceBench's questions on this real base")
     parser.add_argument("--first-stage", default="dense", help="with --kb: dense, bm25 or hybrid")
     parser.add_argument("--financebench", type=int, default=0, help="build N FinanceBench filings vs raw embedding")
@@ -306,6 +312,17 @@ def main() -> None:
         if args.financebench:
             bench_financebench(workdir, args.financebench)
         bench_synthetic(workdir, args.synthetic, args.queries)
+        if args.milvus:
+            sys.path.insert(0, str(ROOT))
+            from tests.kb.support import milvus_lite_server
+
+            (workdir / "milvus").mkdir()
+            with milvus_lite_server(workdir / "milvus" / "data") as (uri, reason):
+                if uri is None:
+                    print(f"Milvus Lite skipped: {reason}")
+                    return
+                store = {"kind": "milvus", "uri": uri, "collection": "bench_chunks"}
+                bench_synthetic(workdir, args.synthetic, args.queries, store, "milvus-lite")
 
 
 if __name__ == "__main__":
