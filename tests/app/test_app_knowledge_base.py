@@ -87,6 +87,20 @@ def test_an_rse_slider_reuses_the_first_stage_and_a_first_stage_knob_does_not(mo
     assert len(calls) == 2
 
 
+def test_ranking_within_documents_is_a_switch_that_reuses_the_search(monkeypatch):
+    calls = []
+    original = kbs.search_first_stage
+    monkeypatch.setattr(kbs, "search_first_stage", lambda *args, **kw: calls.append(args[1]) or original(*args, **kw))
+    at = _page()
+    assert at.toggle(key=K.RANK_ACROSS).value is True  # dsRAG's way by default
+    at.toggle(key=K.RANK_ACROSS).set_value(False).run()
+    no_problems(at)
+    assert len(calls) == 1
+    assert [metric.value for metric in at.metric if metric.label == "First stage"] == ["cached"]
+    [first] = _cached_first_stages(at)
+    assert first.kb_params.rank_across_documents is True  # the cached search is shared by both
+
+
 def test_operator_folders_are_offered_by_name_only(tmp_path, monkeypatch):
     folder = tmp_path / "hidden_server_path" / "team_docs"
     build(folder, SAMPLES[:1], embedder=HashingEmbedder())
