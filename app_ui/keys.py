@@ -168,6 +168,11 @@ class Demo:
     def compare_chart(story: str) -> str:
         return f"demo_compare_{story}"
 
+    @staticmethod
+    def overview_chart(story: str, step: str) -> str:
+        """The whole document under a step's zoomed chart."""
+        return f"demo_overview_{story}_{step}"
+
 
 class Evaluate:
     """views/evaluate.py."""
