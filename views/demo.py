@@ -31,8 +31,8 @@ MAX_DEMO_PAGES = 3
 # Heights (px) by presenter mode: at 1280x720 the zoomed chart and the overview under it both fit
 # in the first screen, below the narration and the buttons.
 CHART_HEIGHT = {False: 440, True: 320}
-COMPARE_HEIGHT = {False: 520, True: 400}
-OVERVIEW_HEIGHT = {False: 110, True: 90}
+COMPARE_HEIGHT = {False: 520, True: 316}
+OVERVIEW_HEIGHT = {False: 120, True: 104}
 
 DEMO_CSS = """
 <style>
@@ -47,6 +47,8 @@ DEMO_CSS = """
 .rse-demo-point { font-size: 1.3rem; color: #334155; }
 .rse-demo-figures { display: flex; gap: 2.5rem; font-size: 1.4rem; margin: 0.5em 0; }
 .rse-demo-figures b { font-size: 2.4rem; display: block; }
+.rse-demo-figures-compact { font-size: 1.05rem; gap: 1.6rem; margin: 0.1em 0; line-height: 1.25; }
+.rse-demo-figures-compact b { font-size: 1.6rem; display: inline; margin-right: 0.3em; }
 </style>
 """
 
@@ -192,15 +194,26 @@ def _compare(result: ExtractionResult, story: Story, facts) -> None:
         (f"Top-k (k={facts.k})", facts.top_k_recall, facts.top_k_characters),
         ("Top-k, RSE's characters", facts.budget_recall, result.characters(result.top_k_equal_budget)),
     )
-    st.html(
-        '<div class="rse-demo-figures">'
-        + "".join(
-            f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br>{characters:,} characters</div>"
-            for name, recall, characters in figures
+    present = presenter.is_on()
+    if present:  # one line, so the chart under it stays in the first screen
+        st.html(
+            '<div class="rse-demo-figures rse-demo-figures-compact"><div>Of the answer, sent by</div>'
+            + "".join(
+                f"<div><b>{recall:.0%}</b>{html.escape(name)} ({characters:,} characters)</div>"
+                for name, recall, characters in figures
+            )
+            + "</div>"
         )
-        + "</div>"
-    )
-    _zoomed(compare_chart(result, height=COMPARE_HEIGHT[presenter.is_on()]), result, story, "compare")
+    else:
+        st.html(
+            '<div class="rse-demo-figures">'
+            + "".join(
+                f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br>{characters:,} characters</div>"
+                for name, recall, characters in figures
+            )
+            + "</div>"
+        )
+    _zoomed(compare_chart(result, height=COMPARE_HEIGHT[present], compact=present), result, story, "compare")
 
 
 def _answers(result: ExtractionResult, story: Story, facts) -> None:

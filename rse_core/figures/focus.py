@@ -134,7 +134,7 @@ def _beyond_note(count: int, side: str) -> dict:
     }
 
 
-def overview_strip(result: ExtractionResult, window: ChunkWindow, query: int = 0, *, height: int = 110) -> go.Figure:
+def overview_strip(result: ExtractionResult, window: ChunkWindow, query: int = 0, *, height: int = 120) -> go.Figure:
     """The whole corpus small: each chunk's value as a thin bar, segments shaded, top-k chunks
     ticked along the top, and ``window`` outlined with the rest veiled. Not zoomable: it is the map."""
     values = result.values[query].value
@@ -165,7 +165,7 @@ def overview_strip(result: ExtractionResult, window: ChunkWindow, query: int = 0
     if not window.is_whole:
         shapes += [_band(-0.5, window.start - 0.5, _VEIL, None, 0), _band(window.end - 0.5, n - 0.5, _VEIL, None, 0)]
     shapes.append({**_band(*window.x_range, "rgba(0,0,0,0)", PALETTE.selected, 2), "layer": "above"})
-    layout = base_layout(height, top=26, bottom=4)
+    layout = base_layout(height, top=30, bottom=24)
     layout.update(
         showlegend=False,
         bargap=0,

@@ -130,6 +130,6 @@ def test_each_chart_step_is_zoomed_to_the_story_with_the_whole_document_beneath(
         assert len(specs) == 2, step  # and the overview beneath
         overview = specs[1]
         assert overview["layout"]["xaxis"]["range"] == [-0.5, total - 0.5]  # the whole document, small
-        assert overview["layout"]["height"] <= 110
+        assert overview["layout"]["height"] <= 120
         window = [s for s in overview["layout"]["shapes"] if s.get("layer") == "above"]
         assert [(s["x0"], s["x1"]) for s in window] == [(low, high)]  # the zoomed window, marked
