@@ -99,5 +99,5 @@ if presenter.is_on():
     presenter.toolbar(pages.title)
 pages.run()
 chart_warmup.finish(warmup)
-upload_flow.advance(inputs)  # reading a new upload: the next step, then a rerun
+upload_flow.advance(inputs)  # a reading run: read and embed the new file, then a rerun for its result
 scorers.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it
