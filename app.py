@@ -84,6 +84,7 @@ pages = st.navigation(
         }
     )
 )
+navigation.follow_request()  # a page another page asked for (navigation.request), before the sidebar is drawn
 warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
 render_sidebar(pages.url_path)
 st.sidebar.toggle(
