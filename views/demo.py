@@ -143,14 +143,14 @@ def _window(result: ExtractionResult, story: Story) -> ChunkWindow:
     return story_window(result, gold=chunk_range(result.corpus, document.doc_id, _golden(story).span))
 
 
-def _zoomed(figure, result: ExtractionResult, story: Story, step: str) -> None:
-    """``figure`` zoomed to the story's chunks, the whole document small beneath it."""
+def _zoomed(figure, result: ExtractionResult, story: Story, step: str, key: str) -> None:
+    """``figure`` (under ``key``) zoomed to the story's chunks, the whole document small beneath it."""
     window = _window(result, story)
     present = presenter.is_on()
     zoom_to(figure, window, top_k=result.top_k)
     st.plotly_chart(
         figure,
-        key=keys.Demo.compare_chart(story.key) if step == "compare" else keys.Demo.values_chart(story.key),
+        key=key,
         config=components.chart_config(f"demo-{story.key}"),
         theme=None,
         width="stretch",
@@ -165,7 +165,8 @@ def _zoomed(figure, result: ExtractionResult, story: Story, step: str) -> None:
 
 
 def _values(result: ExtractionResult, story: Story, facts) -> None:
-    _zoomed(value_chart(result, 0, height=CHART_HEIGHT[presenter.is_on()], range_slider=False), result, story, "values")
+    figure = value_chart(result, 0, height=CHART_HEIGHT[presenter.is_on()], range_slider=False)
+    _zoomed(figure, result, story, "values", keys.Demo.values_chart(story.key))
 
 
 def _page(result: ExtractionResult, story: Story, facts) -> None:
@@ -213,7 +214,8 @@ def _compare(result: ExtractionResult, story: Story, facts) -> None:
             )
             + "</div>"
         )
-    _zoomed(compare_chart(result, height=COMPARE_HEIGHT[present], compact=present), result, story, "compare")
+    figure = compare_chart(result, height=COMPARE_HEIGHT[present], compact=present)
+    _zoomed(figure, result, story, "compare", keys.Demo.compare_chart(story.key))
 
 
 def _answers(result: ExtractionResult, story: Story, facts) -> None:

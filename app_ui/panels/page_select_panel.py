@@ -90,7 +90,8 @@ def render_page_selection(document: Document, result: ExtractionResult | None) -
     page_count = document.layout.page_count
     page_key = keys.page_select_page(document.doc_id)
     span = stored_span(document)
-    if span is not None and st.session_state.pop(keys.Evaluate.GOTO_MARKING, False):
+    arrived = st.session_state.pop(keys.Evaluate.GOTO_MARKING, False)  # from the page view's button
+    if span is not None and arrived:
         st.session_state[page_key] = document.pages_of_span(span.start, span.end)[0]
     if page_key not in st.session_state:
         st.session_state[page_key] = _opening_page(document, result, span)
