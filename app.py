@@ -84,6 +84,7 @@ pages = st.navigation(
         }
     )
 )
+navigation.follow_request()  # a page another page asked for (navigation.request), before the sidebar is drawn
 warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
 render_sidebar(pages.url_path)
 st.sidebar.toggle(
@@ -99,5 +100,5 @@ if presenter.is_on():
     presenter.toolbar(pages.title)
 pages.run()
 chart_warmup.finish(warmup)
-upload_flow.advance(inputs)  # reading a new upload: the next step, then a rerun
+upload_flow.advance(inputs)  # a reading run: read and embed the new file, then a rerun for its result
 scorers.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it

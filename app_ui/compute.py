@@ -93,11 +93,10 @@ def _note_link_uploads(documents: Sequence[Document], outcome: RunOutcome) -> No
 def embed_new_uploads(inputs: Inputs, progress: Callable[[float, str], None]) -> None:
     """Parse this session's uploads and embed their chunks that are not embedded yet.
 
-    Runs in the upload box's fragment, before the full rerun that computes the result: while the
-    model embeds, the browser redraws only that fragment instead of dimming and re-rendering the
-    whole page on the same cores (an upload took 1.3x the library's time that way). The full run
-    then finds every chunk in this session's embedding cache. Only for minilm, whose cache is per
-    document (``embed_chunks``); problems are left for the full run, which shows them.
+    Runs at the end of the reading run (:mod:`app_ui.upload_flow`), under the page's "being
+    read" note, before the rerun that computes the result; that run then finds every chunk in
+    this session's embedding cache. Only for minilm, whose cache is per document
+    (``embed_chunks``); problems are left for the normal run, which shows them.
     """
     if inputs.scorer != ScorerName.MINILM:
         return

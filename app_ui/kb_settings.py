@@ -15,7 +15,7 @@ import streamlit as st
 from rse_core import Preset, RSEParams, ScorerName, preset
 from rse_core.kb import FirstStage, KBQueryParams
 
-from . import keys, state
+from . import keys, navigation, state
 from .knowledge_bases import BUNDLED
 from .samples import DEFAULT_SAMPLE, list_samples
 
@@ -177,4 +177,4 @@ def open_in_explore(slug: str, queries: tuple[str, ...], params: RSEParams, stag
         if field_name not in ("top_k", "window", "context_order"):
             st.session_state[key] = getattr(fitted, field_name)
     st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
-    st.session_state[K.GOTO_EXPLORE] = True
+    navigation.request("Explore")

@@ -58,6 +58,9 @@ COHERE_MODEL: Final = "sb_cohere_model"
 CROSS_ENCODER_MODEL: Final = "sb_cross_encoder_model"
 PARAM_KEYS: Final[dict[str, str]] = {field.name: f"sb_{field.name}" for field in fields(RSEParams)}
 """RSEParams field -> its sidebar widget's key."""
+SIDEBAR_VALUES: Final = (SAMPLES, QUERY, QUERY_2, SCORER, PRESET, COHERE_API_KEY, COHERE_MODEL, CROSS_ENCODER_MODEL)
+"""The sidebar widgets whose values a page switch must keep (with ``PARAM_KEYS`` and ``PRESENT``;
+not the upload box, whose files Streamlit does not let code set)."""
 
 # --- state no widget owns ---------------------------------------------------------------------
 STATE_INITIALIZED: Final = "_state_initialized"
@@ -66,7 +69,7 @@ UPLOADS_CHANGED: Final = "_uploads_changed"
 LINK_UPLOADS: Final = "_link_uploads"  # the uploads the opening link names (query_params.LinkUpload)
 LINK_FILES: Final = "_link_files"  # files given in the link's upload box, kept when the box is gone
 LINK_UPLOAD_BOX: Final = "link_upload_box"
-UPLOAD_PHASE: Final = "_upload_phase"  # "announce" then "embed" while a new upload is read (app_ui.upload_flow)
+UPLOAD_PHASE: Final = "_upload_phase"  # "reading" while a new upload is read (app_ui.upload_flow)
 RUN_STATE: Final = "_outcome"  # this run's RunState (app_ui.run_state), written by app.py
 LAST_GOOD_RESULT: Final = "_last_good_result"  # shown, marked stale, while a new run fails
 UPLOAD_CACHES: Final = "_upload_caches"  # this session's SessionCaches (app_ui.caching)
@@ -117,6 +120,23 @@ PAGE_VIEW_ZOOM: Final = "pv_zoom"
 PAGE_VIEW_TOP_K: Final = "pv_show_top_k"
 PAGE_VIEW_MODE: Final = "pv_mode"
 PAGE_VIEW_ALL_PAGES: Final = "pv_all_pages"
+PAGE_VIEW_SELECT: Final = "pv_select"  # the page view's "select a gold span" toggle
+PAGE_VIEW_TO_GOLDEN: Final = "pv_to_golden"  # "make golden queries of it": to Evaluate's form
+GOTO_PAGE: Final = "_goto_page"  # a page asked for (app_ui.navigation.request); app.py opens it
+PAGE_GOLD_SPAN: Final = "_page_gold_span"  # the span last dragged on a page (panels.page_select_panel.PageSpan)
+PAGE_GOLD_DRAG: Final = "_page_gold_drag"  # component key -> ``at`` of its last drag taken (each taken once)
+
+
+def page_select(where: str, doc_id: str) -> str:
+    """A page-selection component's value (its last drag), per place and document."""
+    return f"page_select_{where}_{doc_id[:16]}"
+
+
+def page_select_page(doc_id: str) -> str:
+    """The first page Evaluate shows for selecting on the page, per document."""
+    return f"ev_page_select_page_{doc_id[:16]}"
+
+
 EXPLAIN_APPLY_PENALTY: Final = "xp_apply_penalty"
 EXPLAIN_STAGES: Final = "xp_stages"
 
@@ -168,6 +188,11 @@ class Demo:
     def compare_chart(story: str) -> str:
         return f"demo_compare_{story}"
 
+    @staticmethod
+    def overview_chart(story: str, step: str) -> str:
+        """The whole document under a step's zoomed chart."""
+        return f"demo_overview_{story}_{step}"
+
 
 class Evaluate:
     """views/evaluate.py."""
@@ -189,11 +214,11 @@ class Evaluate:
     MARK_MESSAGE: Final = "_ev_mark_message"  # (level, text) left by a callback for the next run
     SELECT_TEXT: Final = "ev_select_text"  # the text selection component's value: {start, end, at}
     SELECT_WHERE: Final = "ev_select_where"
+    GOTO_MARKING: Final = "_ev_goto_marking"  # set by the page view's "make golden queries of it"
     SPAN_SOURCE: Final = "ev_span_source"
     SPAN_FORM: Final = "ev_span_form"
     FORM_QUERIES: Final = "ev_form_queries"
     ADD_QUERIES: Final = "ev_add_queries"
-    GOTO_EXPLORE: Final = "_ev_goto_explore"
     CHART: Final = "ev_chart"
     DOWNLOAD_CSV: Final = "ev_download_csv"
     DOWNLOAD_JSON: Final = "ev_download_json"
@@ -345,7 +370,6 @@ class KnowledgeBase:
     INITIALIZED: Final = "_kb_initialized"
     SESSION_BASE: Final = "_kb_session_base"  # this session's base built from uploads (app_ui.knowledge_bases)
     FIRST_STAGE_CACHE: Final = "_kb_first_stage_cache"
-    GOTO_EXPLORE: Final = "_kb_goto_explore"
     PARAM_FIELDS: Final = (
         "irrelevant_chunk_penalty",
         "decay_rate",

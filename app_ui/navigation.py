@@ -2,7 +2,8 @@
 
 ``st.switch_page`` needs the ``st.Page`` object of a callable page. ``app.py`` passes its page
 sections through :func:`register` on the way to ``st.navigation``; a page then calls
-:func:`switch_to` with the title (or URL path) of the page it links to.
+:func:`request` with the title (or URL path) of the page it links to, and ``app.py``'s next run
+opens it (:func:`follow_request`) before drawing the sidebar.
 """
 
 from __future__ import annotations
@@ -37,5 +38,36 @@ def page(name: str) -> StreamlitPage:
 
 
 def switch_to(name: str) -> NoReturn:
-    """Stop this run and open the page with this title or URL path."""
+    """Stop this run and open the page with this title or URL path.
+
+    Only before the sidebar is drawn (:func:`follow_request` in ``app.py``): from a page, ask
+    with :func:`request` instead, so the sidebar keeps its settings.
+    """
     st.switch_page(page(name))
+
+
+def request(name: str) -> None:
+    """Ask for the page with this title or URL path; ``app.py``'s next run opens it first thing.
+
+    For a button's callback (the run it starts switches at once) or a fragment (follow it with
+    ``st.rerun()``).
+    """
+    st.session_state[keys.GOTO_PAGE] = name
+
+
+def follow_request() -> None:
+    """Open the page :func:`request` asked for, if any, keeping the sidebar's settings.
+
+    Why before the sidebar: after ``st.switch_page`` the sidebar's widgets came back at their
+    minimums (no document, chunk size 200, top-k 1), in the browser as in AppTest, because
+    Streamlit dropped their values with the old page's widgets. A value the code has set
+    outlives its widget (Streamlit's documented way to keep a widget's value across pages), and
+    code may set a widget's value only before the widget is drawn in the run.
+    """
+    name = st.session_state.pop(keys.GOTO_PAGE, None)
+    if name is None:
+        return
+    for key in (*keys.SIDEBAR_VALUES, *keys.PARAM_KEYS.values(), keys.PRESENT):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+    switch_to(name)

@@ -15,7 +15,7 @@ import streamlit as st
 
 from rse_core import Preset, ScorerName
 
-from . import keys, models, state, upload_flow, widgets
+from . import keys, models, state
 from . import query_params as qp
 from .samples import list_samples
 
@@ -89,10 +89,10 @@ def _on_uploads_change() -> None:
     st.session_state[keys.UPLOADS_CHANGED] = True
 
 
-@widgets.guarded_fragment
 def render_uploads(disabled: bool) -> None:
-    """The upload box. A change reruns the whole app, which reads and embeds a new file while each
-    page shows only that it is being read (see :mod:`app_ui.upload_flow`)."""
+    """The upload box. Not a fragment: a change must rerun the whole app anyway (which reads and
+    embeds a new file while each page shows only that it is being read, see
+    :mod:`app_ui.upload_flow`), and a fragment's run that only asked for that rerun cost a round trip."""
     st.file_uploader(
         "Upload PDFs or text files",
         type=["pdf", "txt", "md"],
@@ -102,11 +102,7 @@ def render_uploads(disabled: bool) -> None:
         help="Kept in this session's memory only and dropped when the session ends (see the README). "
         "Segments never cross documents.",
         disabled=disabled,
-    )
-    if not st.session_state.pop(keys.UPLOADS_CHANGED, False):
-        return
-    upload_flow.start()  # the app's next runs read and embed a new file (app_ui.upload_flow)
-    st.rerun()
+    )  # app.py starts the reading (upload_flow.start) when _on_uploads_change has flagged a change
 
 
 def render_sidebar(url_path: str = "") -> None:

@@ -1,11 +1,17 @@
-"""A new upload is read in three runs, so the page never shows a stale result or error meanwhile.
+"""A new upload is read in a run of its own, so the page never shows a stale result or error meanwhile.
 
 Why: embedding an upload takes from seconds to a minute. It used to happen inside the sidebar's
 fragment, so the main area kept the previous document's result (or a red "No document selected")
-on screen all that time. Now a change of uploads starts an "announce" run, which draws each page
-with only a note that the file is being read (so the old result is removed when that run ends),
-then an "embed" run reads and embeds the file under that note, then a normal run computes the
-result from the caches.
+on screen all that time. Now a change of uploads makes the next run a "reading" run: each page
+draws only a note that the file is being read, then the file is read and embedded under that
+note, then a normal run computes the result from the caches.
+
+What the reading run does not draw stays in the browser until a run ends normally (Streamlit
+marks it stale, faded, and removes it only then; a run that ends in ``st.rerun`` removes nothing).
+So the note comes with a style that hides the stale elements of the main area: the old result
+and old messages disappear at once, while a live chart's frame is kept (hidden) and only redrawn
+by the next run, with no new frame to load plotly.js into. An earlier "announce" run that ended
+before the embedding removed nothing either, for the same reason, and cost a whole run.
 """
 
 from __future__ import annotations
@@ -16,14 +22,23 @@ from . import compute, corpora, keys, widgets
 from .run_state import RunOutcome
 from .state import Inputs
 
-ANNOUNCE, EMBED = "announce", "embed"
+READING = "reading"
+
+# Streamlit marks an element container left from the previous run data-stale="true" until this
+# run draws that position again. In the main area, while a file is read, those are hidden, and so
+# is any block (a bordered container, an expander, a form) with nothing fresh left in it.
+HIDE_STALE_CSS = """<style>
+[data-testid="stMain"] [data-stale="true"],
+[data-testid="stMain"] [data-testid]:has([data-stale="true"]):not(:has([data-stale="false"]))
+  { display: none !important; }
+</style>"""
 
 
 def start() -> bool:
-    """After the uploads changed: begin the reading runs if a file is new (``False``: none is)."""
+    """After the uploads changed: make this run a reading run if a file is new (``False``: none is)."""
     if not corpora.new_upload_names():
         return False
-    st.session_state[keys.UPLOAD_PHASE] = ANNOUNCE
+    st.session_state[keys.UPLOAD_PHASE] = READING
     return True
 
 
@@ -38,19 +53,21 @@ def pending_outcome() -> RunOutcome | None:
     return RunOutcome(pending_uploads=names)
 
 
+def hide_stale() -> None:
+    """Hide what the previous run left in the main area (drawn with the "being read" note)."""
+    st.html(HIDE_STALE_CSS)
+
+
 def advance(inputs: Inputs) -> None:
-    """At the end of a reading run: go on to embedding, or embed and rerun for the result."""
-    phase = st.session_state.get(keys.UPLOAD_PHASE)
-    if phase == ANNOUNCE:
-        st.session_state[keys.UPLOAD_PHASE] = EMBED
-        st.rerun()
-    elif phase == EMBED:
-        with widgets.progress_bar("Reading the upload...") as progress:
-            for upload in corpora.current_uploads():
-                try:
-                    corpora.parse_upload(upload)
-                except Exception:  # the normal run reports it with its own message
-                    continue
-            compute.embed_new_uploads(inputs, progress)
-        st.session_state.pop(keys.UPLOAD_PHASE, None)
-        st.rerun()
+    """At the end of a reading run: read and embed the new files, then rerun for the result."""
+    if st.session_state.get(keys.UPLOAD_PHASE) != READING:
+        return
+    with widgets.progress_bar("Reading the upload...") as progress:
+        for upload in corpora.current_uploads():
+            try:
+                corpora.parse_upload(upload)
+            except Exception:  # the normal run reports it with its own message
+                continue
+        compute.embed_new_uploads(inputs, progress)
+    st.session_state.pop(keys.UPLOAD_PHASE, None)
+    st.rerun()

@@ -5,6 +5,7 @@ Run from the project root (needs Debian's ``chromium`` and Playwright):
     python bench/browser_speed.py                      # this checkout only
     python bench/browser_speed.py --baseline-ref main  # and a copy of ``main``, in the same run
     python bench/browser_speed.py --quick              # fewer repeats
+    python bench/browser_speed.py --only-upload --rounds 4 --baseline-ref main   # the upload alone
 
 Each measurement starts ``streamlit run app.py`` on a free 127.0.0.1 port with a fresh, empty
 ``RSE_CACHE_DIR`` and drives headless Chromium (Playwright with ``executable_path``):
@@ -21,6 +22,11 @@ Each measurement starts ``streamlit run app.py`` on a free 127.0.0.1 port with a
   its chunks, in a warm app; against the library's ``load_document`` + MiniLM embedding +
   ``extract`` of the same bytes in this process (model already loaded, no cache), same run;
 - ``import rse_core`` in a fresh interpreter.
+
+``--only-upload`` measures the upload alone (a warm server per round, one upload in a fresh tab)
+and prints when each step of it showed in the browser: the "Reading" note, the progress bar, the
+chart's frame created anew (if it was), the chart; and the CPU seconds the browser and the server
+used from the choice to the chart (the browser's work slows the embedding on the same cores).
 
 Every wait polls every 50 ms rather than on each animation frame (Playwright's default), so the
 bench takes as little as possible of the browser's main thread from the page it measures.
@@ -121,6 +127,8 @@ class Figures:
     slider_big: list[float] = field(default_factory=list)
     slider_compare: list[float] = field(default_factory=list)
     upload: list[float] = field(default_factory=list)
+    upload_steps: list[dict[str, float]] = field(default_factory=list)
+    upload_ratio: list[float] = field(default_factory=list)  # each upload / the library runs just before and after it
     library: list[float] = field(default_factory=list)
     import_core: list[float] = field(default_factory=list)
 
@@ -146,6 +154,31 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (all its threads), from /proc."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants_cpu_seconds(root: int, name: str) -> float:
+    """CPU time of this process's descendants whose command line holds ``name`` (the browser's
+    processes), from /proc: the browser's work competes with the server's for the same cores."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    total = 0.0
+    for pid in parents:
+        ancestor = parents.get(pid)
+        while ancestor and ancestor != root:
+            ancestor = parents.get(ancestor)
+        if ancestor != root:
+            continue
+        try:
+            if name.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                total += cpu_seconds(pid)
+        except OSError:
+            continue
+    return total
 
 
 def wait_until_idle(pid: int, limit: float = 180.0, at_least: float = 5.0) -> float:
@@ -235,6 +268,75 @@ def upload_pdf(target_chunks: int = 100) -> tuple[bytes, int]:
     return data, chunks
 
 
+# What an upload shows on its way to the chart, noted by a MutationObserver at the time it first
+# appears (``performance.now()``, ms): the "Reading" note, a progress bar, a live chart frame added
+# after the upload started (the old one removed and a new one loading plotly.js), the headline.
+UPLOAD_STEPS_JS = """(total) => {
+  window.__rseSteps = {start: performance.now()};
+  const steps = window.__rseSteps;
+  const frames = new Set(document.querySelectorAll('iframe'));
+  const seen = (name) => { if (!(name in steps)) steps[name] = performance.now() - steps.start; };
+  const check = () => {
+    if ([...document.querySelectorAll('[data-testid="stAlert"]')].some(a => a.innerText.includes('Reading')))
+      seen('note');
+    if (document.querySelector('[data-testid="stProgress"]')) seen('progress');
+    if ([...document.querySelectorAll('iframe')].some(f => !frames.has(f) && f.title.includes('live_chart')))
+      seen('new chart frame');
+    if ([...document.querySelectorAll('[data-testid="stMetricValue"]')]
+        .some(m => m.innerText.trim().endsWith(' of ' + total))) seen('headline');
+  };
+  new MutationObserver(check).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def upload_once(page, path: Path, total_chunks: int) -> tuple[float, dict[str, float]]:
+    """Seconds from choosing the file to its chart, and when each step showed (s after the choice)."""
+    page.evaluate(UPLOAD_STEPS_JS, total_chunks)
+    page.locator("[data-testid='stSidebar'] input[type='file']").set_input_files(str(path))
+    started = time.monotonic()
+    wait_for_chart(page, total_chunks)
+    elapsed = time.monotonic() - started
+    steps = page.evaluate("() => window.__rseSteps")
+    return elapsed, {name: value / 1000 for name, value in steps.items() if name != "start"}
+
+
+def measure_upload(root: Path, figures: Figures, browser, upload: tuple[bytes, int, Path], logs: Path, scorer) -> None:
+    """The upload alone: a warm server (model loaded), a fresh tab, one upload to its chart, with a
+    library run just before and just after it (the server idle), for a ratio on a machine whose
+    load changes from minute to minute."""
+    data, chunks, path = upload
+    with server(root, logs) as (url, _spawned, pid):
+        context = browser.new_context(viewport={"width": 1440, "height": 1000})
+        first = context.new_page()
+        first.goto(url)
+        wait_for_chart(first)
+        wait_until_idle(pid)
+        first.close()
+        page = context.new_page()
+        page.goto(url)
+        wait_for_chart(page, 125)
+        page.wait_for_function(IDLE_JS, timeout=TIMEOUT_MS, polling=POLL_MS)
+        page.wait_for_timeout(1000)
+        before = library_run(data, scorer)
+        browser_cpu, server_cpu = descendants_cpu_seconds(os.getpid(), "chromium"), cpu_seconds(pid)
+        elapsed, steps = upload_once(page, path, 125 + chunks)
+        steps["browser CPU"] = descendants_cpu_seconds(os.getpid(), "chromium") - browser_cpu
+        steps["server CPU"] = cpu_seconds(pid) - server_cpu
+        page.wait_for_function(IDLE_JS, timeout=TIMEOUT_MS, polling=POLL_MS)
+        wait_until_idle(pid, at_least=1.0)
+        after = library_run(data, scorer)
+        figures.upload.append(elapsed)
+        figures.upload_steps.append(steps)
+        figures.library.extend((before, after))
+        figures.upload_ratio.append(elapsed / ((before + after) / 2))
+        print(
+            f"    upload {elapsed:.2f} s (library {before:.2f} s before, {after:.2f} s after: "
+            f"{figures.upload_ratio[-1]:.2f}x); steps: " + ", ".join(f"{k} {v:.2f}" for k, v in steps.items()),
+            flush=True,
+        )
+        context.close()
+
+
 def library_run(data: bytes, scorer) -> float:
     """Seconds for load + embed (no cache) + extract, as a script using the library does it."""
     from rse_core import RSEParams, extract, load_document
@@ -275,10 +377,9 @@ def measure(root: Path, figures: Figures, browser, upload: tuple[bytes, int, Pat
         figures.slider_small.extend(slider_moves(page, 6 if quick else 12))
 
         _data, chunks, path = upload
-        page.locator("[data-testid='stSidebar'] input[type='file']").set_input_files(str(path))
-        started = time.monotonic()
-        wait_for_chart(page, 125 + chunks)
-        figures.upload.append(time.monotonic() - started)
+        elapsed, steps = upload_once(page, path, 125 + chunks)
+        figures.upload.append(elapsed)
+        figures.upload_steps.append(steps)
 
         big = context.new_page()
         big.goto(url + BIG_VIEW)
@@ -323,6 +424,24 @@ def report(new: Figures, base: Figures | None, ref: str) -> None:
                 ratio = statistics.median(pick(new)) / statistics.median(pick(base))
                 print(f"    ratio new / {ref}: {ratio:.2f}")
     for label, figures in (("this checkout", new), (ref, base)):
+        if figures is not None and figures.upload_steps:
+            names = dict.fromkeys(name for steps in figures.upload_steps for name in steps)
+            medians = {
+                name: statistics.median(steps[name] for steps in figures.upload_steps if name in steps)
+                for name in names
+            }
+            print(
+                f"upload steps, {label} (median s after the choice): "
+                + ", ".join(f"{name} {value:.2f}" for name, value in medians.items())
+            )
+    for label, figures in (("this checkout", new), (ref, base)):
+        if figures is not None and figures.upload_ratio:
+            ratios = ", ".join(f"{ratio:.2f}" for ratio in figures.upload_ratio)
+            print(
+                f"upload / library runs beside it, {label}: median {statistics.median(figures.upload_ratio):.2f}x "
+                f"({ratios})"
+            )
+    for label, figures in (("this checkout", new), (ref, base)):
         if figures is not None and figures.upload and figures.library:
             ratio = statistics.median(figures.upload) / statistics.median(figures.library)
             print(f"upload / library, {label}: {ratio:.2f}x (target <= 1.2x)")
@@ -341,6 +460,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-ref", help="also measure this git ref (e.g. main), alternating")
     parser.add_argument("--rounds", type=int, default=2, help="full rounds per checkout (default 2)")
     parser.add_argument("--quick", action="store_true", help="one round, fewer slider moves")
+    parser.add_argument("--only-upload", action="store_true", help="measure the upload alone (with its steps)")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -348,7 +468,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from rse_core import get_scorer
 
-    rounds = 1 if args.quick else args.rounds
+    rounds = 1 if args.quick and not args.only_upload else args.rounds
     with tempfile.TemporaryDirectory(prefix="rse-bench-") as tmp:
         tmp_path = Path(tmp)
         data, chunks = upload_pdf()
@@ -367,6 +487,9 @@ def main(argv: list[str] | None = None) -> int:
                 order = checkouts if number % 2 == 0 else checkouts[::-1]
                 for label, root, figures in order:
                     print(f"round {number + 1}: {label}", flush=True)
+                    if args.only_upload:
+                        measure_upload(root, figures, browser, (data, chunks, pdf_path), tmp_path, scorer)
+                        continue
                     measure(root, figures, browser, (data, chunks, pdf_path), args.quick, tmp_path)
                     for _ in range(2):
                         figures.library.append(library_run(data, scorer))

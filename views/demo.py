@@ -13,18 +13,26 @@ import html
 import streamlit as st
 
 from app_ui import caching, components, compute, corpora, hotkeys, keys, presenter, state
+from app_ui.gold import chunk_range
 from app_ui.panels import answers_panel
 from app_ui.panels.page_view_panel import CSS as PAGE_VIEW_CSS
 from app_ui.panels.page_view_panel import legend_html, thumbnail_strip_html
 from app_ui.samples import list_samples
 from rse_core import ExtractionResult, RSEParams, ScorerName
+from rse_core.evaluation.golden import GoldenQuery
 from rse_core.figures.compare import compare_chart
+from rse_core.figures.focus import ChunkWindow, overview_strip, story_window, zoom_to
 from rse_core.figures.page_view import all_marks, pages_of, render_pages, render_thumbnails
 from rse_core.figures.values import value_chart
 from rse_core.llm.answers import answer_contexts
 from rse_core.teaching.demo_stories import STEP_TITLES, STEPS, STORIES, STORY_BY_KEY, Story, narration, story_facts
 
 MAX_DEMO_PAGES = 3
+# Heights (px) by presenter mode: at 1280x720 the zoomed chart and the overview under it both fit
+# in the first screen, below the narration and the buttons.
+CHART_HEIGHT = {False: 440, True: 320}
+COMPARE_HEIGHT = {False: 520, True: 316}
+OVERVIEW_HEIGHT = {False: 120, True: 104}
 
 DEMO_CSS = """
 <style>
@@ -39,14 +47,20 @@ DEMO_CSS = """
 .rse-demo-point { font-size: 1.3rem; color: #334155; }
 .rse-demo-figures { display: flex; gap: 2.5rem; font-size: 1.4rem; margin: 0.5em 0; }
 .rse-demo-figures b { font-size: 2.4rem; display: block; }
+.rse-demo-figures-compact { font-size: 1.05rem; gap: 1.6rem; margin: 0.1em 0; line-height: 1.25; }
+.rse-demo-figures-compact b { font-size: 1.6rem; display: inline; margin-right: 0.3em; }
 </style>
 """
 
 
+def _golden(story: Story) -> GoldenQuery:
+    sample = list_samples()[story.sample]
+    return next(query for query in sample.golden.queries if query.id == story.query_id)
+
+
 def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
     """The story's result at default parameters with minilm, through the app's caches."""
-    sample = list_samples()[story.sample]
-    golden = next(query for query in sample.golden.queries if query.id == story.query_id)
+    golden = _golden(story)
     document = corpora.sample_document(story.sample)
     inputs = state.Inputs((story.sample,), (golden.query,), ScorerName.MINILM.value, (), RSEParams())
     return compute.result_for((document,), (golden.query,), inputs), golden.span
@@ -123,14 +137,36 @@ def _question(result: ExtractionResult, story: Story, facts) -> None:
     )
 
 
-def _values(result: ExtractionResult, story: Story, facts) -> None:
+def _window(result: ExtractionResult, story: Story) -> ChunkWindow:
+    """The chunks the story is about: its segments, its gold answer, the top-k chunks beside them."""
+    document = result.corpus.documents[0]
+    return story_window(result, gold=chunk_range(result.corpus, document.doc_id, _golden(story).span))
+
+
+def _zoomed(figure, result: ExtractionResult, story: Story, step: str, key: str) -> None:
+    """``figure`` (under ``key``) zoomed to the story's chunks, the whole document small beneath it."""
+    window = _window(result, story)
+    present = presenter.is_on()
+    zoom_to(figure, window, top_k=result.top_k)
     st.plotly_chart(
-        value_chart(result, 0, height=400 if presenter.is_on() else 520),
-        key=keys.Demo.values_chart(story.key),
+        figure,
+        key=key,
         config=components.chart_config(f"demo-{story.key}"),
         theme=None,
         width="stretch",
     )
+    st.plotly_chart(
+        overview_strip(result, window, height=OVERVIEW_HEIGHT[present]),
+        key=keys.Demo.overview_chart(story.key, step),
+        config={"displayModeBar": False},
+        theme=None,
+        width="stretch",
+    )
+
+
+def _values(result: ExtractionResult, story: Story, facts) -> None:
+    figure = value_chart(result, 0, height=CHART_HEIGHT[presenter.is_on()], range_slider=False)
+    _zoomed(figure, result, story, "values", keys.Demo.values_chart(story.key))
 
 
 def _page(result: ExtractionResult, story: Story, facts) -> None:
@@ -159,15 +195,27 @@ def _compare(result: ExtractionResult, story: Story, facts) -> None:
         (f"Top-k (k={facts.k})", facts.top_k_recall, facts.top_k_characters),
         ("Top-k, RSE's characters", facts.budget_recall, result.characters(result.top_k_equal_budget)),
     )
-    st.html(
-        '<div class="rse-demo-figures">'
-        + "".join(
-            f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br>{characters:,} characters</div>"
-            for name, recall, characters in figures
+    present = presenter.is_on()
+    if present:  # one line, so the chart under it stays in the first screen
+        st.html(
+            '<div class="rse-demo-figures rse-demo-figures-compact"><div>Of the answer, sent by</div>'
+            + "".join(
+                f"<div><b>{recall:.0%}</b>{html.escape(name)} ({characters:,} characters)</div>"
+                for name, recall, characters in figures
+            )
+            + "</div>"
         )
-        + "</div>"
-    )
-    st.plotly_chart(compare_chart(result), key=keys.Demo.compare_chart(story.key), theme=None, width="stretch")
+    else:
+        st.html(
+            '<div class="rse-demo-figures">'
+            + "".join(
+                f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br>{characters:,} characters</div>"
+                for name, recall, characters in figures
+            )
+            + "</div>"
+        )
+    figure = compare_chart(result, height=COMPARE_HEIGHT[present], compact=present)
+    _zoomed(figure, result, story, "compare", keys.Demo.compare_chart(story.key))
 
 
 def _answers(result: ExtractionResult, story: Story, facts) -> None:

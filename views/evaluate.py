@@ -3,8 +3,8 @@
 The page picks a golden set (a sample's, an uploaded one, or one built here), evaluates it from
 the app's cached scores (``compute.evaluation_for``: the numbers equal the CLI's), and draws a
 table per query and a grouped bar chart per kind. A row opens Explore on that query. Below, the
-user marks the gold span of the sidebar's query by picking chunks and collects such spans into a
-golden set to download.
+user marks a gold span (by selecting text, by dragging across the PDF's page, or by picking chunks),
+types the queries it answers and collects them into a golden set to download.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from app_ui import (
     widgets,
 )
 from app_ui.panels.judge_panel import render_judge_panel
+from app_ui.panels.page_select_panel import render_page_selection
 from app_ui.safe_text import md
 from app_ui.samples import SAMPLE_DIR, list_samples
 from app_ui.text_select import select_text, span_from_value
@@ -57,15 +58,13 @@ SOURCES = {
     "built": "My golden set",
 }
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
-SPAN_SELECTED, SPAN_CHUNKS = "selected", "chunks"
-SPAN_SOURCES = {SPAN_SELECTED: "Selected text", SPAN_CHUNKS: "Whole chunks"}
+SPAN_SELECTED, SPAN_PAGE, SPAN_CHUNKS = "selected", "page", "chunks"
+SPAN_SOURCES = {SPAN_SELECTED: "Selected text", SPAN_PAGE: "On the page", SPAN_CHUNKS: "Whole chunks"}
 LOGGER = logging.getLogger(__name__)
 
 
 @components.guarded
 def render() -> None:
-    if st.session_state.pop(keys.Evaluate.GOTO_EXPLORE, False):
-        navigation.switch_to("Explore")
     st.title("Evaluate")
     st.caption(
         "How much of each gold answer RSE and top-k send, and how much of what they send is gold, "
@@ -73,6 +72,11 @@ def render() -> None:
     )
     outcome = run_state.current_outcome()
     widgets.show_messages(outcome)
+    if st.session_state.get(keys.Evaluate.GOTO_MARKING):
+        st.info(
+            "The span you selected on the page view is in **Make a golden set** below: type the queries it answers.",
+            icon=":material/arrow_downward:",
+        )
     inputs = state.read_inputs()
     documents = corpora.documents_of(inputs)
     chosen = _choose_golden_set(inputs, documents)
@@ -383,7 +387,7 @@ def _open_in_explore(query: str, slug: str) -> None:
     st.session_state[keys.QUERY] = query
     st.session_state[keys.QUERY_2] = ""
     st.session_state[keys.SAMPLES] = [slug] if slug else []
-    st.session_state[keys.Evaluate.GOTO_EXPLORE] = True
+    navigation.request("Explore")
 
 
 # ------------------------------------------------------------------------------ gold marking
@@ -408,13 +412,15 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
     corpus = corpora.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
     source = st.segmented_control(
         "The gold span",
-        (SPAN_SELECTED, SPAN_CHUNKS),
+        tuple(SPAN_SOURCES),
         format_func=SPAN_SOURCES.__getitem__,
         key=keys.Evaluate.SPAN_SOURCE,
         default=SPAN_SELECTED,
     )
     if source == SPAN_CHUNKS:
         span = _picked_chunks_span(corpus.chunks, document, outcome)
+    elif source == SPAN_PAGE:
+        span = render_page_selection(document, outcome.result)
     else:
         span = _selected_span(document, outcome.result)
     _render_span_form(document, span, inputs.queries[0])

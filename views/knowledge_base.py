@@ -14,7 +14,7 @@ import logging
 
 import streamlit as st
 
-from app_ui import components, kb_settings, navigation, state, widgets
+from app_ui import components, kb_settings, state, widgets
 from app_ui import keys as app_keys
 from app_ui import knowledge_bases as kbs
 from app_ui.safe_text import md
@@ -33,8 +33,6 @@ SEGMENT_TEXT_HEIGHT = 420  # pixels: a long segment scrolls inside its box
 
 @components.guarded
 def render() -> None:
-    if st.session_state.pop(K.GOTO_EXPLORE, False):
-        navigation.switch_to("Explore")
     st.title("Knowledge base")
     st.caption(
         "RSE over a whole collection: the first stage finds the best chunks of every document, the documents of "

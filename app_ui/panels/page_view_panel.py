@@ -21,10 +21,8 @@ from rse_core.figures.page_view import (
     THUMBNAIL_ZOOM,
     TOP_K,
     Mark,
-    marks_by_page,
     pages_of,
     reflow,
-    render_pages,
     segment_marks,
     text_html,
     thumbnail_pages,
@@ -32,9 +30,10 @@ from rse_core.figures.page_view import (
 )
 from rse_core.figures.style import PALETTE
 
-from .. import components, keys, state
-from ..caching import session_lru
+from .. import components, keys, navigation, state
 from ..safe_text import md
+from . import page_select_panel
+from .page_images import page_images, png_width
 
 PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text (as sent)"
 CLICKED = "clicked"
@@ -49,6 +48,7 @@ mark.rse-mark {{ color: inherit; padding: 0; background: transparent; }}
 .rse-mark.gap {{ background: {PALETTE.gap_fill}; outline: 1px solid {PALETTE.gap}; }}
 .rse-mark.padding {{ background: rgba(147, 197, 253, 0.35); }}
 .rse-mark.top_k {{ text-decoration: underline 2px {PALETTE.top_k}; text-underline-offset: 3px; }}
+.rse-mark.gold {{ background: {PALETTE.gold_band}; outline: 1px solid {PALETTE.gold}; }}
 .rse-page-text {{ white-space: pre-wrap; font-family: ui-serif, Georgia, serif; line-height: 1.55;
                  background: #fff; border: 1px solid #e2e8f0; padding: 0.8em 1em; }}
 .rse-thumbs {{ display: flex; flex-wrap: wrap; gap: 6px; padding: 4px 0 8px 0; }}
@@ -98,6 +98,12 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
     controls = st.columns([3, 2, 2, 3])
     target = controls[0].selectbox("Show", options, key=keys.PAGE_VIEW_TARGET, format_func=label)
     show_top_k = controls[1].toggle("Mark top-k chunks", value=True, key=keys.PAGE_VIEW_TOP_K)
+    selecting = controls[1].toggle(
+        "Select a gold span",
+        key=keys.PAGE_VIEW_SELECT,
+        help="Drag across the pages from an answer's first word to its last: the characters between become a "
+        "gold span for a golden set (Evaluate's form).",
+    )
     zoom = controls[2].slider("Zoom", 0.6, 3.0, 1.3, 0.1, key=keys.PAGE_VIEW_ZOOM)
     mode = controls[3].radio("View", (PAGE_MODE, REFLOW_MODE, EXACT_MODE), key=keys.PAGE_VIEW_MODE, horizontal=True)
 
@@ -117,7 +123,7 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         st.html(f'<div class="rse-page-text">{text_html(document, marks, context=400)}</div>')
         return
     try:
-        _render_pages(result, document, focus, marks, zoom)
+        _render_pages(result, document, focus, marks, zoom, selecting)
     except RSEError as error:  # a page too large to draw, or a document with too many glyphs to map
         st.warning(md(str(error), 300), icon=":material/warning:")
 
@@ -134,8 +140,11 @@ def _render_text(text: str, mode: str) -> None:
     st.html(f'<div class="rse-page-text">{html.escape(shown)}</div>')
 
 
-def _render_pages(result: ExtractionResult, document, focus: list[Mark], marks: list[Mark], zoom: float) -> None:
-    """The thumbnail strip, then the focus's pages (the first few unless all are asked for)."""
+def _render_pages(
+    result: ExtractionResult, document, focus: list[Mark], marks: list[Mark], zoom: float, selecting: bool
+) -> None:
+    """The thumbnail strip, then the focus's pages (the first few unless all are asked for), as
+    images or, when ``selecting``, in a frame that takes a drag as a gold span."""
     focus_pages = pages_of(document, focus)
     strip = thumbnail_pages(len(document.layout.page_sizes), pages_of(document, marks))
     thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, _THUMBS_KEPT), strict=True))
@@ -145,7 +154,6 @@ def _render_pages(result: ExtractionResult, document, focus: list[Mark], marks: 
         f"Show all {len(focus_pages)} pages", key=keys.PAGE_VIEW_ALL_PAGES
     )
     shown_pages = focus_pages if show_all else focus_pages[:MAX_PAGES_SHOWN]
-    images = page_images(document, shown_pages, marks, zoom, _PAGES_KEPT)
     more = len(focus_pages) - len(shown_pages)
     st.caption(
         f"{html.escape(components.doc_title(result, document.doc_id, 60))}: "
@@ -153,32 +161,47 @@ def _render_pages(result: ExtractionResult, document, focus: list[Mark], marks: 
         + (f" (the first {len(shown_pages)} shown)" if more > 0 else "")
         + ". Highlights are the exact characters, found by their offsets, not by searching the text."
     )
+    if selecting:
+        st.caption(page_select_panel.HINT)
+        span = page_select_panel.render_selectable_pages(
+            document, shown_pages, marks, key=keys.page_select("pv", document.doc_id), zoom=zoom
+        )
+        _render_gold_span(document, span)
+        return
+    images = page_images(document, shown_pages, marks, zoom, _PAGES_KEPT)
     for page, image in zip(shown_pages, images, strict=True):
         # At its own width and format: otherwise Streamlit decodes, resizes and re-encodes it (as a
         # JPEG) on every run.
         st.image(image, caption=f"Page {page}", width=png_width(image), output_format="PNG")
 
 
-def png_width(image: bytes) -> int:
-    """Pixel width of a PNG, from its header (IHDR)."""
-    return int.from_bytes(image[16:20], "big")
+def _render_gold_span(document, span) -> None:
+    """The span dragged on the pages, and the way to Evaluate's form with it."""
+    if span is None:
+        return
+    text = document.text[span.start : span.end].strip()
+    first, last = document.pages_of_span(span.start, span.end)
+    pages = f"p. {first}" if first == last else f"pp. {first}-{last}"
+    st.markdown(f"**Gold span** ({pages}, characters {span.start:,}-{span.end:,}): {md(_ends(text), 400)}")
+    if st.button(
+        "Make golden queries of it (Evaluate)",
+        key=keys.PAGE_VIEW_TO_GOLDEN,
+        icon=":material/fact_check:",
+        help="Opens Evaluate's golden-set form with this span: type the queries it answers there.",
+    ):
+        st.session_state[keys.Evaluate.SPAN_SOURCE] = "page"
+        st.session_state[keys.Evaluate.MARK_DOC] = document.name
+        st.session_state[keys.Evaluate.GOTO_MARKING] = True
+        navigation.request("Evaluate")
+        st.rerun()  # the whole app (this panel is a fragment), which opens Evaluate first thing
 
 
-def page_images(document, pages: list[int], marks: list[Mark], zoom: float, kept: int) -> list[bytes]:
-    """PNGs of ``pages`` with their marks, each remembered in this session by what is drawn on it
-    (the last ``kept`` of one size class: thumbnails and pages are kept apart).
-
-    A slider move that changes one segment redraws only the pages that segment touches; every
-    other page (and thumbnail) is reused, as bytes, so Streamlit re-sends the same image."""
-    store = session_lru(keys.page_images_key(kept), kept)
-    on_page = marks_by_page(document, marks)
-    image_keys = {page: (document.doc_id, page, zoom, on_page.get(page, ())) for page in pages}
-    found = {page: store[image_keys[page]] for page in pages if image_keys[page] in store}  # a hit counts as a use
-    missing = [page for page in pages if page not in found]
-    if missing:
-        for page, image in zip(missing, render_pages(document, missing, marks, zoom), strict=True):
-            found[page] = store[image_keys[page]] = image
-    return [found[page] for page in pages]
+def _ends(text: str, words: int = 12) -> str:
+    """The first and last words of a long text, with an ellipsis between."""
+    split = text.split()
+    if len(split) <= 2 * words:
+        return " ".join(split)
+    return f"{' '.join(split[:words])} … {' '.join(split[-words:])}"
 
 
 def thumbnail_strip_html(thumbs: list[tuple[int, bytes]], marked: set[int], shown: set[int]) -> str:

@@ -33,19 +33,21 @@ def chunk_sets(result: ExtractionResult, top_k_indices: Sequence[int] | None = N
     }
 
 
-def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 560) -> go.Figure:
+def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 560, compact: bool = False) -> go.Figure:
     """Values of one query above a strip of what each method keeps, chunk by chunk.
 
     Rows of the strip, top to bottom: RSE (segment chunks blue, inner gaps amber), top-k at the
     chosen k and at RSE's character budget (orange), and the fixed window at k and at RSE's
     budget (hits green, the neighbours it adds light green). Segment bands span the whole
     figure, so a glance down a band shows what top-k keeps of each segment and what it drops.
+    ``compact`` (a short chart, e.g. on a projector): the strip takes more of the height and
+    its row labels are one line each in a smaller font, so they do not overlap.
     """
     values = result.values[query].value
     n = len(values)
     labels = corpus_labels(result.corpus)
     strip = _Strip(result, values, labels)
-    rows = strip.rows()
+    rows = strip.rows(one_line=compact)
     traces = [_value_bars(values, labels, strip.width), *strip.traces(rows)]
     shapes, annotations = segment_bands(result, query, n)
     boundary_shapes, _ = document_boundaries(labels, n)
@@ -55,8 +57,8 @@ def compare_chart(result: ExtractionResult, query: int = 0, *, height: int = 560
         barmode="overlay",
         uirevision=f"compare/{result.corpus.key}/{query}",
         xaxis={**chunk_x_axis(n, "Chunk, in document order"), "anchor": "y2"},
-        yaxis=_value_axis(values),
-        yaxis2=_strip_axis(rows),
+        yaxis=_value_axis(values, [0.62, 1.0] if compact else [0.5, 1.0]),
+        yaxis2=_strip_axis(rows, [0.0, 0.56] if compact else [0.0, 0.44], 11 if compact else None),
         shapes=shapes,
         annotations=annotations,
     )
@@ -103,13 +105,13 @@ class _Strip:
         self.rse_set = set(self.rse.tolist())
         self.rank_of = {index: rank for rank, index in enumerate(result.ranking)}  # 0 = best, as in the formula
 
-    def rows(self) -> dict[str, int]:
+    def rows(self, one_line: bool = False) -> dict[str, int]:
         """Row label -> y position, RSE at the top."""
         budget = len(self.result.top_k_equal_budget)
         return {
             "RSE": 4,
             f"Top-k (k={self.result.params.top_k})": 3,
-            f"Top-k, RSE's characters<br>({budget} chunk{'s' * (budget != 1)})": 2,
+            f"Top-k, RSE's characters{' ' if one_line else '<br>'}({budget} chunk{'s' * (budget != 1)})": 2,
             f"Window ±{self.result.params.window}": 1,
             "Window, RSE's characters": 0,
         }
@@ -172,13 +174,13 @@ class _Strip:
         }
 
 
-def _value_axis(values: np.ndarray) -> dict:
+def _value_axis(values: np.ndarray, domain: list[float]) -> dict:
     """The upper panel's axis: zero always in view."""
     low = min(float(values.min(initial=0.0)), 0.0)
     high = max(float(values.max(initial=0.0)), 0.0)
     span = (high - low) or 1.0
     return {
-        "domain": [0.5, 1.0],
+        "domain": domain,
         "title": {"text": "Chunk value"},
         "range": [low - 0.05 * span, high + 0.08 * span],
         "gridcolor": PALETTE.grid,
@@ -188,10 +190,11 @@ def _value_axis(values: np.ndarray) -> dict:
     }
 
 
-def _strip_axis(rows: dict[str, int]) -> dict:
+def _strip_axis(rows: dict[str, int], domain: list[float], font_size: int | None) -> dict:
     """The lower panel's axis: one labelled tick per method, not zoomable."""
     return {
-        "domain": [0.0, 0.44],
+        **({"tickfont": {"size": font_size}} if font_size else {}),
+        "domain": domain,
         "anchor": "x",
         "range": [-0.5, 4.5],
         "tickvals": list(rows.values()),

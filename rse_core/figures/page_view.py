@@ -7,7 +7,8 @@ elsewhere is never marked by mistake. Each kind of mark has its own style:
 - ``segment``: chunks of a segment with a positive value (blue);
 - ``gap``: negative chunks *between* positive ones, the gapped cluster top-k drops (amber);
 - ``padding``: negative chunks at a segment's start or end, kept as edge padding (light blue);
-- ``top_k``: top-k chunks, underlined with their rank (orange), so they show on top of a segment.
+- ``top_k``: top-k chunks, underlined with their rank (orange), so they show on top of a segment;
+- ``gold``: a gold span being marked for a golden set (purple), over everything else.
 
 Pages are rendered with PyMuPDF to PNG; text and Markdown documents get the same marks as
 escaped HTML. :func:`~rse_core.documents.reflow.reflow` (re-exported here) joins a PDF's hard line
@@ -31,8 +32,8 @@ from rse_core.figures.style import PALETTE
 from rse_core.pipeline import ExtractedSegment, ExtractionResult
 from rse_core.validation import env_number
 
-SEGMENT, GAP, PADDING, TOP_K = "segment", "gap", "padding", "top_k"
-STYLES = (SEGMENT, GAP, PADDING, TOP_K)
+SEGMENT, GAP, PADDING, TOP_K, GOLD = "segment", "gap", "padding", "top_k", "gold"
+STYLES = (SEGMENT, GAP, PADDING, TOP_K, GOLD)
 MIN_ZOOM, MAX_ZOOM = 0.1, 4.0
 DEFAULT_MAX_PAGE_PIXELS = 12_000_000
 """Pixels of one rendered page (``RSE_MAX_PAGE_PIXELS``): 36 MB as RGB. An A4 page at the page
@@ -47,12 +48,14 @@ _PDF_STYLE: dict[str, tuple[str | None, str | None, float]] = {
     GAP: (PALETTE.gap_fill, PALETTE.gap, 0.55),
     PADDING: ("#93c5fd", None, 0.25),
     TOP_K: (None, PALETTE.top_k, 1.0),
+    GOLD: (PALETTE.gold, PALETTE.gold, 0.28),
 }
 STYLE_LABELS = {
     SEGMENT: "segment (its chunks worth zero or more)",
     GAP: "inner gap: a chunk below zero between kept ones",
     PADDING: "edge padding: a chunk below zero at a segment's end",
     TOP_K: "top-k chunk (underlined, with its rank)",
+    GOLD: "the gold span being marked",
 }
 
 
@@ -203,7 +206,7 @@ def render_pages(
             shape = pdf_page.new_shape()
             on_page = [mark for mark, (first, last) in zip(own, spans, strict=True) if first <= page <= last]
             # Fills first, outlines last, so a top-k outline is never hidden under a fill.
-            for style in (PADDING, SEGMENT, GAP, TOP_K):
+            for style in (PADDING, SEGMENT, GAP, GOLD, TOP_K):
                 fill, stroke, opacity = _PDF_STYLE[style]
                 for mark in on_page:
                     if mark.style != style:
@@ -233,6 +236,11 @@ def render_pages(
             pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
             images.append(pixmap.tobytes("png"))
     return images
+
+
+def png_size(image: bytes) -> tuple[int, int]:
+    """(width, height) in pixels of a PNG :func:`render_pages` made, from its header (IHDR)."""
+    return int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")
 
 
 def marks_by_page(document: Document, marks: Iterable[Mark]) -> dict[int, tuple[Mark, ...]]:
@@ -291,9 +299,9 @@ def text_html(document: Document, marks: Sequence[Mark], context: int = 300) -> 
     """
     own = [mark for mark in marks if mark.doc_id == document.doc_id and mark.end > mark.start]
     length = len(document.text)
-    fill = np.zeros(length, dtype=np.int8)  # 0 none, 1 padding, 2 segment, 3 gap
+    fill = np.zeros(length, dtype=np.int8)  # 0 none, 1 padding, 2 segment, 3 gap, 4 gold
     outline = np.zeros(length, dtype=bool)
-    rank = {PADDING: 1, SEGMENT: 2, GAP: 3}
+    rank = {PADDING: 1, SEGMENT: 2, GAP: 3, GOLD: 4}
     for mark in own:
         if mark.style == TOP_K:
             outline[mark.start : mark.end] = True
@@ -302,7 +310,7 @@ def text_html(document: Document, marks: Sequence[Mark], context: int = 300) -> 
     shown = np.zeros(length, dtype=bool)
     for mark in own:
         shown[max(0, mark.start - context) : min(length, mark.end + context)] = True
-    names = {1: PADDING, 2: SEGMENT, 3: GAP}
+    names = {1: PADDING, 2: SEGMENT, 3: GAP, 4: GOLD}
     parts: list[str] = []
     position = 0
     while position < length:

@@ -9,7 +9,7 @@ import pytest
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import extract, get_scorer, load_document
 from rse_core.teaching.demo_stories import STEPS, STORIES, narration, story_facts
-from tests.support.apptest_support import html_text, new_app, no_problems, open_page
+from tests.support.apptest_support import chart_specs, html_text, new_app, no_problems, open_page
 from tests.support.fake_llm import FakeLLM
 
 
@@ -93,3 +93,43 @@ def test_keyboard_actions_move_the_step_within_bounds():
     assert moved(0, "next", 0, 4) == 1 and moved(4, "next", 0, 4) == 4
     assert moved(0, "prev", 0, 4) == 0 and moved(3, "prev", 0, 4) == 2
     assert moved(2, "first", 0, 4) == 0 and moved(2, "last", 0, 4) == 4 and moved(2, None, 0, 4) == 2
+
+
+# --------------------------------------------------------------------------- issue 22: projector zoom
+
+
+def _story_chunks(story):
+    """Corpus chunks the story is about: its segments and its gold answer."""
+    sample = list_samples()[story.sample]
+    golden = next(query for query in sample.golden.queries if query.id == story.query_id)
+    scorer = get_scorer("minilm", bundled_embeddings=(SAMPLE_DIR / "embeddings",))
+    result = extract(load_document(sample.path), golden.query, scorer=scorer)
+    chunks = {i for segment in result.segments for i in range(segment.start, segment.end)}
+    chunks |= {
+        i for i, chunk in enumerate(result.corpus.chunks) if chunk.start < golden.span[1] and chunk.end > golden.span[0]
+    }
+    return chunks, len(result.corpus.chunks)
+
+
+@pytest.mark.parametrize("story", STORIES, ids=lambda story: story.key)
+def test_each_chart_step_is_zoomed_to_the_story_with_the_whole_document_beneath(story):
+    at = new_app(present="1").run()
+    open_page(at, "demo")
+    at.session_state["demo_story"] = story.key
+    chunks, total = _story_chunks(story)
+    for step in ("values", "compare"):
+        at.session_state["demo_step"] = STEPS.index(step)
+        at.run()
+        no_problems(at)
+        specs = chart_specs(at)
+        main = specs[0]
+        low, high = main["layout"]["xaxis"]["range"]
+        assert low <= min(chunks) - 0.5 and max(chunks) + 0.5 <= high, (step, low, high, sorted(chunks))
+        assert high - low < total / 2, (step, low, high, total)  # zoomed: not the whole document
+        assert "rangeslider" not in main["layout"]["xaxis"]
+        assert len(specs) == 2, step  # and the overview beneath
+        overview = specs[1]
+        assert overview["layout"]["xaxis"]["range"] == [-0.5, total - 0.5]  # the whole document, small
+        assert overview["layout"]["height"] <= 120
+        window = [s for s in overview["layout"]["shapes"] if s.get("layer") == "above"]
+        assert [(s["x0"], s["x1"]) for s in window] == [(low, high)]  # the zoomed window, marked

@@ -16,7 +16,7 @@ from rse_core import RSEParams, get_scorer, preset
 from rse_core.evaluation.golden import load_golden_set
 from rse_core.evaluation.metrics import METHOD_LABELS, METHODS
 from rse_core.evaluation.runs import evaluate
-from tests.support.apptest_support import APP, ROOT, open_page
+from tests.support.apptest_support import APP, ROOT, no_problems, open_page
 
 ANNUAL = ROOT / "sample_docs" / "annual_report.golden.json"
 
@@ -118,6 +118,18 @@ def test_open_in_explore_sets_the_query_and_switches_page(at):
     assert at.session_state["sb_query"] == next(q.query for q in golden.queries if q.id == "ar-07")
     assert at.session_state["sb_samples"] == ["annual_report"]
     assert "Evaluate" not in [title.value for title in at.title]  # now on Explore
+
+
+def test_a_page_switch_keeps_the_sidebars_settings(at):
+    """``st.switch_page`` used to bring the sidebar back at its widgets' minimums (chunk size 200,
+    top-k 1, penalty 0), so Explore showed another result than the row it was opened from."""
+    at.sidebar.slider(key="sb_irrelevant_chunk_penalty").set_value(0.3).run()
+    before = {key: at.session_state[key] for key in ("sb_chunk_size", "sb_top_k", "sb_irrelevant_chunk_penalty")}
+    at.selectbox(key="ev_open_query").set_value("ar-07").run()
+    at.button(key="ev_open_explore").click().run()
+    no_problems(at)
+    assert {key: at.session_state[key] for key in before} == before
+    assert at.query_params["penalty"] in ("0.3", ["0.3"])
 
 
 def submit_span(at: AppTest) -> None:

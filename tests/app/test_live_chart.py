@@ -117,7 +117,7 @@ def test_the_page_has_the_same_structure_whether_the_query_was_scored_or_cached(
 
 
 def test_an_upload_is_embedded_once_before_the_run_that_scores_it(monkeypatch):
-    """The upload box's fragment embeds the new file; the run it then starts finds the embeddings."""
+    """The reading run embeds the new file; the run it then starts finds the embeddings."""
     phase = ["before"]
     encoded: list[tuple[str, int]] = []
     original_encode, original_embed = MiniLMScorer._encode, compute.embed_new_uploads
@@ -127,7 +127,7 @@ def test_an_upload_is_embedded_once_before_the_run_that_scores_it(monkeypatch):
         return original_encode(self, texts, progress, done, total)
 
     def in_fragment(inputs, progress):
-        phase[0] = "upload box"
+        phase[0] = "reading run"
         original_embed(inputs, progress)
         phase[0] = "scoring run"
 
@@ -141,7 +141,7 @@ def test_an_upload_is_embedded_once_before_the_run_that_scores_it(monkeypatch):
     result = result_of(at)
     upload_chunks = sum(1 for chunk in result.corpus.chunks if chunk.doc_id != result.corpus.chunks[0].doc_id)
     assert upload_chunks >= 1
-    assert encoded == [("upload box", upload_chunks)]  # embedded once, in the box; the run found it cached
+    assert encoded == [("reading run", upload_chunks)]  # embedded once, then found cached by the next run
     assert "_uploads_changed" not in at.session_state
 
 

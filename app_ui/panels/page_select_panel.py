@@ -1,0 +1,114 @@
+"""A gold span selected on a PDF's pages, shared by the page view (Explore) and the golden-set
+form (Evaluate).
+
+A drag on either page becomes one stored span (document, start, end), so a span found on
+Explore's page view reaches Evaluate's form as it is, and the pages draw it in the gold style
+wherever they are shown. Each component's drag is taken once (by its time stamp): a component
+keeps its last value across runs, and an old drag must not overwrite a newer span made elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import streamlit as st
+
+from rse_core import Document, ExtractionResult, RSEError
+from rse_core.figures.page_view import GOLD, Mark
+
+from .. import keys
+from ..page_select import select_on_pages, span_from_value
+from ..safe_text import md
+from ..text_select import TextSpan
+from .page_images import page_images
+
+ZOOM = 1.2
+KEPT = 12  # page images kept per session for selecting (each ~150 KB)
+HINT = (
+    "Drag on the page from the answer's first word to its last (as you would select text); "
+    "the characters between are the gold span, shown in purple."
+)
+
+
+@dataclass(frozen=True)
+class PageSpan:
+    """Characters ``start:end`` of the document ``doc_id``, selected on its pages."""
+
+    doc_id: str
+    start: int
+    end: int
+
+
+def stored_span(document: Document) -> TextSpan | None:
+    """The span last selected on ``document``'s pages, if the last selection was on it."""
+    span = st.session_state.get(keys.PAGE_GOLD_SPAN)
+    if isinstance(span, PageSpan) and span.doc_id == document.doc_id and span.end <= len(document.text):
+        return TextSpan(span.start, span.end)
+    return None
+
+
+def take_drag(document: Document, key: str) -> None:
+    """Store the span the component under ``key`` reports, if it is a drag not taken before."""
+    value = st.session_state.get(key)
+    taken = st.session_state.setdefault(keys.PAGE_GOLD_DRAG, {})
+    if not isinstance(value, dict) or taken.get(key) == value.get("at"):
+        return
+    taken[key] = value.get("at")
+    try:
+        span = span_from_value(value, document)
+    except RSEError as error:  # a page with more characters than RSE_MAX_GLYPHS
+        st.warning(md(str(error), 300), icon=":material/warning:")
+        return
+    if span is not None:
+        st.session_state[keys.PAGE_GOLD_SPAN] = PageSpan(document.doc_id, span.start, span.end)
+
+
+def gold_marks(document: Document) -> list[Mark]:
+    span = stored_span(document)
+    return [] if span is None else [Mark(document.doc_id, span.start, span.end, GOLD, "gold")]
+
+
+def render_selectable_pages(
+    document: Document, pages: Sequence[int], marks: list[Mark], *, key: str, zoom: float = ZOOM, height: int = 760
+) -> TextSpan | None:
+    """``pages`` of ``document`` with ``marks`` and the stored gold span, for dragging across;
+    returns the stored span (after taking a new drag)."""
+    take_drag(document, key)
+    images = page_images(document, list(pages), [*marks, *gold_marks(document)], zoom, KEPT)
+    select_on_pages(list(zip(pages, images, strict=True)), key=key, height=height)
+    return stored_span(document)
+
+
+def render_page_selection(document: Document, result: ExtractionResult | None) -> tuple[int, int] | None:
+    """Evaluate's "On the page": a page of ``document`` and the next one to drag across, opening
+    on the stored span's page (else the result's first segment in it); the span, if any."""
+    if document.layout is None:
+        st.info(f"{md(document.name)} has no pages: select its text instead.", icon=":material/info:")
+        return None
+    take_drag(document, keys.page_select("ev", document.doc_id))
+    page_count = document.layout.page_count
+    page_key = keys.page_select_page(document.doc_id)
+    span = stored_span(document)
+    arrived = st.session_state.pop(keys.Evaluate.GOTO_MARKING, False)  # from the page view's button
+    if span is not None and arrived:
+        st.session_state[page_key] = document.pages_of_span(span.start, span.end)[0]
+    if page_key not in st.session_state:
+        st.session_state[page_key] = _opening_page(document, result, span)
+    page = int(st.number_input("Page", 1, page_count, key=page_key, help="This page and the next are shown."))
+    st.caption(HINT)
+    try:
+        span = render_selectable_pages(
+            document, list(range(page, min(page + 1, page_count) + 1)), [], key=keys.page_select("ev", document.doc_id)
+        )
+    except RSEError as error:  # a page too large to draw or to map
+        st.warning(md(str(error), 300), icon=":material/warning:")
+        return None
+    return None if span is None else (span.start, span.end)
+
+
+def _opening_page(document: Document, result: ExtractionResult | None, span: TextSpan | None) -> int:
+    if span is not None:
+        return document.pages_of_span(span.start, span.end)[0]
+    segments = [s for s in (result.segments if result is not None else ()) if s.doc_id == document.doc_id]
+    return segments[0].first_page if segments else 1

@@ -1,0 +1,143 @@
+"""Golden spans selected by dragging across a PDF's rendered page, on Evaluate's form and on
+Explore's page view (AppTest; the drag is what the component sends, since AppTest cannot drive it)."""
+
+from __future__ import annotations
+
+import pymupdf
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from app_ui import keys
+from app_ui.page_select import drag_points
+from rse_core import load_document
+from tests.support.apptest_support import APP, ROOT, messages, no_problems, open_page
+
+HANDBOOK = ROOT / "sample_docs" / "employee_handbook.pdf"
+FIRST, LAST = "Every new employee", "of your tenth week."  # page 3: the probation paragraph's first lines
+
+
+def _drag(page: int, first: str, last: str) -> dict:
+    """What the component sends for a drag from the left of ``first`` to the right of ``last``,
+    placed by PyMuPDF's own search (fractions of the page image)."""
+    with pymupdf.open(HANDBOOK) as pdf:
+        pdf_page = pdf[page - 1]
+        width, height = pdf_page.rect.width, pdf_page.rect.height
+        a, b = pdf_page.search_for(first)[0], pdf_page.search_for(last)[0]
+    return {
+        "a": {"page": page, "x": (a.x0 + 1) / width, "y": (a.y0 + a.y1) / 2 / height},
+        "b": {"page": page, "x": (b.x1 - 1) / width, "y": (b.y0 + b.y1) / 2 / height},
+        "at": 1,
+    }
+
+
+def _expected() -> str:
+    text = load_document(HANDBOOK).text
+    start = text.index(FIRST)
+    return text[start : text.index(LAST, start) + len(LAST)]
+
+
+@pytest.fixture
+def at() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["scorer"] = "bm25"
+    at.query_params["docs"] = "employee_handbook"
+    at.query_params["q"] = "How long is the probation period?"
+    at.run()
+    return at
+
+
+def _selector(at: AppTest):
+    return [e for e in at.get("component_instance") if e.proto.component_name.endswith(".page_select")]
+
+
+def test_a_drag_on_evaluates_page_is_the_gold_span_of_the_form(at):
+    open_page(at, "evaluate")
+    at.segmented_control(key=keys.Evaluate.SPAN_SOURCE).set_value("page").run()
+    no_problems(at)
+    (selector,) = _selector(at)
+    first_page = at.session_state[keys.RUN_STATE].result.segments[0].first_page
+    assert f'"page": {first_page}, ' in selector.proto.json_args  # opens on the result's first segment
+    doc_id = load_document(HANDBOOK).doc_id
+    at.session_state[keys.page_select("ev", doc_id)] = _drag(3, FIRST, LAST)
+    at.run()
+    no_problems(at)
+    expected = _expected()
+    assert any(f"characters {_span(expected)}" in e.label for e in at.expander)
+    assert expected in [t.value for t in at.text]
+    at.text_area(key=keys.Evaluate.FORM_QUERIES).set_value("How long is probation?\nWhen are the check-ins?")
+    next(button for button in at.button if button.label == "Add to my golden set").click().run()
+    no_problems(at)
+    assert any("Added q-01, q-02" in m for m in messages(at, "success"))
+    text = load_document(HANDBOOK).text
+    for query in at.session_state[keys.Evaluate.BUILT].queries:
+        assert text[query.start_char : query.end_char] == expected  # exactly the dragged characters
+
+
+def _span(expected: str) -> str:
+    text = load_document(HANDBOOK).text
+    start = text.index(expected)
+    return f"{start:,}-{start + len(expected):,}"
+
+
+def _drag_on_explores_page_view(at: AppTest) -> str:
+    at.toggle(key=keys.PAGE_VIEW_SELECT).set_value(True).run()
+    no_problems(at)
+    assert _selector(at)  # the page view's images can be dragged across
+    doc_id = load_document(HANDBOOK).doc_id
+    at.session_state[keys.page_select("pv", doc_id)] = _drag(3, FIRST, LAST)
+    at.run()
+    no_problems(at)
+    expected = _expected()
+    shown = " ".join(messages(at, "markdown"))
+    assert f"**Gold span** (p. 3, characters {_span(expected)}): Every new employee serves a probationary" in shown
+    return expected
+
+
+def test_a_drag_on_explores_page_view_is_the_span_of_evaluates_form(at):
+    expected = _drag_on_explores_page_view(at)
+    open_page(at, "evaluate")
+    at.segmented_control(key=keys.Evaluate.SPAN_SOURCE).set_value("page").run()
+    no_problems(at)
+    assert any(f"characters {_span(expected)}" in e.label for e in at.expander)
+    assert expected in [t.value for t in at.text]
+    (selector,) = _selector(at)
+    assert '"page": 3, ' in selector.proto.json_args  # Evaluate opens on the span's page
+
+
+def test_the_page_views_button_opens_evaluates_form_with_the_span(at):
+    expected = _drag_on_explores_page_view(at)
+    chunk_size = at.session_state[keys.PARAM_KEYS["chunk_size"]]
+    next(b for b in at.button if b.key == keys.PAGE_VIEW_TO_GOLDEN).click().run()
+    no_problems(at)  # the sidebar keeps its document and settings across the switch
+    assert "Evaluate" in [title.value for title in at.title]
+    assert at.session_state[keys.SAMPLES] == ["employee_handbook"]
+    assert at.session_state[keys.PARAM_KEYS["chunk_size"]] == chunk_size
+    assert at.session_state[keys.Evaluate.SPAN_SOURCE] == "page"
+    assert any(f"characters {_span(expected)}" in e.label for e in at.expander)  # in Evaluate's form
+    assert expected in [t.value for t in at.text]
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        {},
+        {"a": {"page": 3, "x": 0.1, "y": 0.1}},
+        {"a": {"page": 3, "x": 0.1, "y": 0.1}, "b": {"page": 0, "x": 0.2, "y": 0.2}},
+        {"a": {"page": 3, "x": 0.1, "y": 0.1}, "b": {"page": 99, "x": 0.2, "y": 0.2}},
+        {"a": {"page": 3, "x": -0.1, "y": 0.1}, "b": {"page": 3, "x": 0.2, "y": 0.2}},
+        {"a": {"page": 3, "x": 0.1, "y": float("nan")}, "b": {"page": 3, "x": 0.2, "y": 0.2}},
+        {"a": {"page": True, "x": 0.1, "y": 0.1}, "b": {"page": 3, "x": 0.2, "y": 0.2}},
+        {"a": {"page": "3", "x": 0.1, "y": 0.1}, "b": {"page": 3, "x": 0.2, "y": 0.2}},
+        {"a": [3, 0.1, 0.1], "b": {"page": 3, "x": 0.2, "y": 0.2}},
+    ],
+)
+def test_a_bad_value_from_the_browser_is_no_drag(value):
+    assert drag_points(value, 10) is None
+
+
+def test_a_good_value_is_the_drag():
+    assert drag_points({"a": {"page": 1, "x": 0, "y": 1}, "b": {"page": 2, "x": 0.5, "y": 0.25}}, 2) == (
+        (1, 0.0, 1.0),
+        (2, 0.5, 0.25),
+    )
