@@ -14,6 +14,7 @@ import html
 import streamlit as st
 
 from app_ui import components, compute, keys, selection, state
+from app_ui.built_html import html as html_element
 from app_ui.gold import gold_spans
 from app_ui.live_chart import live_plotly_chart
 from app_ui.panels.explain_panel import render_explain_panel
@@ -222,4 +223,4 @@ def render_segment_texts(result: ExtractionResult) -> None:
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
         selected = selection.valid_selection(result)
         for segment in components.segments_in_document_order(result):
-            st.html(components.segment_html(result, segment, selected_chunk=selected))
+            html_element(components.segment_html(result, segment, selected_chunk=selected))
