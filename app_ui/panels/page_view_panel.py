@@ -24,7 +24,6 @@ from rse_core.figures.page_view import (
     marks_by_page,
     pages_of,
     reflow,
-    render_pages,
     segment_marks,
     text_html,
     thumbnail_pages,
@@ -32,7 +31,7 @@ from rse_core.figures.page_view import (
 )
 from rse_core.figures.style import PALETTE
 
-from .. import components, keys, state
+from .. import components, keys, state, worker_pool
 from ..built_html import html as html_element
 from ..caching import session_lru
 from ..safe_text import md
@@ -177,7 +176,7 @@ def page_images(document, pages: list[int], marks: list[Mark], zoom: float, kept
     found = {page: store[image_keys[page]] for page in pages if image_keys[page] in store}  # a hit counts as a use
     missing = [page for page in pages if page not in found]
     if missing:
-        for page, image in zip(missing, render_pages(document, missing, marks, zoom), strict=True):
+        for page, image in zip(missing, worker_pool.render_pages(document, missing, marks, zoom), strict=True):
             found[page] = store[image_keys[page]] = image
     return [found[page] for page in pages]
 
