@@ -8,9 +8,12 @@ Run from the project root:
 Each round starts one Python process per checkout that opens ``app.py`` with Streamlit's AppTest
 on the default view (the annual report, MiniLM with the bundled embeddings, no model load:
 ``RSE_PRELOAD_MODEL=0``), moves the "Irrelevant chunk penalty" slider twice to warm up, then
-times ``--moves`` moves between 0.1 and 0.3. A move is sent as a browser sends it: a slider drawn
-inside a fragment names the fragment, and the server reruns only that fragment
-(``tests/support/browser_reruns.py``); a slider outside any fragment reruns the whole app.
+times ``--moves`` moves: by default a drag, each move 0.02 further from 0.20 (every value new, so
+no cache keyed by the parameters helps; pages are drawn in the process, ``RSE_WORKER_PROCESSES=0``,
+as main does, unless ``--workers 1``), or with ``--alternate`` back and forth between 0.1 and 0.3. A move is sent as a
+browser sends it: a slider drawn inside a fragment names the fragment, and the server reruns only
+that fragment (``tests/support/browser_reruns.py``); a slider outside any fragment reruns the
+whole app.
 
 Per move it records the CPU time of the script thread (the server's Python work for the rerun:
 widgets, values, search, figures, messages), the process CPU (that plus AppTest reading the
@@ -37,7 +40,14 @@ SLIDER = "Irrelevant chunk penalty"
 TARGET_MS = 25.0
 
 
-def measure(root: Path, moves: int) -> dict[str, object]:
+def slider_values(moves: int, alternate: bool) -> list[float]:
+    """The warm-up moves, then the timed ones."""
+    if alternate:
+        return [(0.3, 0.1)[move % 2] for move in range(moves + 2)]
+    return [0.16, 0.18] + [round(0.20 + 0.02 * move, 2) for move in range(1, moves + 1)]
+
+
+def measure(root: Path, moves: int, alternate: bool = False) -> dict[str, object]:
     """In this process: open the app of ``root`` and time ``moves`` slider moves (milliseconds)."""
     import importlib.util
     import time
@@ -75,12 +85,12 @@ def measure(root: Path, moves: int) -> dict[str, object]:
     fragment = ""
     with harness.browser_reruns() as reruns:
         at = AppTest.from_file(str(root / "app.py"), default_timeout=120).run()
-        for move in range(moves + 2):
+        for move, value in enumerate(slider_values(moves, alternate)):
             slider = next(s for s in at.slider if s.label == SLIDER)
             fragment = reruns.fragment_of(slider)
             script_cpu.clear()
             cpu, started = time.process_time(), time.perf_counter()
-            at = reruns.run(slider.set_value((0.3, 0.1)[move % 2]))
+            at = reruns.run(slider.set_value(value))
             if move >= 2:  # the first two moves warm up
                 process.append(time.process_time() - cpu)
                 wall.append(time.perf_counter() - started)
@@ -94,16 +104,17 @@ def measure(root: Path, moves: int) -> dict[str, object]:
     }
 
 
-def run_child(root: Path, moves: int, cache: Path) -> dict[str, object]:
+def run_child(root: Path, moves: int, cache: Path, alternate: bool, workers: int) -> dict[str, object]:
     env = dict(
         os.environ,
         RSE_PRELOAD_MODEL="0",
-        RSE_WORKER_PROCESSES="0",
+        RSE_WORKER_PROCESSES=str(workers),
         RSE_CACHE_DIR=str(cache),
         HF_HUB_OFFLINE="1",
         TRANSFORMERS_OFFLINE="1",
     )
     command = [sys.executable, str(Path(__file__).resolve()), "--child", str(root), "--moves", str(moves)]
+    command += ["--alternate"] if alternate else []
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"measuring {root} failed:\n{done.stderr[-3000:]}")
@@ -123,10 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline-ref", help="also measure this git ref (e.g. main), alternating")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per checkout (default 3)")
     parser.add_argument("--moves", type=int, default=8, help="timed slider moves per round (default 8)")
+    parser.add_argument("--alternate", action="store_true", help="move back and forth between 0.1 and 0.3")
+    parser.add_argument("--workers", type=int, default=0, help="RSE_WORKER_PROCESSES (default 0: draw in-process)")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(json.dumps(measure(args.child.resolve(), args.moves)))
+        print(json.dumps(measure(args.child.resolve(), args.moves, args.alternate)))
         return 0
 
     with tempfile.TemporaryDirectory(prefix="rse-slider-bench-") as temporary:
@@ -138,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         fragments: dict[str, bool] = {}
         for number in range(args.rounds):
             for name, root in checkouts.items():
-                measured = run_child(root, args.moves, cache)
+                measured = run_child(root, args.moves, cache, args.alternate, args.workers)
                 fragments[name] = bool(measured.pop("fragment"))
                 for field, values in measured.items():
                     results[name].setdefault(field, []).extend(values)
@@ -147,7 +160,8 @@ def main(argv: list[str] | None = None) -> int:
                     flush=True,
                 )
 
-    print(f"\nOne slider move on Explore (median of {args.rounds} x {args.moves} moves, milliseconds)\n")
+    how = "back and forth" if args.alternate else "a drag"
+    print(f"\nOne slider move on Explore ({how}; median of {args.rounds} x {args.moves} moves, milliseconds)\n")
     print(f"| checkout | rerun | script-thread CPU | process CPU | wall | target <= {TARGET_MS:g} ms |")
     print("| --- | --- | ---: | ---: | ---: | --- |")
     baseline = results.get(args.baseline_ref or "", {})

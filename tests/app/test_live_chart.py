@@ -17,7 +17,7 @@ import pytest
 
 from app_ui import compute, live_chart
 from rse_core import RSEParams
-from rse_core.figures.values import value_chart
+from rse_core.figures.values import value_chart, value_chart_spec
 from rse_core.scoring.minilm import MiniLMScorer
 from tests.support.apptest_support import chart_specs, html_text, live_charts, new_app, no_problems, result_of
 from tests.support.pdf_factory import make_pdf
@@ -197,6 +197,11 @@ def test_the_chart_json_is_plotlys_own_for_every_kind_of_figure():
     ]
     for figure in figures:
         assert live_chart.figure_json(figure) == figure.to_json()
+    # Explore sends the value chart as plain data: the same figure as value_chart's (keys may come in another order)
+    stages = {"show_stages": True, "selected_chunk": 3, "gold_spans": [(2, 5, "gold")], "optimal": [(1, 4)]}
+    for options in ({}, stages):
+        spec = value_chart_spec(result, 1, **options)
+        assert json.loads(live_chart.figure_json(spec)) == json.loads(value_chart(result, 1, **options).to_json())
 
 
 def test_typed_arrays_match_plotlys_for_every_dtype():
