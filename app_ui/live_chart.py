@@ -166,8 +166,11 @@ _SHORT_TYPES |= {"float32": "f4", "float64": "f8"}
 
 
 def _typed_array(array: np.ndarray) -> object:
-    """plotly's ``to_typed_array_spec`` for a numeric array, without its checks for other array
-    libraries (0.05 ms an array, two dozen arrays a chart); anything else goes to plotly's."""
+    """plotly's ``to_typed_array_spec`` for a numeric array (a list for text), without its checks
+    for other array libraries (0.05 ms an array, two dozen arrays a chart); anything else goes to
+    plotly's."""
+    if array.dtype.kind in "OU" and array.ndim == 1:  # hover texts: plotly writes them as a list, after checks
+        return array.tolist()
     if array.size == 0 or array.dtype.kind not in "iuf":
         return to_typed_array_spec(array)
     if array.dtype == np.int64 or array.dtype == np.uint64:  # plotly.js has no 64-bit integers: narrow, as plotly does

@@ -278,6 +278,7 @@ async def warm_up(url: str, timeout: float) -> None:
 async def slider_cpu(url: str, pids: Sequence[int], moves: int, timeout: float) -> tuple[float, float]:
     """(server CPU s, wall s) per slider rerun of one session alone: the cost a class multiplies."""
     await warm_up(url, timeout)
+    await until_quiet(pids)  # the model preload, in the server and its worker, is not a slider's cost
     session = StreamlitSession(url, timeout=timeout)
     try:
         await session.open()

@@ -33,7 +33,7 @@ from rse_core.figures.style import PALETTE
 
 from .. import components, keys, state, worker_pool
 from ..built_html import html as html_element
-from ..caching import session_lru
+from ..caching import session_lru, session_memo
 from ..safe_text import md
 
 PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text (as sent)"
@@ -140,7 +140,12 @@ def _render_pages(result: ExtractionResult, document, focus: list[Mark], marks: 
     strip = thumbnail_pages(len(document.layout.page_sizes), pages_of(document, marks))
     thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, _THUMBS_KEPT), strict=True))
     marked_pages = set(pages_of(document, [m for m in marks if m.style != TOP_K]))
-    html_element(thumbnail_strip_html(thumbs, marked_pages, set(focus_pages)))
+    # The same images and frames as a recent move's: the same 450 KB string, not encoded again.
+    strip_key = (tuple((page, hash(image)) for page, image in thumbs), frozenset(marked_pages), frozenset(focus_pages))
+    strip_html = session_memo(
+        "thumbnail_strip", strip_key, lambda: thumbnail_strip_html(thumbs, marked_pages, set(focus_pages)), 2
+    )
+    html_element(strip_html)
     show_all = len(focus_pages) > MAX_PAGES_SHOWN and st.toggle(
         f"Show all {len(focus_pages)} pages", key=keys.PAGE_VIEW_ALL_PAGES
     )
