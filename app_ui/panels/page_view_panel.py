@@ -33,7 +33,7 @@ from rse_core.figures.style import PALETTE
 
 from .. import components, keys, state, worker_pool
 from ..built_html import html as html_element
-from ..caching import session_lru, session_memo
+from ..caching import is_private, session_lru, session_memo, shared_lru
 from ..safe_text import md
 
 PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text (as sent)"
@@ -170,15 +170,19 @@ def png_width(image: bytes) -> int:
 
 
 def page_images(document, pages: list[int], marks: list[Mark], zoom: float, kept: int) -> list[bytes]:
-    """PNGs of ``pages`` with their marks, each remembered in this session by what is drawn on it
-    (the last ``kept`` of one size class: thumbnails and pages are kept apart).
+    """PNGs of ``pages`` with their marks, each remembered by what is drawn on it (the last ``kept``
+    of one size class: thumbnails and pages are kept apart): in this session for an upload, in
+    the process for a bundled sample (a class that opens the same sample draws its pages once).
 
     A slider move that changes one segment redraws only the pages that segment touches; every
     other page (and thumbnail) is reused, as bytes, so Streamlit re-sends the same image."""
-    store = session_lru(keys.page_images_key(kept), kept)
+    if is_private((document,)):
+        store = session_lru(keys.page_images_key(kept), kept)
+    else:
+        store = shared_lru(keys.page_images_key(kept), kept * 4)
     on_page = marks_by_page(document, marks)
     image_keys = {page: (document.doc_id, page, zoom, on_page.get(page, ())) for page in pages}
-    found = {page: store[image_keys[page]] for page in pages if image_keys[page] in store}  # a hit counts as a use
+    found = {page: image for page in pages if (image := store.get(image_keys[page])) is not None}
     missing = [page for page in pages if page not in found]
     if missing:
         for page, image in zip(missing, worker_pool.render_pages(document, missing, marks, zoom), strict=True):
