@@ -2,8 +2,9 @@
 
 Run with ``streamlit run app.py``. This file switches the Hugging Face libraries offline (unless
 ``RSE_ALLOW_HUB=1``), sets the page config, initialises the session state once, draws the shared
-sidebar, computes the result of this run from cached scores, and hands over to the page the user
-is on.
+sidebar's documents, query and scorer, and runs the page the user is on inside the page fragment
+(``app_ui.page_frame``), which draws the parameter controls, computes the result from cached
+scores and draws the page: a slider move reruns only that fragment.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_ui import chart_warmup, compute, keys, models, navigation, presenter, run_state, scorers, state, upload_flow
+from app_ui import built_html, chart_warmup, keys, models, navigation, page_frame, presenter, scorers, state
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS, ICON
 from views import explore
@@ -30,17 +31,6 @@ def lazy(module: str) -> Callable[[], None]:
     return render
 
 
-def compute_this_run(inputs: state.Inputs) -> None:
-    """This run's outcome for the page, and the URL that reopens it (a function, so no module
-    global keeps a result, and with it an upload's text, alive after the session)."""
-    if st.session_state.pop(keys.UPLOADS_CHANGED, False):  # a file given for a shared link's upload
-        upload_flow.start()
-    outcome = upload_flow.pending_outcome() or compute.compute(inputs)  # no result while a new upload is read
-    run_state.store_outcome(outcome)
-    if not outcome.pending_uploads:
-        state.sync_url(inputs, outcome.url_uploads)
-
-
 LIVE_CHART_PATHS = ("", "explore", "compare")  # pages whose chart is a live chart ("" = the default page)
 
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
@@ -49,17 +39,21 @@ models.apply_hub_policy()
 
 # A local icon: a ":material/...:" page icon makes the browser fetch it from a font CDN.
 st.set_page_config(page_title="RSE Explorer", page_icon=str(ICON), layout="wide")
-st.html(CSS)
+built_html.html(CSS)
 state.init_state()
 presenter.init_from_url()
 pages = st.navigation(
     navigation.register(
         {
             "Explore": [
-                st.Page(explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True),
-                st.Page(lazy("compare"), title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"),
-                st.Page(lazy("demo"), title="Demo", icon=":material/slideshow:", url_path="demo"),
-                st.Page(
+                page_frame.page(
+                    explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True
+                ),
+                page_frame.page(
+                    lazy("compare"), title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"
+                ),
+                page_frame.page(lazy("demo"), title="Demo", icon=":material/slideshow:", url_path="demo"),
+                page_frame.page(
                     lazy("knowledge_base"),
                     title="Knowledge base",
                     icon=":material/database:",
@@ -67,38 +61,32 @@ pages = st.navigation(
                 ),
             ],
             "Measure": [
-                st.Page(lazy("evaluate"), title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
+                page_frame.page(lazy("evaluate"), title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
             ],
             "Learn": [
-                st.Page(
+                page_frame.page(
                     lazy("worked_example"), title="Worked example", icon=":material/school:", url_path="worked-example"
                 ),
-                st.Page(lazy("lesson"), title="Lesson", icon=":material/menu_book:", url_path="lesson"),
-                st.Page(
+                page_frame.page(lazy("lesson"), title="Lesson", icon=":material/menu_book:", url_path="lesson"),
+                page_frame.page(
                     lazy("transform_lab"), title="Transform lab", icon=":material/functions:", url_path="transform-lab"
                 ),
             ],
             "Tune": [
-                st.Page(lazy("sweep"), title="Parameter sweep", icon=":material/grid_on:", url_path="sweep"),
+                page_frame.page(lazy("sweep"), title="Parameter sweep", icon=":material/grid_on:", url_path="sweep"),
             ],
         }
     )
 )
 navigation.follow_request()  # a page another page asked for (navigation.request), before the sidebar is drawn
 warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
-render_sidebar(pages.url_path)
+render_sidebar(pages.url_path)  # documents, query, scorer; the parameters are the page fragment's
+pages.run()  # the page in its fragment (app_ui.page_frame): parameters, result, URL, the page itself
 st.sidebar.toggle(
     "Presenter mode",
     key=keys.PRESENT,
     help="For a projector (1280x720): no sidebar, large type, the chart in the first screen, arrow keys step. "
     "A link with ?present=1 opens in it.",
 )
-inputs = state.read_inputs()
-compute_this_run(inputs)
-presenter.keep_in_url()
-if presenter.is_on():
-    presenter.toolbar(pages.title)
-pages.run()
 chart_warmup.finish(warmup)
-upload_flow.advance(inputs)  # a reading run: read and embed the new file, then a rerun for its result
-scorers.start_model_preload(inputs)  # after the page is drawn: the first screen never waits for it
+scorers.start_model_preload(state.read_inputs())  # after the page is drawn: the first screen never waits for it

@@ -1,8 +1,8 @@
 """The app's bounded caches, in one place, all ``cachetools`` LRUs.
 
 Two scopes, never mixed:
-- shared by every session (``st.cache_resource``): raw scores of the bundled samples, keyed by
-  content hashes, so no session's private data can be in them;
+- shared by every session (``st.cache_resource``): raw scores and page images of the bundled
+  samples, keyed by content hashes, so no session's private data can be in them;
 - one session's own (in its ``st.session_state``): everything derived from its uploads
   (:class:`SessionCaches`), page images and memos. Streamlit drops them with the session, and
   no other session can reach them, even one that uploads the same bytes.
@@ -59,6 +59,30 @@ class ScoreStore:
 def score_store() -> ScoreStore:
     """Raw scores of the bundled samples, shared by all sessions."""
     return ScoreStore(SCORE_CACHE_ENTRIES)
+
+
+class SharedLRU:
+    """A thread-safe LRU that every session reads and writes (its keys and values come from the
+    bundled samples only, never from an upload)."""
+
+    def __init__(self, entries: int) -> None:
+        self._data: LRUCache[Hashable, object] = LRUCache(maxsize=entries)
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> object | None:
+        with self._lock:
+            return self._data.get(key)  # a hit counts as a use
+
+    def __setitem__(self, key: Hashable, value: object) -> None:
+        with self._lock:
+            self._data[key] = value
+
+
+@st.cache_resource(show_spinner=False)
+def shared_lru(name: str, entries: int) -> SharedLRU:
+    """The process-wide :class:`SharedLRU` called ``name`` (e.g. the samples' page images: a class
+    opening the same sample needs its pages drawn once, not once per student)."""
+    return SharedLRU(entries)
 
 
 @dataclass

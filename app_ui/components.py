@@ -23,6 +23,7 @@ from rse_core.figures.chunk_axis import shorten
 from rse_core.params import portable_parameters
 
 from . import keys, link_uploads, upload_flow
+from .caching import session_memo
 from .run_state import current_outcome
 from .safe_text import md
 from .widgets import guarded, guarded_fragment, show_messages  # noqa: F401  (pages use components.guarded*)
@@ -185,8 +186,13 @@ def segment_html(result: ExtractionResult, segment: ExtractedSegment, selected_c
     chunks = result.corpus.chunks[segment.start : segment.end]
     # Reflowed whole, then cut at each chunk's start: the same text as the page view's.
     document_text = result.corpus.documents_by_id[chunks[0].doc_id].text
-    pieces = reflow_pieces(
-        document_text[chunks[0].start : chunks[-1].end], [chunk.start - chunks[0].start for chunk in chunks[1:]]
+    pieces = session_memo(  # the same chunks reflow the same on every slider move that keeps the segment
+        "reflowed_segments",
+        (result.corpus.key, segment.start, segment.end),
+        lambda: reflow_pieces(
+            document_text[chunks[0].start : chunks[-1].end], [chunk.start - chunks[0].start for chunk in chunks[1:]]
+        ),
+        32,
     )
     parts = []
     for index, chunk, piece in zip(range(segment.start, segment.end), chunks, pieces, strict=True):

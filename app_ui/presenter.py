@@ -13,7 +13,7 @@ import html
 
 import streamlit as st
 
-from . import keys, navigation
+from . import keys, navigation, widgets
 
 TEACHING_PAGES = (("Lesson", "lesson"), ("Worked example", "worked-example"), ("Demo", "demo"))
 
@@ -64,6 +64,7 @@ def keep_in_url() -> None:
         del st.query_params[keys.URL_PRESENT]
 
 
+@widgets.reruns_app  # the sidebar's presenter switch is outside the page fragment
 def _exit() -> None:
     st.session_state[keys.PRESENT] = False
     st.session_state[keys.PRESENT_FROM_URL] = None

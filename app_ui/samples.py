@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import asdict, dataclass
@@ -40,14 +41,23 @@ class Sample:
 
 
 def list_samples() -> dict[str, Sample]:
-    """Sample slug -> sample, for every PDF in ``sample_docs`` that has a golden set."""
-    samples = {}
-    for golden_path in sorted(SAMPLE_DIR.glob("*.golden.json")):
+    """Sample slug -> sample, for every PDF in ``sample_docs`` that has a golden set.
+
+    Parsed once per version of the golden set files (a change of name, size or time reparses):
+    Explore's gold spans ask on every slider move."""
+    paths = sorted(SAMPLE_DIR.glob("*.golden.json"))
+    return dict(_parsed_samples(tuple((path, path.stat().st_mtime_ns, path.stat().st_size) for path in paths)))
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed_samples(files: tuple[tuple[Path, int, int], ...]) -> tuple[tuple[str, Sample], ...]:
+    samples = []
+    for golden_path, _, _ in files:
         golden = load_golden_set(golden_path)
         if golden.document_path.exists():
             slug = golden_path.name.removesuffix(".golden.json")
-            samples[slug] = Sample(slug, golden.document_path, golden)
-    return samples
+            samples.append((slug, Sample(slug, golden.document_path, golden)))
+    return tuple(samples)
 
 
 def text_path(pdf: Path) -> Path:

@@ -18,7 +18,7 @@ import streamlit as st
 
 from rse_core import RSEError, Scorer, ScorerName, ScorerUnavailableError, get_scorer
 
-from . import keys, models
+from . import keys, models, worker_pool
 from .caching import session_caches
 from .samples import SAMPLE_DIR
 from .state import Inputs
@@ -37,6 +37,7 @@ def scorer_for(name: str, options: tuple[tuple[str, str], ...], key_digest: str 
         kwargs["api_key"] = cohere_key()
     elif name in (ScorerName.MINILM, ScorerName.HYBRID):
         kwargs["bundled_embeddings"] = (SAMPLE_DIR / "embeddings",)  # the samples open without embedding
+        kwargs["batch_encoder"] = worker_pool.batch_encoder()  # documents are embedded off the server's GIL
     elif name == ScorerName.CROSS_ENCODER:
         return _offered_cross_encoder(str(kwargs.pop("model", "") or ""), kwargs)
     return get_scorer(name, **kwargs)
@@ -129,4 +130,6 @@ def _preload_thread() -> threading.Thread:
 def _preload(scorer: Scorer) -> None:
     time.sleep(PRELOAD_DELAY)
     with contextlib.suppress(RSEError):  # reported where a query needs the model, with what to do
-        scorer.preload()  # at once if a query has loaded it meanwhile
+        scorer.preload()  # at once if a query has loaded it meanwhile; queries are embedded here
+    with contextlib.suppress(RSEError):
+        worker_pool.warm_up()  # and the worker's copy, which embeds documents

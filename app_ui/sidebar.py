@@ -106,7 +106,8 @@ def render_uploads(disabled: bool) -> None:
 
 
 def render_sidebar(url_path: str = "") -> None:
-    """Draw the sidebar for the page at ``url_path`` (controls it does not use are disabled)."""
+    """Draw the sidebar's documents, query and scorer for the page at ``url_path`` (controls it
+    does not use are disabled). The parameters below them are :func:`render_parameters`'s."""
     samples = list_samples()
     scope = scope_of(url_path)
     with st.sidebar:
@@ -115,8 +116,17 @@ def render_sidebar(url_path: str = "") -> None:
         _documents_section(samples, scope)
         _query_section(scope)
         _scorer_section(scope)
-        _values_section(scope)
-        _slider_section(scope)
+
+
+def render_parameters(url_path: str = "") -> None:
+    """The preset, chunk size, switches and sliders, in the sidebar's current position.
+
+    Drawn by the page fragment (:mod:`app_ui.page_frame`), so moving one reruns only the
+    fragment, which recomputes the result; the controls above stay as they are.
+    """
+    scope = scope_of(url_path)
+    _values_section(scope)
+    _slider_section(scope)
 
 
 def _documents_section(samples: dict, scope: frozenset[Group]) -> None:

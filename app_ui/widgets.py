@@ -30,6 +30,24 @@ def progress_bar(text: str) -> Iterator[Callable[[float, str], None]]:
         bar.empty()
 
 
+def reruns_app(callback: Callable[..., None]) -> Callable[..., None]:
+    """A widget callback that changes a control drawn outside the page fragment (the query, the
+    documents, the scorer, presenter mode), then reruns the whole app.
+
+    Why: a widget inside the fragment (every page's, see :mod:`app_ui.page_frame`) reruns only the
+    fragment, and a control outside it would keep showing its old value while the run used the
+    new one. ``st.rerun()`` in a callback makes the interaction's rerun a full one.
+    """
+
+    @functools.wraps(callback)
+    def run(*args: object, **kwargs: object) -> None:
+        callback(*args, **kwargs)
+        st.rerun()
+
+    return run
+
+
+@reruns_app
 def _switch_to_offline() -> None:
     st.session_state[keys.SCORER] = ScorerName.MINILM.value
 

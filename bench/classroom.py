@@ -132,9 +132,27 @@ async def attend(url: str, student: Student, plan: ClassPlan, start_gate: float)
 # --- the server's side: CPU and memory, read from /proc --------------------------------------------
 
 
+def with_workers(pids: Sequence[int]) -> list[int]:
+    """``pids`` and every live process they started, down the tree: the app's worker processes
+    (``app_ui.worker_pool``) embed and draw for the server, so their CPU and memory are the server's."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], list(pids)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, ()))
+    return found
+
+
 def rss_mb(pids: Sequence[int]) -> float:
+    """Resident memory of the servers and their workers."""
     total = 0
-    for pid in pids:
+    for pid in with_workers(pids):
         with contextlib.suppress(OSError):
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
@@ -143,12 +161,24 @@ def rss_mb(pids: Sequence[int]) -> float:
 
 
 def cpu_seconds(pids: Sequence[int]) -> float:
+    """CPU of the servers and their workers (live ones, and those that ended and were waited for)."""
     total = 0.0
-    for pid in pids:
+    for pid in with_workers(pids):
         with contextlib.suppress(OSError):
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            total += sum(int(field) for field in fields[11:15]) / os.sysconf("SC_CLK_TCK")
     return total
+
+
+async def until_quiet(pids: Sequence[int], most: float = 90.0) -> None:
+    """Wait (at most ``most`` s) until the servers use under a tenth of a core over 2 s: the model
+    preload (in the server and in its embedding worker) has ended, so "before" counts it."""
+    deadline = time.monotonic() + most
+    while time.monotonic() < deadline:
+        before = cpu_seconds(pids)
+        await asyncio.sleep(2.0)
+        if cpu_seconds(pids) - before < 0.2:
+            return
 
 
 def load_average() -> str:
@@ -248,6 +278,7 @@ async def warm_up(url: str, timeout: float) -> None:
 async def slider_cpu(url: str, pids: Sequence[int], moves: int, timeout: float) -> tuple[float, float]:
     """(server CPU s, wall s) per slider rerun of one session alone: the cost a class multiplies."""
     await warm_up(url, timeout)
+    await until_quiet(pids)  # the model preload, in the server and its worker, is not a slider's cost
     session = StreamlitSession(url, timeout=timeout)
     try:
         await session.open()
@@ -266,6 +297,7 @@ async def run_class(url: str, pids: Sequence[int], plan: ClassPlan, *, settle: f
     for _ in range(4 if processes > 1 else 1):
         await asyncio.gather(*(warm_up(url, plan.timeout) for _ in range(processes)))
     await asyncio.sleep(settle)
+    await until_quiet(pids)
     rss_before, load_before, cpu_before = rss_mb(pids), load_average(), cpu_seconds(pids)
     students = [Student(number, number < plan.uploaders) for number in range(plan.sessions)]
     peak, stop = [rss_before], asyncio.Event()

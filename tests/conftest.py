@@ -29,6 +29,11 @@ def pytest_collection_modifyitems(config, items):
 # and the session fails, so a stray server on a port is a red run instead of a surprise later.
 SESSION_MARKER = "RSE_PYTEST_SESSION"
 
+# The app's worker processes (app_ui.worker_pool) are off unless a test asks for them: pages and
+# servers started by tests embed and draw in their own process, as the app does with
+# RSE_WORKER_PROCESSES=0. tests/app/test_worker_pool.py starts its own pools.
+os.environ.setdefault("RSE_WORKER_PROCESSES", "0")
+
 
 def pytest_configure(config):
     os.environ.setdefault(SESSION_MARKER, f"{os.getpid()}-{uuid.uuid4().hex[:12]}")
@@ -42,7 +47,7 @@ def pytest_sessionfinish(session, exitstatus):
     lines = [f"  pid {pid}: {command}" for pid, command in leftovers]
     if reporter is not None:
         reporter.write_line("")
-        reporter.write_line("FAILED: servers left running by this test session (now stopped):", red=True)
+        reporter.write_line("FAILED: servers or workers left running by this test session (now stopped):", red=True)
         for line in lines:
             reporter.write_line(line, red=True)
     for pid, _ in leftovers:
@@ -52,7 +57,8 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def leftover_servers(marker: str) -> list[tuple[int, str]]:
-    """Live ``streamlit`` processes (pid, command line) whose environment carries ``marker``."""
+    """Live ``streamlit`` processes and worker processes (``multiprocessing``'s spawned children,
+    as ``app_ui.worker_pool`` starts them) whose environment carries ``marker``: (pid, command line)."""
     if not marker:
         return []
     needle = f"{SESSION_MARKER}={marker}".encode()
@@ -63,7 +69,7 @@ def leftover_servers(marker: str) -> list[tuple[int, str]]:
         try:
             command = (entry / "cmdline").read_bytes().split(b"\0")
             state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-            if state == "Z" or not any(b"streamlit" in part for part in command):
+            if state == "Z" or not any(b"streamlit" in part or b"spawn_main" in part for part in command):
                 continue
             if needle in (entry / "environ").read_bytes().split(b"\0"):
                 found.append((int(entry.name), b" ".join(command).decode(errors="replace")[:200]))

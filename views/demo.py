@@ -12,7 +12,7 @@ import html
 
 import streamlit as st
 
-from app_ui import caching, components, compute, corpora, hotkeys, keys, presenter, state
+from app_ui import caching, components, compute, corpora, hotkeys, keys, presenter, state, worker_pool
 from app_ui.gold import chunk_range
 from app_ui.panels import answers_panel
 from app_ui.panels.page_view_panel import CSS as PAGE_VIEW_CSS
@@ -22,7 +22,7 @@ from rse_core import ExtractionResult, RSEParams, ScorerName
 from rse_core.evaluation.golden import GoldenQuery
 from rse_core.figures.compare import compare_chart
 from rse_core.figures.focus import ChunkWindow, overview_strip, story_window, zoom_to
-from rse_core.figures.page_view import all_marks, pages_of, render_pages, render_thumbnails
+from rse_core.figures.page_view import THUMBNAIL_ZOOM, all_marks, pages_of, thumbnail_pages
 from rse_core.figures.values import value_chart
 from rse_core.llm.answers import answer_contexts
 from rse_core.teaching.demo_stories import STEP_TITLES, STEPS, STORIES, STORY_BY_KEY, Story, narration, story_facts
@@ -173,14 +173,21 @@ def _page(result: ExtractionResult, story: Story, facts) -> None:
     document = result.corpus.documents[0]
     marks = all_marks(result)
     segment_pages = pages_of(document, [m for m in marks if m.style != "top_k"])
+    strip = thumbnail_pages(document.layout.page_count, pages_of(document, marks))
     thumbs = caching.session_memo(
-        "demo_thumbs", (result.settings_key,), lambda: render_thumbnails(document, marks), entries=3
+        "demo_thumbs",
+        (result.settings_key,),
+        lambda: list(zip(strip, worker_pool.render_pages(document, strip, marks, THUMBNAIL_ZOOM), strict=True)),
+        entries=3,
     )
     st.html(thumbnail_strip_html(thumbs, set(segment_pages), set(segment_pages[:MAX_DEMO_PAGES])))
     st.html(legend_html())
     shown = segment_pages[:MAX_DEMO_PAGES]
     images = caching.session_memo(
-        "demo_pages", (result.settings_key, tuple(shown)), lambda: render_pages(document, shown, marks, 1.1), entries=3
+        "demo_pages",
+        (result.settings_key, tuple(shown)),
+        lambda: worker_pool.render_pages(document, shown, marks, 1.1),
+        entries=3,
     )
     columns = st.columns(max(1, len(images)))
     for column, page, image in zip(columns, shown, images, strict=True):

@@ -14,6 +14,8 @@ import html
 import streamlit as st
 
 from app_ui import components, compute, keys, selection, state
+from app_ui.built_html import html as html_element
+from app_ui.caching import session_memo
 from app_ui.gold import gold_spans
 from app_ui.live_chart import live_plotly_chart
 from app_ui.panels.explain_panel import render_explain_panel
@@ -22,7 +24,7 @@ from app_ui.panels.params_export import render_params_export
 from app_ui.panels.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
-from rse_core.figures.values import RANGE_SLIDER_ABOVE, value_chart
+from rse_core.figures.values import RANGE_SLIDER_ABOVE, value_chart_spec
 from rse_core.search.optimal import GreedyVsOptimal
 
 TEXT_PANEL_HEIGHT = 600
@@ -119,9 +121,12 @@ def render_chart_block(result: ExtractionResult) -> None:
         "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
     )
     selected = selection.valid_selection(result)
-    gold = [span for span in gold_spans(result.corpus, result.queries) if span.query_number == query]
+    spans = session_memo(  # the corpus and queries alone decide them: not redone on a slider move
+        "gold_spans", (result.corpus.key, tuple(result.queries)), lambda: gold_spans(result.corpus, result.queries), 4
+    )
+    gold = [span for span in spans if span.query_number == query]
     comparison = compute.greedy_vs_optimal(result) if st.session_state.get(keys.Explore.OPTIMAL) else None
-    figure = value_chart(
+    figure = value_chart_spec(
         result,
         query,
         show_stages=bool(st.session_state.get(keys.Explore.STAGES)),
@@ -222,4 +227,4 @@ def render_segment_texts(result: ExtractionResult) -> None:
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
         selected = selection.valid_selection(result)
         for segment in components.segments_in_document_order(result):
-            st.html(components.segment_html(result, segment, selected_chunk=selected))
+            html_element(components.segment_html(result, segment, selected_chunk=selected))

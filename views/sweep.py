@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_ui import components, keys, state
+from app_ui import components, keys, state, widgets
 from app_ui.safe_text import clean, md
 from app_ui.sweeping import apply_setting, cell_from_selection, gold_for, run_sweep
 from rse_core import RSEError
@@ -37,6 +37,7 @@ def _on_cell_click(chart_key: str) -> None:
     )  # a fresh chart: no stale selection
 
 
+@widgets.reruns_app  # the sidebar's query is outside the page fragment
 def _on_gold_change() -> None:
     chosen = st.session_state.get(keys.Sweep.GOLD)
     if not chosen:

@@ -3,10 +3,10 @@ page selection share them)."""
 
 from __future__ import annotations
 
-from rse_core.figures.page_view import Mark, marks_by_page, png_size, render_pages
+from rse_core.figures.page_view import Mark, marks_by_page, png_size
 
-from .. import keys
-from ..caching import session_lru
+from .. import keys, worker_pool
+from ..caching import is_private, session_lru, shared_lru
 
 
 def png_width(image: bytes) -> int:
@@ -15,17 +15,21 @@ def png_width(image: bytes) -> int:
 
 
 def page_images(document, pages: list[int], marks: list[Mark], zoom: float, kept: int) -> list[bytes]:
-    """PNGs of ``pages`` with their marks, each remembered in this session by what is drawn on it
-    (the last ``kept`` of one size class: thumbnails and pages are kept apart).
+    """PNGs of ``pages`` with their marks, each remembered by what is drawn on it (the last ``kept``
+    of one size class: thumbnails and pages are kept apart): in this session for an upload, in
+    the process for a bundled sample (a class that opens the same sample draws its pages once).
 
     A slider move that changes one segment redraws only the pages that segment touches; every
     other page (and thumbnail) is reused, as bytes, so Streamlit re-sends the same image."""
-    store = session_lru(keys.page_images_key(kept), kept)
+    if is_private((document,)):
+        store = session_lru(keys.page_images_key(kept), kept)
+    else:
+        store = shared_lru(keys.page_images_key(kept), kept * 4)
     on_page = marks_by_page(document, marks)
     image_keys = {page: (document.doc_id, page, zoom, on_page.get(page, ())) for page in pages}
-    found = {page: store[image_keys[page]] for page in pages if image_keys[page] in store}  # a hit counts as a use
+    found = {page: image for page in pages if (image := store.get(image_keys[page])) is not None}
     missing = [page for page in pages if page not in found]
     if missing:
-        for page, image in zip(missing, render_pages(document, missing, marks, zoom), strict=True):
+        for page, image in zip(missing, worker_pool.render_pages(document, missing, marks, zoom), strict=True):
             found[page] = store[image_keys[page]] = image
     return [found[page] for page in pages]

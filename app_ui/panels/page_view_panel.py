@@ -31,6 +31,8 @@ from rse_core.figures.page_view import (
 from rse_core.figures.style import PALETTE
 
 from .. import components, keys, navigation, state
+from ..built_html import html as html_element
+from ..caching import session_memo
 from ..safe_text import md
 from . import page_select_panel
 from .page_images import page_images, png_width
@@ -81,7 +83,7 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
     """Pick a segment (or the clicked chunk), see it on its pages, with zoom and top-k.
 
     A fragment: changing the zoom or the segment redraws only this panel."""
-    st.html(CSS)
+    html_element(CSS)
     options: list[object] = [segment.number for segment in result.segments]
     if selected_chunk is not None:
         options.append(CLICKED)
@@ -120,7 +122,7 @@ def render_page_view_panel(result: ExtractionResult, selected_chunk: int | None 
         return
     if document.layout is None:  # text or Markdown: the same marks on the text itself
         st.caption(f"{html.escape(document.name)} has no pages; its text with the same marks.")
-        st.html(f'<div class="rse-page-text">{text_html(document, marks, context=400)}</div>')
+        html_element(f'<div class="rse-page-text">{text_html(document, marks, context=400)}</div>')
         return
     try:
         _render_pages(result, document, focus, marks, zoom, selecting)
@@ -137,7 +139,7 @@ def _render_text(text: str, mode: str) -> None:
         else "Exactly the characters sent, with the PDF's line breaks."
     )
     st.caption(f"{note} {len(text):,} characters.")
-    st.html(f'<div class="rse-page-text">{html.escape(shown)}</div>')
+    html_element(f'<div class="rse-page-text">{html.escape(shown)}</div>')
 
 
 def _render_pages(
@@ -149,7 +151,12 @@ def _render_pages(
     strip = thumbnail_pages(len(document.layout.page_sizes), pages_of(document, marks))
     thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, _THUMBS_KEPT), strict=True))
     marked_pages = set(pages_of(document, [m for m in marks if m.style != TOP_K]))
-    st.html(thumbnail_strip_html(thumbs, marked_pages, set(focus_pages)))
+    # The same images and frames as a recent move's: the same 450 KB string, not encoded again.
+    strip_key = (tuple((page, hash(image)) for page, image in thumbs), frozenset(marked_pages), frozenset(focus_pages))
+    strip_html = session_memo(
+        "thumbnail_strip", strip_key, lambda: thumbnail_strip_html(thumbs, marked_pages, set(focus_pages)), 2
+    )
+    html_element(strip_html)
     show_all = len(focus_pages) > MAX_PAGES_SHOWN and st.toggle(
         f"Show all {len(focus_pages)} pages", key=keys.PAGE_VIEW_ALL_PAGES
     )

@@ -10,7 +10,7 @@ import streamlit as st
 from rse_core import ExtractionResult
 from rse_core.figures.html_report import ReportAnswer, build_report
 
-from .. import components
+from .. import components, worker_pool
 from . import answers_panel
 
 
@@ -23,7 +23,9 @@ def render_report_download(result: ExtractionResult, prefix: str, top_k: Sequenc
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     st.download_button(
         "Download report (HTML, opens offline)",
-        data=lambda: build_report(result, link=link, answers=answers, model=model, top_k=top_k),
+        data=lambda: build_report(
+            result, link=link, answers=answers, model=model, top_k=top_k, draw_pages=worker_pool.render_pages
+        ),
         file_name=f"rse-report-{stamp}.html",
         mime="text/html",
         key=f"{prefix}_download_report",

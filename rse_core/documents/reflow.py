@@ -16,6 +16,7 @@ at the chunks' starts (:func:`reflow_pieces`), so it shows exactly what the page
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import pairwise
 
@@ -25,6 +26,7 @@ RUN_ON_WIDTH = 65
 # The end of a sentence or clause, possibly inside closing quotes or brackets.
 _SENTENCE_END = re.compile(r"[.:;!?][\"'\u2019\u201d)\]]*$")
 # A bullet, "1." / "2)", "a)" / "b.", or "(i)" followed by a space: a list item keeps its line.
+_WORD = re.compile(r"\S+")  # a run of characters str.isspace() rejects, as str.split() splits
 _LIST_ITEM = re.compile(r"\s*(?:[-*\u2022\u25cf\u25aa\u2013]|\d{1,3}[.)]|[A-Za-z][.)]|\([0-9A-Za-z]{1,4}\))\s")
 
 
@@ -63,16 +65,25 @@ def reflow_pieces(text: str, cuts: Sequence[int]) -> list[str]:
 
     Reflow changes whitespace only, so a cut maps to the reflowed text by the visible characters
     before it; whitespace at a cut stays with the piece before it. Joining the pieces gives
-    ``reflow(text)`` exactly.
+    ``reflow(text)`` exactly. Walks words, not characters: the segment panel calls this on every
+    slider move.
     """
     flowed = reflow(text)
-    visible_before = [0] * (len(text) + 1)
-    for position, char in enumerate(text):
-        visible_before[position + 1] = visible_before[position] + (not char.isspace())
-    visible_at = [position for position, char in enumerate(flowed) if not char.isspace()]
+    # Walk words, not characters: where each word of the reflowed text starts, and how many
+    # visible characters come before each word's end.
+    starts, visible_to = [], []
+    count = 0
+    for word in _WORD.finditer(flowed):
+        starts.append(word.start())
+        count += word.end() - word.start()
+        visible_to.append(count)
     bounds = [0]
     for cut in cuts:
-        count = visible_before[min(max(cut, 0), len(text))]
-        bounds.append(visible_at[count] if count < len(visible_at) else len(flowed))
+        before = sum(map(len, text[: min(max(cut, 0), len(text))].split()))  # visible characters before the cut
+        word = bisect_right(visible_to, before)
+        if word < len(starts):
+            bounds.append(starts[word] + before - (visible_to[word - 1] if word else 0))
+        else:
+            bounds.append(len(flowed))
     bounds.append(len(flowed))
     return [flowed[start:end] for start, end in pairwise(bounds)]

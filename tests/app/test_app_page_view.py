@@ -57,3 +57,45 @@ def test_the_segment_picker_is_set_again_when_its_labels_change():
     picker = _segment_picker(at)
     assert picker.value == 1 and picker.options[0] != before[0]  # still S1, now another S1
     assert picker.proto.set_value
+
+
+def test_a_sample_s_pages_are_drawn_once_for_every_session_and_an_upload_s_stay_in_its_session(monkeypatch):
+    """A class opening the same sample needs its pages drawn once (issue 23); an upload's pages never
+    go into the shared store."""
+    from app_ui import worker_pool
+    from app_ui.caching import shared_lru
+    from app_ui.panels import page_view_panel
+    from tests.support.pdf_factory import make_pdf
+
+    drawn: list[tuple[str, tuple[int, ...]]] = []
+    original = worker_pool.render_pages
+
+    def counting(document, pages, marks, zoom):
+        drawn.append((document.doc_id, tuple(pages)))
+        return original(document, pages, marks, zoom)
+
+    monkeypatch.setattr(worker_pool, "render_pages", counting)
+    query = "What is the policy on working from home or working remotely?"
+    first = new_app(docs="employee_handbook", q=query, penalty="0.37").run()  # settings no other test draws
+    no_problems(first)
+    assert drawn
+    drawn.clear()
+    second = new_app(docs="employee_handbook", q=query, penalty="0.37").run()
+    no_problems(second)
+    assert drawn == []  # the second student's pages came from the first's
+    assert html_text(second) == html_text(first)
+
+    pdf = make_pdf(["Otters hold hands while they sleep so they do not drift apart. " * 4] * 3, title="Otter Notes")
+    upload = new_app().run()
+    upload.sidebar.file_uploader(key="sb_uploads").set_value([("otters.pdf", pdf, "application/pdf")]).run()
+    no_problems(upload)
+    corpus = result_of(upload).corpus
+    own = next(document.doc_id for document in corpus.documents if document.name == "otters.pdf")
+    upload.session_state["explore_selected_chunk"] = next(i for i, c in enumerate(corpus.chunks) if c.doc_id == own)
+    upload.run()
+    upload.selectbox(key="pv_target").set_value("clicked").run()  # the upload's page, in the page view
+    no_problems(upload)
+    assert any(doc_id == own for doc_id, _ in drawn)
+    for kept in (page_view_panel._THUMBS_KEPT, page_view_panel._PAGES_KEPT):
+        shared = shared_lru(f"_pv_images_{kept}", kept * 4)._data
+        assert not [key for key in shared if key[0] == own]

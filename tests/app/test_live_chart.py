@@ -12,10 +12,12 @@ from __future__ import annotations
 import json
 import shutil
 
+import numpy as np
 import pytest
 
 from app_ui import compute, live_chart
-from rse_core.figures.values import value_chart
+from rse_core import RSEParams
+from rse_core.figures.values import value_chart, value_chart_spec
 from rse_core.scoring.minilm import MiniLMScorer
 from tests.support.apptest_support import chart_specs, html_text, live_charts, new_app, no_problems, result_of
 from tests.support.pdf_factory import make_pdf
@@ -176,3 +178,48 @@ def test_a_deeply_nested_click_value_does_not_break_the_session():
     at.run()
     no_problems(at)
     assert at.session_state["explore_selected_chunk"] == 41
+
+
+def test_the_chart_json_is_plotlys_own_for_every_kind_of_figure():
+    """``figure_json`` skips plotly's copy and checks but must send exactly what ``to_json`` would."""
+    from rse_core import Calibration, Document, build_corpus, run_rse
+    from rse_core.figures.compare import compare_chart
+
+    document = Document.from_text(" ".join(f"Sentence {n} about pumps and valves." for n in range(400)), name="t.txt")
+    corpus = build_corpus([document], chunk_size=200)
+    scores = [np.linspace(0, 1, len(corpus.chunks)) ** 3, np.linspace(1, 0, len(corpus.chunks))]
+    result = run_rse(corpus, ["pumps", "valves"], scores, RSEParams(chunk_size=200), Calibration())
+    figures = [
+        value_chart(result, 0),
+        value_chart(result, 1, show_stages=True, selected_chunk=3, gold_spans=[(2, 5, "gold")], optimal=[(1, 4)]),
+        value_chart(result, 0, range_slider=True),
+        compare_chart(result),
+    ]
+    for figure in figures:
+        assert live_chart.figure_json(figure) == figure.to_json()
+    # Explore sends the value chart as plain data: the same figure as value_chart's (keys may come in another order)
+    stages = {"show_stages": True, "selected_chunk": 3, "gold_spans": [(2, 5, "gold")], "optimal": [(1, 4)]}
+    for options in ({}, stages):
+        spec = value_chart_spec(result, 1, **options)
+        assert json.loads(live_chart.figure_json(spec)) == json.loads(value_chart(result, 1, **options).to_json())
+
+
+def test_typed_arrays_match_plotlys_for_every_dtype():
+    from _plotly_utils.utils import to_typed_array_spec
+
+    arrays = [
+        np.array([1, 2, 300], dtype=np.int64),
+        np.array([-1, 70_000]),
+        np.array([2**40]),
+        np.array([1, 2], dtype=np.uint64),
+        np.array([[1.5, 2.0], [3.0, 4.0]]),
+        np.arange(10)[::2],
+        np.array([1, 2], dtype=np.int16),
+        np.array([True, False]),
+        np.array([], dtype=float),
+        np.array([1.0], dtype=np.float16),
+        np.array(["a", "b"], dtype=object),
+    ]
+    for array in arrays:
+        ours, theirs = live_chart._typed_array(array), to_typed_array_spec(array)
+        assert json.dumps(ours, default=np.ndarray.tolist) == json.dumps(theirs, default=np.ndarray.tolist), array

@@ -9,6 +9,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from app_ui import keys
+from tests.support.browser_reruns import BrowserReruns, browser_reruns  # noqa: F401  (re-exported)
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")

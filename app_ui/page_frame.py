@@ -1,0 +1,79 @@
+"""Every page runs in one fragment with the sidebar's parameter controls, so a slider move reruns
+only that fragment.
+
+Why: a slider move recomputes values from cached scores and redraws the page. The documents,
+query and scorer controls, the theme, the navigation and the presenter switch stay as they are,
+yet a full rerun rebuilt them all (a fifth of a slider move's server time, issue 23). Streamlit
+reruns a fragment alone when a widget inside it changes; so the fragment draws the parameter
+controls (into the sidebar), computes the result, syncs the URL and draws the page.
+
+What this asks of code inside the fragment: a widget callback that changes a control drawn
+outside it (documents, query, scorer, presenter mode) must rerun the whole app
+(:func:`app_ui.widgets.reruns_app`), or that control keeps showing its old value. A full run
+(any widget outside, a page switch) runs the fragment as part of it, as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+
+import streamlit as st
+from streamlit.navigation.page import StreamlitPage
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from . import compute, keys, presenter, run_state, state, upload_flow, widgets
+from .sidebar import render_parameters
+
+
+def page(render: Callable[[], None], *, title: str, url_path: str, icon: str, default: bool = False) -> StreamlitPage:
+    """``st.Page`` whose body is ``render`` inside the page fragment."""
+
+    def body() -> None:
+        page_fragment(render, url_path, title)
+
+    body.__name__ = body.__qualname__ = getattr(render, "__name__", url_path or "page")
+    return st.Page(body, title=title, icon=icon, url_path=url_path, default=default)
+
+
+@widgets.guarded_fragment
+def page_fragment(render: Callable[[], None], url_path: str, title: str) -> None:
+    """The parameter controls, this run's result and URL, the presenter toolbar, the page, and
+    the next step of a new upload being read (its steps rerun the whole app)."""
+    with st.sidebar, _app_scope():
+        render_parameters(url_path)
+    inputs = state.read_inputs()
+    compute_this_run(inputs)
+    presenter.keep_in_url()
+    if presenter.is_on():
+        presenter.toolbar(title)
+    render()
+    upload_flow.advance(inputs)
+
+
+@contextlib.contextmanager
+def _app_scope() -> Iterator[None]:
+    """Widgets drawn here belong to the app, not to the page running the fragment.
+
+    Streamlit puts the hash of the page that draws a widget into the widget's id. The sidebar's
+    controls used to be drawn by ``app.py``; drawn inside a page they would be another widget on
+    each page, and lose their values on every page switch. So they are drawn under the app
+    script's hash, as before (Streamlit's own ``Page.run`` scopes a page the same way).
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None:  # bare mode: no ids to keep
+        yield
+        return
+    with ctx.run_with_active_hash(ctx.pages_manager.main_script_hash):
+        yield
+
+
+def compute_this_run(inputs: state.Inputs) -> None:
+    """This run's outcome for the page, and the URL that reopens it (a function, so no module
+    global keeps a result, and with it an upload's text, alive after the session)."""
+    if st.session_state.pop(keys.UPLOADS_CHANGED, False):  # a file given for a shared link's upload
+        upload_flow.start()
+    outcome = upload_flow.pending_outcome() or compute.compute(inputs)  # no result while a new upload is read
+    run_state.store_outcome(outcome)
+    if not outcome.pending_uploads:
+        state.sync_url(inputs, outcome.url_uploads)
