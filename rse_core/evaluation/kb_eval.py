@@ -21,7 +21,7 @@ as mean (characters, text recall) points; their areas up to 12,000 characters as
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,14 +29,26 @@ import numpy as np
 from rse_core.evaluation.curves import PENALTIES, TOP_KS, Curve, CurvePoint
 from rse_core.evaluation.metrics import merge_ranges
 from rse_core.kb import FirstStageResult, KBQueryParams, KnowledgeBase, search_first_stage
+from rse_core.kb.first_stage import ScoredHit
 from rse_core.kb.query import plan_segments
 from rse_core.params import RSEParams
+from rse_core.topk import top_k_within_budget, window, window_within_budget
 
 METHODS = ("rse", "top_k", "window")
 Piece = tuple[str, int, int]
 """(doc_id, start, end): characters of one filing sent, in the order sent."""
 
-__all__ = ["GoldItem", "KBCase", "KBEvaluation", "MethodScore", "evaluate_kb", "kb_curves", "prepare_cases"]
+__all__ = [
+    "GoldItem",
+    "HitSpace",
+    "KBCase",
+    "KBEvaluation",
+    "MethodScore",
+    "average",
+    "evaluate_kb",
+    "kb_curves",
+    "prepare_cases",
+]
 
 
 @dataclass(frozen=True)
@@ -51,8 +63,54 @@ class GoldItem:
 
 
 @dataclass(frozen=True)
+class HitSpace:
+    """Every chunk of the documents a question's first stage hit, numbered as one corpus, so the
+    core's baselines (:mod:`rse_core.topk`) rank and grow the hits as they do for one document set.
+
+    ``ranking`` holds the hits' numbers, best first; ``lengths`` and ``splits`` cover every chunk.
+    """
+
+    doc_ids: tuple[str, ...]
+    offsets: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    ranking: tuple[int, ...]
+
+    @classmethod
+    def of(cls, kb: KnowledgeBase, hits: Sequence[ScoredHit]) -> HitSpace:
+        doc_ids = tuple(dict.fromkeys(hit.doc_id for hit in hits))
+        ends = [np.asarray(kb.chunk_ends(doc_id), dtype=np.int64) for doc_id in doc_ids]
+        offsets = np.cumsum([0] + [len(e) for e in ends])
+        position = {doc_id: int(offset) for doc_id, offset in zip(doc_ids, offsets, strict=False)}
+        return cls(
+            doc_ids,
+            offsets,
+            np.concatenate([np.concatenate(([0], e[:-1])) for e in ends]) if ends else np.zeros(0, np.int64),
+            np.concatenate(ends) if ends else np.zeros(0, np.int64),
+            tuple(position[hit.doc_id] + hit.chunk_index for hit in hits),
+        )
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return self.ends - self.starts
+
+    @property
+    def splits(self) -> list[int]:
+        return [int(offset) for offset in self.offsets[1:-1]]
+
+    def pieces(self, runs: Iterable[tuple[int, int]]) -> list[Piece]:
+        """The characters sent by runs ``[start, end)`` of this space (a run never crosses documents)."""
+        located = []
+        for start, end in runs:
+            number = int(np.searchsorted(self.offsets, start, side="right")) - 1
+            located.append((self.doc_ids[number], int(self.starts[start]), int(self.ends[end - 1])))
+        return located
+
+
+@dataclass(frozen=True)
 class KBCase:
-    """A question, its gold, the filing it is about, and its first stage (searched once)."""
+    """A question, its gold, the filing it is about, and its first stage (searched once), with
+    the hits' documents laid out for the baselines."""
 
     id: str
     question: str
@@ -60,6 +118,7 @@ class KBCase:
     doc_id: str
     gold: tuple[GoldItem, ...]
     first: FirstStageResult
+    space: HitSpace | None = None
 
 
 @dataclass(frozen=True)
@@ -88,10 +147,10 @@ class KBEvaluation:
         row: dict[str, object] = {"kind": kind, "questions": len(chosen)}
         for method in METHODS:
             scores = [self.scores[method][n] for n in chosen]
-            row[f"{method}_page_hit"] = _mean(s.page_hit for s in scores)
-            row[f"{method}_recall"] = _mean(s.recall for s in scores)
-            row[f"{method}_first_in_document"] = _mean(float(s.first_in_document) for s in scores)
-            row[f"{method}_characters"] = _mean(s.characters for s in scores)
+            row[f"{method}_page_hit"] = average(s.page_hit for s in scores)
+            row[f"{method}_recall"] = average(s.recall for s in scores)
+            row[f"{method}_first_in_document"] = average(float(s.first_in_document) for s in scores)
+            row[f"{method}_characters"] = average(s.characters for s in scores)
         row["empty"] = sum(1 for n in chosen if not self.scores["rse"][n].characters)
         for curve in self.curves.get(kind, []):
             row[f"area_{curve.method}"] = curve.area
@@ -118,7 +177,8 @@ class KBEvaluation:
         return rows
 
 
-def _mean(values) -> float:
+def average(values: Iterable[float]) -> float:
+    """The mean, 0 for no values."""
     values = list(values)
     return float(np.mean(values)) if values else 0.0
 
@@ -132,7 +192,8 @@ def prepare_cases(
     """Run the first stage for every (id, question, kind, doc_id, gold) item."""
     cases = []
     for number, (case_id, question, kind, doc_id, gold) in enumerate(items):
-        cases.append(KBCase(case_id, question, kind, doc_id, gold, search_first_stage(kb, question, kb_params)))
+        first = search_first_stage(kb, question, kb_params)
+        cases.append(KBCase(case_id, question, kind, doc_id, gold, first, HitSpace.of(kb, first.hits[0])))
         if progress:
             progress(number + 1, len(items))
     return cases
@@ -150,7 +211,7 @@ def judge(case: KBCase, pieces: Sequence[Piece]) -> MethodScore:
         return sum(max(0, min(end, b) - max(start, a)) for a, b in merged.get(doc_id, ()))
 
     pages = {(item.doc_id, item.page_start, item.page_end) for item in case.gold if item.page_end > item.page_start}
-    page_hit = _mean(float(overlap(*page) > 0) for page in pages) if pages else 0.0
+    page_hit = average(float(overlap(*page) > 0) for page in pages) if pages else 0.0
     spans: dict[str, list[tuple[int, int]]] = {}
     for item in case.gold:
         spans.setdefault(item.doc_id, []).append((item.start, item.end))
@@ -173,43 +234,29 @@ def rse_pieces(kb: KnowledgeBase, case: KBCase, params: RSEParams) -> list[Piece
     return pieces
 
 
-def top_k_pieces(kb: KnowledgeBase, case: KBCase, k: int | None = None, budget: int | None = None) -> list[Piece]:
-    """The first ``k`` hits, or the hits that fit in ``budget`` characters (stopping at the first
-    that does not)."""
-    pieces, used = [], 0
-    for hit in case.first.hits[0]:
-        if k is not None and len(pieces) >= k:
-            break
-        ends = kb.chunk_ends(hit.doc_id)
-        start = int(ends[hit.chunk_index - 1]) if hit.chunk_index else 0
-        end = int(ends[hit.chunk_index])
-        if budget is not None and used + end - start > budget:
-            break
-        pieces.append((hit.doc_id, start, end))
-        used += end - start
-    return pieces
+def top_k_pieces(case: KBCase, k: int | None = None, budget: int | None = None) -> list[Piece]:
+    """The first ``k`` hits, or top-k within ``budget`` characters
+    (:func:`~rse_core.topk.top_k_within_budget`), best first."""
+    space = case.space
+    if budget is not None:
+        chosen = top_k_within_budget(space.ranking, space.lengths, budget)
+    else:
+        chosen = space.ranking[:k]
+    return space.pieces((index, index + 1) for index in chosen)
 
 
-def window_pieces(
-    kb: KnowledgeBase, case: KBCase, w: int, k: int | None = None, budget: int | None = None
-) -> list[Piece]:
-    """Each hit grown by ``w`` chunks a side (within its filing), in hit order: the first ``k``
-    hits, or while the characters each adds fit in ``budget``."""
-    sent: set[tuple[str, int]] = set()
-    pieces, used = [], 0
-    for number, hit in enumerate(case.first.hits[0]):
-        if k is not None and number >= k:
-            break
-        ends = kb.chunk_ends(hit.doc_id)
-        first, last = max(0, hit.chunk_index - w), min(len(ends) - 1, hit.chunk_index + w)
-        new = [index for index in range(first, last + 1) if (hit.doc_id, index) not in sent]
-        extra = sum(int(ends[i]) - (int(ends[i - 1]) if i else 0) for i in new)
-        if budget is not None and used + extra > budget:
-            break
-        sent.update((hit.doc_id, index) for index in new)
-        used += extra
-        pieces.append((hit.doc_id, int(ends[first - 1]) if first else 0, int(ends[last])))
-    return pieces
+def window_pieces(case: KBCase, w: int, k: int | None = None, budget: int | None = None) -> list[Piece]:
+    """The fixed window (:func:`~rse_core.topk.window`) over the first ``k`` hits, or within
+    ``budget`` characters (:func:`~rse_core.topk.window_within_budget`), best hit first."""
+    space = case.space
+    if budget is not None:
+        segments = window_within_budget(space.ranking, space.lengths, budget, w, document_splits=space.splits)
+    else:  # window() takes every chunk's rank; the chunks no hit reached come after the hits
+        hit = set(space.ranking)
+        ranking = [*space.ranking, *(index for index in range(len(space.ends)) if index not in hit)]
+        segments = window(ranking, k, w, document_splits=space.splits)
+    ordered = sorted(segments, key=lambda segment: segment.best_rank)
+    return space.pieces((segment.start, segment.end) for segment in ordered)
 
 
 def evaluate_kb(
@@ -220,8 +267,8 @@ def evaluate_kb(
     for case in cases:
         rse = judge(case, rse_pieces(kb, case, params))
         scores["rse"].append(rse)
-        scores["top_k"].append(judge(case, top_k_pieces(kb, case, budget=rse.characters)))
-        scores["window"].append(judge(case, window_pieces(kb, case, params.window, budget=rse.characters)))
+        scores["top_k"].append(judge(case, top_k_pieces(case, budget=rse.characters)))
+        scores["window"].append(judge(case, window_pieces(case, params.window, budget=rse.characters)))
     evaluation = KBEvaluation(params, kb_params, tuple(cases), {m: tuple(s) for m, s in scores.items()})
     if curves:
         evaluation.curves.update(kb_curves(kb, cases, params))
@@ -239,8 +286,8 @@ def kb_curves(
             pieces = rse_pieces(kb, case, params.with_changes(irrelevant_chunk_penalty=penalty))
             outcomes["rse"].setdefault(penalty, []).append(judge(case, pieces))
         for k in TOP_KS:
-            outcomes["top_k"].setdefault(k, []).append(judge(case, top_k_pieces(kb, case, k=k)))
-            outcomes["window"].setdefault(k, []).append(judge(case, window_pieces(kb, case, params.window, k=k)))
+            outcomes["top_k"].setdefault(k, []).append(judge(case, top_k_pieces(case, k=k)))
+            outcomes["window"].setdefault(k, []).append(judge(case, window_pieces(case, params.window, k=k)))
     kinds = list(dict.fromkeys(case.kind for case in cases))
     curves: dict[str, list[Curve]] = {}
     for kind in [*kinds, "all"]:
@@ -253,8 +300,8 @@ def kb_curves(
                 tuple(
                     CurvePoint(
                         float(setting),
-                        _mean(scores[n].characters for n in chosen),
-                        _mean(scores[n].recall for n in chosen),
+                        average(scores[n].characters for n in chosen),
+                        average(scores[n].recall for n in chosen),
                     )
                     for setting, scores in outcomes[method].items()
                 ),

@@ -15,9 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
-import numpy as np
-
-from rse_core.evaluation.kb_eval import KBCase, judge, rse_pieces, top_k_pieces
+from rse_core.evaluation.kb_eval import KBCase, average, judge, rse_pieces, top_k_pieces
 from rse_core.kb import KnowledgeBase
 from rse_core.kb.query import select_documents
 from rse_core.params import RSEParams
@@ -103,12 +101,8 @@ def score_setting(kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams,
         hits.append(score.page_hit)
         recalls.append(score.recall)
         characters.append(score.characters)
-        top_k.append(judge(chosen, top_k_pieces(kb, chosen, budget=score.characters)).page_hit)
-    return KBSetting(params, documents, _mean(hits), _mean(recalls), _mean(characters), _mean(top_k))
-
-
-def _mean(values: Sequence[float]) -> float:
-    return float(np.mean(values)) if values else 0.0
+        top_k.append(judge(chosen, top_k_pieces(chosen, budget=score.characters)).page_hit)
+    return KBSetting(params, documents, average(hits), average(recalls), average(characters), average(top_k))
 
 
 def tune_kb(kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, budget: float) -> KBTuneResult:

@@ -114,8 +114,8 @@ def test_methods_are_judged_on_the_same_characters(small_folder, small_kb, tmp_p
         assert rse.characters == result.characters  # the evaluation's RSE is query_kb's
         assert top_k.characters <= rse.characters and window.characters <= rse.characters
         assert judge(case, rse_pieces(small_kb, case, params)) == rse
-        assert len(top_k_pieces(small_kb, case, k=3)) == min(3, len(case.first.hits[0]))
-        assert all(end > start for _, start, end in window_pieces(small_kb, case, 1, k=5))
+        assert len(top_k_pieces(case, k=3)) == min(3, len(case.first.hits[0]))
+        assert all(end > start for _, start, end in window_pieces(case, 1, k=5))
     assert evaluation.summary()["questions"] == 7
     assert {row["kind"] for row in evaluation.rows()} >= {"all"}
     assert all(0 <= row["rse_page_hit"] <= 1 for row in evaluation.rows())
