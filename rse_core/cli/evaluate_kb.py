@@ -17,12 +17,12 @@ from rse_core.cli.support import say
 from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation.kb_eval import METHODS, KBEvaluation, evaluate_kb, prepare_cases
 from rse_core.evaluation.kb_tuning import tune_kb
+from rse_core.evaluation.reports import text_table
+from rse_core.evaluation.retrieval_targets import check_kb_targets, format_checks
 from rse_core.kb import FirstStage, KBQueryParams
 from rse_core.params import RSEParams
 
 SET_NAME = "financebench-kb"
-PAGE_HIT_TARGET = 0.60
-CHARACTER_TARGET = 8_000
 
 __all__ = ["SET_NAME", "add_kb_options", "run_financebench_kb"]
 
@@ -75,13 +75,15 @@ def run_financebench_kb(args: argparse.Namespace, params: RSEParams) -> int:
             f"{located} of {total} evidence excerpts located on their page (the rest: the whole page)\n"
         )
         say(format_kb_evaluation(evaluation, args.markdown))
-        say("\n" + format_kb_targets(evaluation))
+        say("\nTargets:\n" + "\n".join(format_checks(check_kb_targets(evaluation, SET_NAME))))
         if args.curves:
             say("\n" + format_kb_curves(evaluation))
         if args.tune:
             say("\n" + tune_kb(kb, cases, params, args.budget).report())
         if args.json:
-            args.json.write_text(json.dumps(_to_dict(evaluation), indent=1) + "\n", encoding="utf-8")
+            args.json.write_text(
+                json.dumps({"set": SET_NAME, **evaluation.to_dict()}, indent=1) + "\n", encoding="utf-8"
+            )
     finally:
         kb.close()
     return 0
@@ -89,10 +91,9 @@ def run_financebench_kb(args: argparse.Namespace, params: RSEParams) -> int:
 
 def format_kb_evaluation(evaluation: KBEvaluation, markdown: bool = False) -> str:
     """Per question type: page hit, text recall, first piece's filing and characters of each method."""
+    labels = {"rse": "RSE", "top_k": "top-k", "window": "window"}
     header = ["type", "questions", "chars/query"]
-    for method in METHODS:
-        label = {"rse": "RSE", "top_k": "top-k", "window": "window"}[method]
-        header += [f"{label} page hit", f"{label} recall"]
+    header += [f"{labels[method]} {measure}" for method in METHODS for measure in ("page hit", "recall")]
     header += ["RSE 1st in filing", "top-k 1st in filing", "area RSE", "area top-k", "area window"]
     rows = []
     for row in evaluation.rows():
@@ -102,39 +103,7 @@ def format_kb_evaluation(evaluation: KBEvaluation, markdown: bool = False) -> st
         cells += [f"{row['rse_first_in_document']:.2f}", f"{row['top_k_first_in_document']:.2f}"]
         cells += [f"{row.get(f'area_{method}', float('nan')):.3f}" for method in METHODS]
         rows.append(cells)
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        return "\n".join(lines + ["| " + " | ".join(cells) + " |" for cells in rows])
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)) for line in [header, *rows])
-
-
-def format_kb_targets(evaluation: KBEvaluation) -> str:
-    """The issue's targets for the base, met or missed (top-k and the window at RSE's characters)."""
-    overall = evaluation.summary("all")
-    lines = [
-        _target(
-            f"{SET_NAME} RSE evidence-page hit >= {PAGE_HIT_TARGET:.2f}",
-            overall["rse_page_hit"] >= PAGE_HIT_TARGET,
-            f"{overall['rse_page_hit']:.2f}",
-        ),
-        _target(
-            f"{SET_NAME} characters per query <= {CHARACTER_TARGET:,}",
-            overall["rse_characters"] <= CHARACTER_TARGET,
-            f"{overall['rse_characters']:,.0f}",
-        ),
-    ]
-    for kind in evaluation.kinds():
-        row = evaluation.summary(kind)
-        margin = row["rse_page_hit"] - row["top_k_page_hit"]
-        lines.append(
-            _target(f"{SET_NAME} {kind}: RSE - top-k page hit at RSE's chars >= +0.00", margin >= 0, f"{margin:+.2f}")
-        )
-    return "Targets:\n" + "\n".join(lines)
-
-
-def _target(label: str, met: bool, value: str) -> str:
-    return f"{'met   ' if met else 'MISSED'}  {label:<80} {value}"
+    return text_table(header, rows, markdown)
 
 
 def format_kb_curves(evaluation: KBEvaluation) -> str:
@@ -143,24 +112,3 @@ def format_kb_curves(evaluation: KBEvaluation) -> str:
         points = ", ".join(f"{p.characters:,.0f}:{p.recall:.2f}" for p in curve.points)
         lines.append(f"{SET_NAME} {curve.method} ({curve.parameter}) area {curve.area:.3f}: {points}")
     return "\n".join(lines)
-
-
-def _to_dict(evaluation: KBEvaluation) -> dict[str, object]:
-    return {
-        "set": SET_NAME,
-        "params": evaluation.params.to_dict() if hasattr(evaluation.params, "to_dict") else repr(evaluation.params),
-        "kb_params": {
-            "first_stage": evaluation.kb_params.first_stage.value,
-            "top_n": evaluation.kb_params.top_n,
-            "documents_selected": evaluation.kb_params.documents_selected,
-            "selected_top_n": evaluation.kb_params.selected_top_n,
-            "fusion_weight": evaluation.kb_params.fusion_weight,
-            "rank_across_documents": evaluation.kb_params.rank_across_documents,
-        },
-        "summary": evaluation.rows(),
-        "questions": evaluation.per_question(),
-        "curves": {
-            kind: [{"method": c.method, "area": c.area, "points": [vars(p) for p in c.points]} for c in curves]
-            for kind, curves in evaluation.curves.items()
-        },
-    }

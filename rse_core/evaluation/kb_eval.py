@@ -22,7 +22,7 @@ as mean (characters, text recall) points; their areas up to 12,000 characters as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
@@ -158,6 +158,19 @@ class KBEvaluation:
 
     def rows(self) -> list[dict[str, object]]:
         return [self.summary(kind) for kind in [*self.kinds(), "all"]]
+
+    def to_dict(self) -> dict[str, object]:
+        """Parameters, the summary per type, every question's scores and the curves (``--json``)."""
+        return {
+            "params": self.params.to_dict(),
+            "kb_params": asdict(self.kb_params),
+            "summary": self.rows(),
+            "questions": self.per_question(),
+            "curves": {
+                kind: [{"method": c.method, "area": c.area, "points": [asdict(p) for p in c.points]} for c in curves]
+                for kind, curves in self.curves.items()
+            },
+        }
 
     def per_question(self) -> list[dict[str, object]]:
         rows = []

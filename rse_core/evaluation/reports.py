@@ -25,6 +25,7 @@ __all__ = [
     "format_kinds",
     "format_sets",
     "run_set",
+    "text_table",
 ]
 
 
@@ -117,7 +118,7 @@ def format_sets(reports: Sequence[SetReport], markdown: bool = False) -> str:
                 _number(r["area_window"], ".3f"),
             )
         )
-    return _table(header, rows, markdown)
+    return text_table(header, rows, markdown)
 
 
 def format_kinds(reports: Sequence[SetReport], markdown: bool = False) -> str:
@@ -152,7 +153,7 @@ def format_kinds(reports: Sequence[SetReport], markdown: bool = False) -> str:
                     _number(r["area_window"], ".3f"),
                 )
             )
-    return _table(header, rows, markdown)
+    return text_table(header, rows, markdown)
 
 
 def format_areas(reports: Sequence[SetReport]) -> str:
@@ -185,10 +186,11 @@ def format_cross_set(result: TuneResult, reports: Sequence[SetReport], markdown:
                 note,
             )
         )
-    return _table(header, rows, markdown)
+    return text_table(header, rows, markdown)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool) -> str:
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool = False) -> str:
+    """Rows of cells under a header: aligned columns, or a Markdown table."""
     if markdown:
         lines = ["| " + " | ".join(header) + " |", "| " + " | ".join("---" for _ in header) + " |"]
         lines += ["| " + " | ".join(row) + " |" for row in rows]

@@ -17,6 +17,9 @@ from rse_core.search import StopReason
 
 MIN_RECALL = 0.80
 MAX_CHARACTERS = 7000
+KB_PAGE_HIT = 0.60
+KB_MAX_CHARACTERS = 8000
+"""Over a knowledge base (FinanceBench's filings): evidence pages touched, and characters sent."""
 MARGIN_KINDS = {"broad": 0.10, "gapped": 0.10}
 """Kinds on which RSE must beat top-k at RSE's characters by this much (others: by 0 or more)."""
 
@@ -76,13 +79,44 @@ def empty_reasons(report) -> list[tuple[str, str, bool]]:
     return reasons
 
 
+def check_kb_targets(evaluation, name: str) -> list[TargetCheck]:
+    """The knowledge-base targets for one :class:`~rse_core.evaluation.kb_eval.KBEvaluation`:
+    evidence pages touched and characters per question at the defaults, and RSE at least as good
+    as top-k (at RSE's characters) on every question type."""
+    overall = evaluation.summary("all")
+    checks = [
+        TargetCheck(
+            name,
+            f"RSE evidence-page hit >= {KB_PAGE_HIT:.2f}",
+            f"{overall['rse_page_hit']:.2f}",
+            overall["rse_page_hit"] >= KB_PAGE_HIT,
+        ),
+        TargetCheck(
+            name,
+            f"characters per query <= {KB_MAX_CHARACTERS:,}",
+            f"{overall['rse_characters']:,.0f}",
+            overall["rse_characters"] <= KB_MAX_CHARACTERS,
+        ),
+    ]
+    for kind in evaluation.kinds():
+        row = evaluation.summary(kind)
+        margin = row["rse_page_hit"] - row["top_k_page_hit"]
+        checks.append(
+            TargetCheck(name, f"{kind}: RSE - top-k page hit at RSE's chars >= +0.00", f"{margin:+.2f}", margin >= 0)
+        )
+    return checks
+
+
+def format_checks(checks: Sequence[TargetCheck]) -> list[str]:
+    """One line per target: ``met``/``MISSED``, the set, the target and the measured number."""
+    return [f"{'met   ' if c.met else 'MISSED'}  {c.set + ' ':<13}{c.target:<72}{c.measured}" for c in checks]
+
+
 def format_targets(reports: Sequence) -> str:
     """Each target per set as ``met``/``MISSED`` with the measured number, then the empty queries."""
     lines = []
     for report in reports:
-        for check in check_targets(report):
-            mark = "met   " if check.met else "MISSED"
-            lines.append(f"{mark}  {check.set:<13}{check.target:<72}{check.measured}")
+        lines += format_checks(check_targets(report))
         for query_id, reason, _ in empty_reasons(report):
             lines.append(f"        {report.name}/{query_id}: {reason}")
     return "\n".join(lines)
