@@ -19,7 +19,6 @@ segment search and the text read (:func:`rse_core.kb.rse_from_first_stage`).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import shutil
@@ -303,16 +302,13 @@ def answer(base: OpenBase, queries: Sequence[str], params: RSEParams, kb_params:
     """RSE over ``base`` for the queries: the first stage from this session's cache when the same
     base, queries and first-stage settings were asked before."""
     cache = _first_stage_cache()
-    # How ranks are taken is RSE's business, not the search's: toggling it reuses the search.
-    search_params = dataclasses.replace(kb_params, rank_across_documents=True)
-    cache_key = (base.key, tuple(queries), search_params)
+    cache_key = (base.key, tuple(queries), kb_params.search_key)  # e.g. the rank switch reuses the search
     first = cache.get(cache_key)
     cached = first is not None
     with base.lock:
         if first is None:
-            first = search_first_stage(base.kb, list(queries), search_params)
-            cache[cache_key] = first
-        first = dataclasses.replace(first, kb_params=kb_params)
+            first = cache[cache_key] = search_first_stage(base.kb, list(queries), kb_params)
+        first = first.reused_with(kb_params)
         clock = time.perf_counter()
         result = rse_from_first_stage(base.kb, first, params)
         seconds = time.perf_counter() - clock

@@ -57,6 +57,12 @@ class KBQueryParams:
     top_k_minimum: int = 50
     rank_across_documents: bool = True
 
+    @property
+    def search_key(self) -> tuple[object, ...]:
+        """The fields the first stage depends on: two settings with the same key search alike (the
+        others, ``rank_across_documents`` and ``top_k_minimum``, act after the search)."""
+        return (self.first_stage, self.top_n, self.documents_selected, self.selected_top_n, self.fusion_weight)
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "first_stage", FirstStage.parse(self.first_stage))
         problems = []

@@ -18,6 +18,7 @@ document's last first-stage hit.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from rse_core.errors import RSEError
+from rse_core.errors import ParameterError, RSEError
 from rse_core.kb.base import KnowledgeBase
 from rse_core.kb.first_stage import QueryProbe, ScoredHit, scored_search
 from rse_core.kb.params import FirstStage, KBQueryParams
@@ -140,6 +141,17 @@ class FirstStageResult:
     selected: tuple[str, ...]
     timings: dict[str, float] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+
+    def reused_with(self, kb_params: KBQueryParams) -> FirstStageResult:
+        """This search under settings that differ only after the search (e.g. how ranks are
+        taken), so a caller keeps one search per :attr:`KBQueryParams.search_key`.
+
+        Raises:
+            ParameterError: ``kb_params`` would search differently.
+        """
+        if kb_params.search_key != self.kb_params.search_key:
+            raise ParameterError("These knowledge-base settings need a new first-stage search.")
+        return dataclasses.replace(self, kb_params=kb_params)
 
 
 @dataclass(frozen=True)

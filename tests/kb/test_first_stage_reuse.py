@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from rse_core import RSEParams
+from rse_core.errors import ParameterError
 from rse_core.kb import (
     KBQueryParams,
     KnowledgeBase,
@@ -67,3 +68,14 @@ def test_document_hits_say_which_documents_were_selected_and_why(sample_kb):
         assert entry.best_score == max(scores)
     assert all(not entry.selected for entry in summary[1:])
     assert dataclasses.is_dataclass(summary[0])
+
+
+def test_a_search_is_reused_only_by_settings_that_search_alike(sample_kb):
+    first = search_first_stage(sample_kb, QUERY, KBQueryParams(first_stage="bm25"))
+    within = KBQueryParams(first_stage="bm25", rank_across_documents=False)
+    assert within.search_key == first.kb_params.search_key
+    reused = first.reused_with(within)
+    fresh = query_kb(sample_kb, QUERY, kb_params=within)
+    assert rse_from_first_stage(sample_kb, reused).segments == fresh.segments
+    with pytest.raises(ParameterError, match="need a new first-stage search"):
+        first.reused_with(KBQueryParams(first_stage="bm25", top_n=50))
