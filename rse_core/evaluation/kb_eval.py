@@ -30,7 +30,7 @@ from rse_core.evaluation.curves import PENALTIES, TOP_KS, Curve, CurvePoint
 from rse_core.evaluation.metrics import merge_ranges
 from rse_core.kb import FirstStageResult, KBQueryParams, KnowledgeBase, search_first_stage
 from rse_core.kb.first_stage import ScoredHit
-from rse_core.kb.query import plan_segments
+from rse_core.kb.query import SegmentPlan, plan_segments
 from rse_core.params import RSEParams
 from rse_core.topk import top_k_within_budget, window, window_within_budget
 
@@ -237,14 +237,18 @@ def judge(case: KBCase, pieces: Sequence[Piece]) -> MethodScore:
     return MethodScore(page_hit, recall, bool(pieces) and pieces[0][0] == case.doc_id, characters)
 
 
-def rse_pieces(kb: KnowledgeBase, case: KBCase, params: RSEParams) -> list[Piece]:
-    plan = plan_segments(kb, case.first, params)
+def segment_pieces(kb: KnowledgeBase, plan: SegmentPlan) -> list[Piece]:
+    """The characters a plan's segments send, in the order they were found."""
     pieces = []
     for segment in plan.segments:
         ends = kb.chunk_ends(segment.doc_id)
         start = int(ends[segment.first_chunk - 1]) if segment.first_chunk else 0
         pieces.append((segment.doc_id, start, int(ends[segment.last_chunk])))
     return pieces
+
+
+def rse_pieces(kb: KnowledgeBase, case: KBCase, params: RSEParams) -> list[Piece]:
+    return segment_pieces(kb, plan_segments(kb, case.first, params))
 
 
 def top_k_pieces(case: KBCase, k: int | None = None, budget: int | None = None) -> list[Piece]:

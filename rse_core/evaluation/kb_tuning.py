@@ -2,8 +2,10 @@
 character budget, tuned on half the questions and scored on the other half.
 
 The halves are split by company (every filing of a company falls in one half), so a setting
-cannot win by memorising a filing's layout. Each question's first stage is reused: a setting
-costs one value computation and one segment search per question. Fewer documents selected is
+cannot win by memorising a filing's layout. Each question's first stage is reused, and as in the
+core's tuner (:mod:`rse_core.evaluation.tuning`) every minimum segment value is read off one
+search at minimum 0 (with one query the greedy search stops at the first segment worth less than
+the minimum, so each answer is a prefix of that one). Fewer documents selected is
 tried by re-selecting from the same hits (the documents of the best ``n`` hits are a subset of
 those of the best 10), so it needs no new search either.
 """
@@ -15,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from rse_core.evaluation.kb_eval import KBCase, average, judge, rse_pieces, top_k_pieces
-from rse_core.kb import KnowledgeBase
-from rse_core.kb.query import select_documents
+from rse_core.evaluation.kb_eval import KBCase, MethodScore, average, judge, segment_pieces, top_k_pieces
+from rse_core.kb import KBQueryParams, KnowledgeBase
+from rse_core.kb.query import plan_segments, select_documents
 from rse_core.params import RSEParams
 
 PENALTIES = (0.1, 0.2, 0.3, 0.4)
@@ -93,38 +95,58 @@ class KBTuneResult:
         return "\n".join(lines)
 
 
-def score_setting(kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, documents: int) -> KBSetting:
-    hits, recalls, characters, top_k = [], [], [], []
+def score_settings(
+    kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, documents: int, minimums: Sequence[float]
+) -> list[KBSetting]:
+    """The cases scored at ``params`` with each of ``minimums``, from one segment search each."""
+    scores: list[list[tuple[MethodScore, float]]] = [[] for _ in minimums]
     for case in cases:
         chosen = with_selection(case, documents)
-        score = judge(chosen, rse_pieces(kb, chosen, params))
-        hits.append(score.page_hit)
-        recalls.append(score.recall)
-        characters.append(score.characters)
-        top_k.append(judge(chosen, top_k_pieces(chosen, budget=score.characters)).page_hit)
-    return KBSetting(params, documents, average(hits), average(recalls), average(characters), average(top_k))
+        plan = plan_segments(kb, chosen.first, params.with_changes(minimum_value=0.0))
+        pieces = segment_pieces(kb, plan)
+        worth = [segment.score for segment in plan.segments]
+        for number, minimum in enumerate(minimums):
+            kept = pieces[: next((i for i, score in enumerate(worth) if score < minimum), len(worth))]
+            score = judge(chosen, kept)
+            scores[number].append((score, judge(chosen, top_k_pieces(chosen, budget=score.characters)).page_hit))
+    return [
+        KBSetting(
+            params.with_changes(minimum_value=minimum),
+            documents,
+            average(s.page_hit for s, _ in rows),
+            average(s.recall for s, _ in rows),
+            average(s.characters for s, _ in rows),
+            average(top_k for _, top_k in rows),
+        )
+        for minimum, rows in zip(minimums, scores, strict=True)
+    ]
 
 
 def tune_kb(kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, budget: float) -> KBTuneResult:
     """Grid search on one half (by company), the winner and the defaults scored on the other."""
     names = {doc_id: entry.name for doc_id, entry in kb.documents.items()}
     tune, held = split_by_company(cases, names)
-    default_documents = cases[0].first.kb_params.documents_selected if cases else 10
-    best: KBSetting | None = None
-    tried = 0
-    for penalty, decay, max_length, minimum, documents in product(
-        PENALTIES, DECAY_RATES, MAX_LENGTHS, MINIMUM_VALUES, DOCUMENTS_SELECTED
-    ):
-        setting = params.with_changes(
-            irrelevant_chunk_penalty=penalty, decay_rate=decay, max_length=max_length, minimum_value=minimum
+    by_minimum = {
+        (penalty, decay, max_length, documents): score_settings(
+            kb,
+            tune,
+            params.with_changes(irrelevant_chunk_penalty=penalty, decay_rate=decay, max_length=max_length),
+            documents,
+            MINIMUM_VALUES,
         )
-        scored = score_setting(kb, tune, setting, documents)
-        tried += 1
+        for penalty, decay, max_length, documents in product(PENALTIES, DECAY_RATES, MAX_LENGTHS, DOCUMENTS_SELECTED)
+    }
+    best: KBSetting | None = None
+    grid = list(product(PENALTIES, DECAY_RATES, MAX_LENGTHS, range(len(MINIMUM_VALUES)), DOCUMENTS_SELECTED))
+    for penalty, decay, max_length, minimum, documents in grid:  # the grid's order decides ties
+        scored = by_minimum[(penalty, decay, max_length, documents)][minimum]
         if scored.characters <= budget and (
             best is None or (scored.page_hit, -scored.characters) > (best.page_hit, -best.characters)
         ):
             best = scored
-    best_held = None if best is None else score_setting(kb, held, best.params, best.documents_selected)
-    return KBTuneResult(
-        budget, len(tune), len(held), best, score_setting(kb, held, params, default_documents), best_held, tried
-    )
+    default_documents = cases[0].first.kb_params.documents_selected if cases else KBQueryParams().documents_selected
+    [default_held] = score_settings(kb, held, params, default_documents, [params.minimum_value])
+    best_held = None
+    if best is not None:
+        [best_held] = score_settings(kb, held, best.params, best.documents_selected, [best.params.minimum_value])
+    return KBTuneResult(budget, len(tune), len(held), best, default_held, best_held, len(grid))

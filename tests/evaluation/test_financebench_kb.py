@@ -123,6 +123,23 @@ def test_methods_are_judged_on_the_same_characters(small_folder, small_kb, tmp_p
 
 
 @needs_financebench
+def test_the_tuner_reads_every_minimum_off_one_search(small_folder, small_kb, tmp_path):
+    from rse_core.evaluation.kb_eval import average, prepare_cases
+    from rse_core.evaluation.kb_tuning import score_settings
+    from rse_core.params import RSEParams
+
+    questions = fb.read_questions(small_folder)
+    gold = fb.locate_gold(questions, small_folder, cache=tmp_path / "gold.json")
+    cases = prepare_cases(small_kb, fb.case_items(questions, gold), KBQueryParams())
+    params = RSEParams(irrelevant_chunk_penalty=0.1)
+    minimums = (0.0, 0.3, 0.8, 1.5)
+    for setting, minimum in zip(score_settings(small_kb, cases, params, 10, minimums), minimums, strict=True):
+        direct = [judge(case, rse_pieces(small_kb, case, params.with_changes(minimum_value=minimum))) for case in cases]
+        assert setting.characters == average(score.characters for score in direct)
+        assert setting.page_hit == average(score.page_hit for score in direct)
+
+
+@needs_financebench
 def test_the_command_line_builds_the_base_once_and_reports_every_type(small_folder, tmp_path, monkeypatch, capsys):
     from rse_core.cli.evaluate import main
 
