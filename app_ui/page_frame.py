@@ -9,8 +9,9 @@ controls (into the sidebar), computes the result, syncs the URL and draws the pa
 
 What this asks of code inside the fragment: a widget callback that changes a control drawn
 outside it (documents, query, scorer, presenter mode) must rerun the whole app
-(:func:`app_ui.widgets.reruns_app`), or that control keeps showing its old value. A full run
-(any widget outside, a page switch) runs the fragment as part of it, as before.
+(:func:`app_ui.widgets.reruns_app`), or that control keeps showing its old value; a link to
+another page (:func:`app_ui.navigation.request`) reruns the whole app by itself. A full run (any
+widget outside, a page switch) runs the fragment as part of it, as before.
 """
 
 from __future__ import annotations

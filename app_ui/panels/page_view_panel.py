@@ -200,7 +200,6 @@ def _render_gold_span(document, span) -> None:
         st.session_state[keys.Evaluate.MARK_DOC] = document.name
         st.session_state[keys.Evaluate.GOTO_MARKING] = True
         navigation.request("Evaluate")
-        st.rerun()  # the whole app (this panel is a fragment), which opens Evaluate first thing
 
 
 def _ends(text: str, words: int = 12) -> str:
