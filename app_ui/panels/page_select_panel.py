@@ -18,7 +18,7 @@ from rse_core import Document, ExtractionResult, RSEError
 from rse_core.figures.page_view import GOLD, Mark
 
 from .. import keys
-from ..page_select import select_on_pages, span_from_value
+from ..page_select import is_drag, select_on_pages, span_from_value
 from ..safe_text import md
 from ..text_select import TextSpan
 from .page_images import page_images
@@ -52,9 +52,9 @@ def take_drag(document: Document, key: str) -> None:
     """Store the span the component under ``key`` reports, if it is a drag not taken before."""
     value = st.session_state.get(key)
     taken = st.session_state.setdefault(keys.PAGE_GOLD_DRAG, {})
-    if not isinstance(value, dict) or taken.get(key) == value.get("at"):
-        return
-    taken[key] = value.get("at")
+    if value is None or not is_drag(value) or taken.get(key) == value["at"]:
+        return  # no drag, a value the component drops (select_on_pages), or one taken already
+    taken[key] = value["at"]
     try:
         span = span_from_value(value, document)
     except RSEError as error:  # a page with more characters than RSE_MAX_GLYPHS

@@ -141,3 +141,29 @@ def test_a_good_value_is_the_drag():
         (1, 0.0, 1.0),
         (2, 0.5, 0.25),
     )
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_deeply_nested_value_from_the_frame_is_dropped_and_a_drag_still_works(at):
+    """The value is the browser's to choose: a 900-level nested one made Streamlit's widget
+    bookkeeping recurse until the page view broke (as it did the live chart's, issue 23)."""
+    at.toggle(key=keys.PAGE_VIEW_SELECT).set_value(True).run()
+    key = keys.page_select("pv", load_document(HANDBOOK).doc_id)
+    for value in (
+        {"a": _nested(900), "b": {"page": 3}, "at": _nested(900)},
+        {**_drag(3, FIRST, LAST), "at": _nested(900)},
+    ):
+        at.session_state[key] = value
+        at.run()
+        no_problems(at)
+        assert not any(m.startswith("**Gold span**") for m in messages(at, "markdown"))
+    at.session_state[key] = _drag(3, FIRST, LAST)
+    at.run()
+    no_problems(at)
+    assert any(m.startswith(f"**Gold span** (p. 3, characters {_span(_expected())})") for m in messages(at, "markdown"))
