@@ -21,10 +21,9 @@ from .. import keys
 from ..page_select import is_drag, select_on_pages, span_from_value
 from ..safe_text import md
 from ..text_select import TextSpan
-from .page_images import page_images
+from .page_images import PAGES_KEPT, page_images
 
 ZOOM = 1.2
-KEPT = 12  # page images kept per session for selecting (each ~150 KB)
 HINT = (
     "Drag on the page from the answer's first word to its last (as you would select text); "
     "the characters between are the gold span, shown in purple."
@@ -75,7 +74,8 @@ def render_selectable_pages(
     """``pages`` of ``document`` with ``marks`` and the stored gold span, for dragging across;
     returns the stored span (after taking a new drag)."""
     take_drag(document, key)
-    images = page_images(document, list(pages), [*marks, *gold_marks(document)], zoom, KEPT)
+    # The page view's store: switching its selection on draws no page again (until a span is on it).
+    images = page_images(document, list(pages), [*marks, *gold_marks(document)], zoom, PAGES_KEPT)
     select_on_pages(list(zip(pages, images, strict=True)), key=key, height=height)
     return stored_span(document)
 
