@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from app_ui import keys
 from app_ui.page_select import drag_points
 from rse_core import load_document
-from tests.support.apptest_support import APP, ROOT, messages, no_problems, open_page
+from tests.support.apptest_support import ROOT, messages, new_app, no_problems, open_page
 
 HANDBOOK = ROOT / "sample_docs" / "employee_handbook.pdf"
 FIRST, LAST = "Every new employee", "of your tenth week."  # page 3: the probation paragraph's first lines
@@ -38,12 +38,7 @@ def _expected() -> str:
 
 @pytest.fixture
 def at() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["scorer"] = "bm25"
-    at.query_params["docs"] = "employee_handbook"
-    at.query_params["q"] = "How long is the probation period?"
-    at.run()
-    return at
+    return new_app(docs="employee_handbook", q="How long is the probation period?").run()
 
 
 def _selector(at: AppTest):
