@@ -72,7 +72,7 @@ def _app_scope() -> Iterator[None]:
 def compute_this_run(inputs: state.Inputs) -> None:
     """This run's outcome for the page, and the URL that reopens it (a function, so no module
     global keeps a result, and with it an upload's text, alive after the session)."""
-    if st.session_state.pop(keys.UPLOADS_CHANGED, False):  # a file given for a shared link's upload
+    if st.session_state.pop(keys.UPLOADS_CHANGED, False):  # the sidebar's upload box or a shared link's
         upload_flow.start()
     outcome = upload_flow.pending_outcome() or compute.compute(inputs)  # no result while a new upload is read
     run_state.store_outcome(outcome)
