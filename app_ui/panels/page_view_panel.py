@@ -1,8 +1,8 @@
 """The segment on its page: a strip of page thumbnails, then the pages a segment or chunk spans
 with exactly its characters highlighted (PDF), or the marked text (text and Markdown files).
 
-Thin UI over :mod:`rse_core.figures.page_view`; rendered images are remembered per session for the last
-few settings, so moving an unrelated widget does not redraw pages.
+Thin UI over :mod:`rse_core.figures.page_view`; rendered images are remembered by what is drawn on
+them (:mod:`app_ui.panels.page_images`), so moving an unrelated widget does not redraw pages.
 """
 
 from __future__ import annotations
