@@ -15,7 +15,7 @@ import streamlit as st
 from rse_core import Preset, RSEParams, ScorerName, preset
 from rse_core.kb import FirstStage, KBQueryParams
 
-from . import keys, navigation, state, widgets
+from . import keys, navigation, state
 from .knowledge_bases import BUNDLED
 from .samples import DEFAULT_SAMPLE, list_samples
 
@@ -165,10 +165,9 @@ def read_queries() -> tuple[str, ...]:
     return tuple(text for text in (st.session_state[K.QUERY], st.session_state[K.QUERY_2]) if text and text.strip())
 
 
-@widgets.reruns_app  # the page fragment's own rerun would not reach app.py, which opens Explore
 def open_in_explore(slug: str, queries: tuple[str, ...], params: RSEParams, stage: str) -> None:
     """Callback of "Open in Explore": the sample, the queries, the scorer closest to the first
-    stage and the page's parameters into the sidebar; the page then switches on its next run."""
+    stage and the page's parameters into the sidebar, then Explore (a full rerun)."""
     st.session_state[keys.SAMPLES] = [slug]
     st.session_state[keys.QUERY] = queries[0] if queries else ""
     st.session_state[keys.QUERY_2] = queries[1] if len(queries) > 1 else ""

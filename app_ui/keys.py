@@ -100,7 +100,8 @@ def labels_key(key: str) -> str:
 
 
 def page_images_key(kept: int) -> str:
-    """The per-session store of page images of one size class (``app_ui.panels.page_view_panel``)."""
+    """The store of page images of one size class: per session, or per process for the samples
+    (``app_ui.panels.page_images``)."""
     return f"_pv_images_{kept}"
 
 

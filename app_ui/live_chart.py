@@ -25,12 +25,13 @@ from typing import Any, TypedDict
 
 import numpy as np
 import plotly.graph_objects as go
-import streamlit as st
 import streamlit.components.v1 as st_components
 from _plotly_utils.utils import to_typed_array_spec
 from plotly.io.json import to_json_plotly
 
 from rse_core.scoring.embedding_cache import default_cache_dir
+
+from .widgets import drop_value_unless
 
 LOGGER = logging.getLogger(__name__)
 FRONTEND = Path(__file__).with_name("live_chart_frontend")
@@ -117,10 +118,7 @@ def live_plotly_chart(
     ``st.plotly_chart`` would send), so tests read the spec back as they read a Plotly chart's.
     """
     height = (figure["layout"].get("height") if isinstance(figure, dict) else figure.layout.height) or DEFAULT_HEIGHT
-    if key in st.session_state and not is_click(st.session_state[key]):
-        # The value is whatever the frame posted: anything but a click (a 900-level nested list
-        # made Streamlit's own widget bookkeeping recurse until the session broke) is dropped.
-        del st.session_state[key]
+    drop_value_unless(key, is_click)  # anything but a click the frame posted
     return _COMPONENT(spec=figure_json(figure), config=config or {}, height=int(height), key=key, default=None)
 
 

@@ -46,13 +46,16 @@ def switch_to(name: str) -> NoReturn:
     st.switch_page(page(name))
 
 
-def request(name: str) -> None:
-    """Ask for the page with this title or URL path; ``app.py``'s next run opens it first thing.
+def request(name: str) -> NoReturn:
+    """Open the page with this title or URL path: stop here and rerun the whole app, whose run
+    opens it first thing (:func:`follow_request`).
 
-    For a button's callback (the run it starts switches at once) or a fragment (follow it with
-    ``st.rerun()``).
+    The rerun is the app's, not a fragment's: every page runs in the page fragment
+    (:mod:`app_ui.page_frame`), and a fragment's own rerun never reaches ``app.py``. From a widget
+    callback or from the page body alike; nothing after the call runs.
     """
     st.session_state[keys.GOTO_PAGE] = name
+    st.rerun()
 
 
 def follow_request() -> None:

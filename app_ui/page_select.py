@@ -22,6 +22,7 @@ from rse_core.documents.page_points import PagePoint, span_between
 from rse_core.figures.page_view import png_size
 
 from .text_select import TextSpan
+from .widgets import drop_value_unless
 
 FRONTEND = Path(__file__).with_name("page_select_frontend")
 DEFAULT_HEIGHT = 760
@@ -29,9 +30,29 @@ DEFAULT_HEIGHT = 760
 _COMPONENT = st_components.declare_component("page_select", path=str(FRONTEND))
 
 
+_DRAG_FIELDS, _END_FIELDS = frozenset({"a", "b", "at"}), frozenset({"page", "x", "y"})
+
+
+def is_drag(value: object) -> bool:
+    """``None`` or a drag as the frontend sends it: ends ``a`` and ``b``, each a small dict of
+    numbers, and ``at``, a number (whether the ends lie on the document is :func:`drag_points`'s
+    to check)."""
+    if value is None:
+        return True
+    if not isinstance(value, dict) or set(value) != _DRAG_FIELDS or not _number(value["at"]):
+        return False
+    ends = (value["a"], value["b"])
+    return all(isinstance(end, dict) and set(end) <= _END_FIELDS and all(map(_number, end.values())) for end in ends)
+
+
+def _number(item: object) -> bool:
+    return isinstance(item, (int, float))
+
+
 def select_on_pages(pages: Sequence[tuple[int, bytes]], *, key: str, height: int = DEFAULT_HEIGHT) -> object:
     """Show ``(page, PNG)`` images for dragging across; returns the last drag's raw value
     (``{"a": {page, x, y}, "b": {...}, "at"}``); read it with :func:`span_from_value`."""
+    drop_value_unless(key, is_drag)  # anything but a drag the frame posted
     shown = [
         {
             "page": page,

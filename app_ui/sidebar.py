@@ -102,7 +102,7 @@ def render_uploads(disabled: bool) -> None:
         help="Kept in this session's memory only and dropped when the session ends (see the README). "
         "Segments never cross documents.",
         disabled=disabled,
-    )  # app.py starts the reading (upload_flow.start) when _on_uploads_change has flagged a change
+    )  # the page fragment starts the reading (page_frame.compute_this_run) when _on_uploads_change flagged a change
 
 
 def render_sidebar(url_path: str = "") -> None:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import streamlit.components.v1 as st_components
 
+from .widgets import drop_value_unless
+
 FRONTEND = Path(__file__).with_name("text_select_frontend")
 DEFAULT_HEIGHT = 360
 
@@ -26,6 +28,21 @@ class TextSpan:
 
     start: int
     end: int
+
+
+_SELECTION_FIELDS = frozenset({"start", "end", "at"})
+
+
+def is_selection(value: object) -> bool:
+    """``None`` or a selection as the frontend sends it: a small dict of numbers (whether it is a
+    range of the text is :func:`span_from_value`'s to check)."""
+    if value is None:
+        return True
+    return (
+        isinstance(value, dict)
+        and set(value) <= _SELECTION_FIELDS
+        and all(isinstance(item, (int, float)) for item in value.values())
+    )
 
 
 def span_from_value(value: object, text_length: int) -> TextSpan | None:
@@ -50,4 +67,5 @@ def select_text(text: str, *, key: str, offset: int = 0, height: int = DEFAULT_H
     Returns the last selection's raw value (``{"start", "end", "at"}``, offsets into the whole
     document); read it with :func:`span_from_value`.
     """
+    drop_value_unless(key, is_selection)  # anything but a selection the frame posted
     return _COMPONENT(text=text, offset=offset, height=height, key=key, default=None)

@@ -34,12 +34,10 @@ HIDE_STALE_CSS = """<style>
 </style>"""
 
 
-def start() -> bool:
-    """After the uploads changed: make this run a reading run if a file is new (``False``: none is)."""
-    if not corpora.new_upload_names():
-        return False
-    st.session_state[keys.UPLOAD_PHASE] = READING
-    return True
+def start() -> None:
+    """After the uploads changed: make this run a reading run if a file is new."""
+    if corpora.new_upload_names():
+        st.session_state[keys.UPLOAD_PHASE] = READING
 
 
 def pending_outcome() -> RunOutcome | None:

@@ -47,6 +47,18 @@ def reruns_app(callback: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
+def drop_value_unless(key: str, valid: Callable[[object], bool]) -> None:
+    """Drop the value of the custom component under ``key`` unless ``valid`` accepts it; call it
+    before the component is drawn.
+
+    Why: a component's value is whatever its frame posted, and drawing the component has
+    Streamlit's widget bookkeeping copy and compare it: a 900-level nested list recursed until the
+    page broke (issue 23). A value ``valid`` rejects is dropped, as if nothing had been posted.
+    """
+    if key in st.session_state and not valid(st.session_state[key]):
+        del st.session_state[key]
+
+
 @reruns_app
 def _switch_to_offline() -> None:
     st.session_state[keys.SCORER] = ScorerName.MINILM.value

@@ -121,14 +121,6 @@ def run_child(root: Path, moves: int, cache: Path, alternate: bool, workers: int
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def export(ref: str, folder: Path) -> Path:
-    """``git archive REF`` unpacked into ``folder`` (no worktree or branch is created)."""
-    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, capture_output=True, check=True).stdout
-    folder.mkdir(parents=True, exist_ok=True)
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
-    return folder
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--baseline-ref", help="also measure this git ref (e.g. main), alternating")
@@ -142,10 +134,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(measure(args.child.resolve(), args.moves, args.alternate)))
         return 0
 
+    # Here, not at the top: a child measures a checkout and must import nothing of this one.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from bench.browser_speed import export_ref
+
     with tempfile.TemporaryDirectory(prefix="rse-slider-bench-") as temporary:
         checkouts = {"this checkout": ROOT}
         if args.baseline_ref:
-            checkouts[args.baseline_ref] = export(args.baseline_ref, Path(temporary) / "baseline")
+            checkouts[args.baseline_ref] = export_ref(args.baseline_ref, Path(temporary) / "baseline")
         cache = Path(temporary) / "cache"
         results: dict[str, dict[str, list]] = {name: {} for name in checkouts}
         fragments: dict[str, bool] = {}

@@ -12,9 +12,10 @@ import html
 
 import streamlit as st
 
-from app_ui import caching, components, compute, corpora, hotkeys, keys, presenter, state, worker_pool
+from app_ui import components, compute, corpora, hotkeys, keys, presenter, state
 from app_ui.gold import chunk_range
 from app_ui.panels import answers_panel
+from app_ui.panels.page_images import PAGES_KEPT, THUMBS_KEPT, page_images
 from app_ui.panels.page_view_panel import CSS as PAGE_VIEW_CSS
 from app_ui.panels.page_view_panel import legend_html, thumbnail_strip_html
 from app_ui.samples import list_samples
@@ -174,21 +175,12 @@ def _page(result: ExtractionResult, story: Story, facts) -> None:
     marks = all_marks(result)
     segment_pages = pages_of(document, [m for m in marks if m.style != "top_k"])
     strip = thumbnail_pages(document.layout.page_count, pages_of(document, marks))
-    thumbs = caching.session_memo(
-        "demo_thumbs",
-        (result.settings_key,),
-        lambda: list(zip(strip, worker_pool.render_pages(document, strip, marks, THUMBNAIL_ZOOM), strict=True)),
-        entries=3,
-    )
+    # The samples' shared page images, as the page view draws them (the same marks on the same pages).
+    thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, THUMBS_KEPT), strict=True))
     st.html(thumbnail_strip_html(thumbs, set(segment_pages), set(segment_pages[:MAX_DEMO_PAGES])))
     st.html(legend_html())
     shown = segment_pages[:MAX_DEMO_PAGES]
-    images = caching.session_memo(
-        "demo_pages",
-        (result.settings_key, tuple(shown)),
-        lambda: worker_pool.render_pages(document, shown, marks, 1.1),
-        entries=3,
-    )
+    images = page_images(document, shown, marks, 1.1, PAGES_KEPT)
     columns = st.columns(max(1, len(images)))
     for column, page, image in zip(columns, shown, images, strict=True):
         column.image(image, caption=f"Page {page}", width="stretch")

@@ -382,9 +382,8 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None)
     )
 
 
-@widgets.reruns_app  # the page fragment's own rerun would not reach app.py, which opens Explore
 def _open_in_explore(query: str, slug: str) -> None:
-    """Callback: put the query and its document in the sidebar, then switch page on the next run."""
+    """Callback: put the query and its document in the sidebar, then open Explore (a full rerun)."""
     st.session_state[keys.QUERY] = query
     st.session_state[keys.QUERY_2] = ""
     st.session_state[keys.SAMPLES] = [slug] if slug else []

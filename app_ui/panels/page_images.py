@@ -1,5 +1,5 @@
-"""Page images of a document, kept per session by what is drawn on them (the page view and the
-page selection share them)."""
+"""Page images of a document, kept by what is drawn on them (the page view, the page selection
+and the Demo share them)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,12 @@ from rse_core.figures.page_view import Mark, marks_by_page, png_size
 
 from .. import keys, worker_pool
 from ..caching import is_private, session_lru, shared_lru
+
+# Images kept per session, by size class (4x as many per process for the bundled samples): every
+# place that draws thumbnails or pages shares its class's store, so the same page with the same
+# marks is drawn once wherever it is shown.
+THUMBS_KEPT = 240  # thumbnails, ~10 KB each
+PAGES_KEPT = 24  # pages, ~200 KB each
 
 
 def png_width(image: bytes) -> int:

@@ -18,13 +18,12 @@ from rse_core import Document, ExtractionResult, RSEError
 from rse_core.figures.page_view import GOLD, Mark
 
 from .. import keys
-from ..page_select import select_on_pages, span_from_value
+from ..page_select import is_drag, select_on_pages, span_from_value
 from ..safe_text import md
 from ..text_select import TextSpan
-from .page_images import page_images
+from .page_images import PAGES_KEPT, page_images
 
 ZOOM = 1.2
-KEPT = 12  # page images kept per session for selecting (each ~150 KB)
 HINT = (
     "Drag on the page from the answer's first word to its last (as you would select text); "
     "the characters between are the gold span, shown in purple."
@@ -52,9 +51,9 @@ def take_drag(document: Document, key: str) -> None:
     """Store the span the component under ``key`` reports, if it is a drag not taken before."""
     value = st.session_state.get(key)
     taken = st.session_state.setdefault(keys.PAGE_GOLD_DRAG, {})
-    if not isinstance(value, dict) or taken.get(key) == value.get("at"):
-        return
-    taken[key] = value.get("at")
+    if value is None or not is_drag(value) or taken.get(key) == value["at"]:
+        return  # no drag, a value the component drops (select_on_pages), or one taken already
+    taken[key] = value["at"]
     try:
         span = span_from_value(value, document)
     except RSEError as error:  # a page with more characters than RSE_MAX_GLYPHS
@@ -75,7 +74,8 @@ def render_selectable_pages(
     """``pages`` of ``document`` with ``marks`` and the stored gold span, for dragging across;
     returns the stored span (after taking a new drag)."""
     take_drag(document, key)
-    images = page_images(document, list(pages), [*marks, *gold_marks(document)], zoom, KEPT)
+    # The page view's store: switching its selection on draws no page again (until a span is on it).
+    images = page_images(document, list(pages), [*marks, *gold_marks(document)], zoom, PAGES_KEPT)
     select_on_pages(list(zip(pages, images, strict=True)), key=key, height=height)
     return stored_span(document)
 

@@ -1,8 +1,8 @@
 """The segment on its page: a strip of page thumbnails, then the pages a segment or chunk spans
 with exactly its characters highlighted (PDF), or the marked text (text and Markdown files).
 
-Thin UI over :mod:`rse_core.figures.page_view`; rendered images are remembered per session for the last
-few settings, so moving an unrelated widget does not redraw pages.
+Thin UI over :mod:`rse_core.figures.page_view`; rendered images are remembered by what is drawn on
+them (:mod:`app_ui.panels.page_images`), so moving an unrelated widget does not redraw pages.
 """
 
 from __future__ import annotations
@@ -35,13 +35,11 @@ from ..built_html import html as html_element
 from ..caching import session_memo
 from ..safe_text import md
 from . import page_select_panel
-from .page_images import page_images, png_width
+from .page_images import PAGES_KEPT, THUMBS_KEPT, page_images, png_width
 
 PAGE_MODE, REFLOW_MODE, EXACT_MODE = "On the page", "Reflowed text", "Exact text (as sent)"
 CLICKED = "clicked"
 MAX_PAGES_SHOWN = 3  # more on request: every page drawn costs a rerun time
-_THUMBS_KEPT = 240  # page images kept per session (thumbnails ~10 KB, pages ~200 KB)
-_PAGES_KEPT = 24
 
 CSS = f"""
 <style>
@@ -149,7 +147,7 @@ def _render_pages(
     images or, when ``selecting``, in a frame that takes a drag as a gold span."""
     focus_pages = pages_of(document, focus)
     strip = thumbnail_pages(len(document.layout.page_sizes), pages_of(document, marks))
-    thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, _THUMBS_KEPT), strict=True))
+    thumbs = list(zip(strip, page_images(document, strip, marks, THUMBNAIL_ZOOM, THUMBS_KEPT), strict=True))
     marked_pages = set(pages_of(document, [m for m in marks if m.style != TOP_K]))
     # The same images and frames as a recent move's: the same 450 KB string, not encoded again.
     strip_key = (tuple((page, hash(image)) for page, image in thumbs), frozenset(marked_pages), frozenset(focus_pages))
@@ -175,7 +173,7 @@ def _render_pages(
         )
         _render_gold_span(document, span)
         return
-    images = page_images(document, shown_pages, marks, zoom, _PAGES_KEPT)
+    images = page_images(document, shown_pages, marks, zoom, PAGES_KEPT)
     for page, image in zip(shown_pages, images, strict=True):
         # At its own width and format: otherwise Streamlit decodes, resizes and re-encodes it (as a
         # JPEG) on every run.
@@ -200,7 +198,6 @@ def _render_gold_span(document, span) -> None:
         st.session_state[keys.Evaluate.MARK_DOC] = document.name
         st.session_state[keys.Evaluate.GOTO_MARKING] = True
         navigation.request("Evaluate")
-        st.rerun()  # the whole app (this panel is a fragment), which opens Evaluate first thing
 
 
 def _ends(text: str, words: int = 12) -> str:

@@ -128,6 +128,7 @@ def test_a_page_switch_keeps_the_sidebars_settings(at):
     at.selectbox(key="ev_open_query").set_value("ar-07").run()
     at.button(key="ev_open_explore").click().run()
     no_problems(at)
+    assert [title.value for title in at.title] == ["Explore"]  # switched: the settings below came across
     assert {key: at.session_state[key] for key in before} == before
     assert at.query_params["penalty"] in ("0.3", ["0.3"])
 

@@ -109,3 +109,20 @@ def test_a_bad_value_from_the_browser_is_no_span(value):
 
 def test_a_good_value_is_the_span():
     assert span_from_value({"start": 3, "end": 9, "at": 5}, 10).start == 3
+
+
+def test_a_deeply_nested_value_from_the_frame_is_dropped_and_a_selection_still_works(at):
+    """The value is the browser's to choose: a 900-level nested one made Streamlit's widget
+    bookkeeping recurse, and Evaluate could not be drawn while it stayed (as the live chart's, issue 23)."""
+    nested: list = []
+    for _ in range(900):
+        nested = [nested]
+    for _ in range(2):
+        at.session_state["ev_select_text"] = {"start": nested, "end": 5, "at": nested}
+        at.run()
+        no_problems(at)
+    text = load_document(HANDBOOK).text
+    start, end = _answer_span(text)
+    _select(at, start, end)
+    no_problems(at)
+    assert f"characters {start:,}-{end:,}" in " ".join(e.label for e in at.expander)

@@ -54,7 +54,7 @@ def test_a_different_file_is_said_not_to_be_the_links():
 
 
 def test_while_a_new_upload_is_read_no_stale_result_or_error_is_shown(monkeypatch):
-    monkeypatch.setattr(upload_flow, "advance", lambda inputs: None)  # stop in the "announce" run
+    monkeypatch.setattr(upload_flow, "advance", lambda inputs: None)  # stop in the reading run
     at = new_app(docs="", q="Why do otters hold hands?").run()
     assert any("No document selected" in error for error in messages(at, "error"))
     _upload(at, "otter notes.txt", NOTES)

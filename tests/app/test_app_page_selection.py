@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 from app_ui import keys
 from app_ui.page_select import drag_points
 from rse_core import load_document
-from tests.support.apptest_support import APP, ROOT, messages, no_problems, open_page
+from tests.support.apptest_support import ROOT, messages, new_app, no_problems, open_page
 
 HANDBOOK = ROOT / "sample_docs" / "employee_handbook.pdf"
 FIRST, LAST = "Every new employee", "of your tenth week."  # page 3: the probation paragraph's first lines
@@ -38,12 +38,7 @@ def _expected() -> str:
 
 @pytest.fixture
 def at() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.query_params["scorer"] = "bm25"
-    at.query_params["docs"] = "employee_handbook"
-    at.query_params["q"] = "How long is the probation period?"
-    at.run()
-    return at
+    return new_app(docs="employee_handbook", q="How long is the probation period?").run()
 
 
 def _selector(at: AppTest):
@@ -141,3 +136,29 @@ def test_a_good_value_is_the_drag():
         (1, 0.0, 1.0),
         (2, 0.5, 0.25),
     )
+
+
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def test_a_deeply_nested_value_from_the_frame_is_dropped_and_a_drag_still_works(at):
+    """The value is the browser's to choose: a 900-level nested one made Streamlit's widget
+    bookkeeping recurse until the page view broke (as it did the live chart's, issue 23)."""
+    at.toggle(key=keys.PAGE_VIEW_SELECT).set_value(True).run()
+    key = keys.page_select("pv", load_document(HANDBOOK).doc_id)
+    for value in (
+        {"a": _nested(900), "b": {"page": 3}, "at": _nested(900)},
+        {**_drag(3, FIRST, LAST), "at": _nested(900)},
+    ):
+        at.session_state[key] = value
+        at.run()
+        no_problems(at)
+        assert not any(m.startswith("**Gold span**") for m in messages(at, "markdown"))
+    at.session_state[key] = _drag(3, FIRST, LAST)
+    at.run()
+    no_problems(at)
+    assert any(m.startswith(f"**Gold span** (p. 3, characters {_span(_expected())})") for m in messages(at, "markdown"))

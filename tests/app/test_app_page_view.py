@@ -64,7 +64,7 @@ def test_a_sample_s_pages_are_drawn_once_for_every_session_and_an_upload_s_stay_
     go into the shared store."""
     from app_ui import worker_pool
     from app_ui.caching import shared_lru
-    from app_ui.panels import page_view_panel
+    from app_ui.panels import page_images
     from tests.support.pdf_factory import make_pdf
 
     drawn: list[tuple[str, tuple[int, ...]]] = []
@@ -96,6 +96,6 @@ def test_a_sample_s_pages_are_drawn_once_for_every_session_and_an_upload_s_stay_
     upload.selectbox(key="pv_target").set_value("clicked").run()  # the upload's page, in the page view
     no_problems(upload)
     assert any(doc_id == own for doc_id, _ in drawn)
-    for kept in (page_view_panel._THUMBS_KEPT, page_view_panel._PAGES_KEPT):
+    for kept in (page_images.THUMBS_KEPT, page_images.PAGES_KEPT):
         shared = shared_lru(f"_pv_images_{kept}", kept * 4)._data
         assert not [key for key in shared if key[0] == own]

@@ -63,3 +63,18 @@ def test_leaving_presenter_mode_from_the_page_reruns_the_whole_app():
         no_problems(at)
         assert at.toggle(key=keys.PRESENT).value is False  # the sidebar's switch, outside the fragment
         assert "present" not in at.query_params
+
+
+def test_a_link_to_another_page_from_inside_the_page_reruns_the_whole_app():
+    """``navigation.request`` reruns the app itself: a callback inside the page fragment that only
+    asked for the page left the fragment's own rerun, which never reached ``app.py``'s switch
+    ("Open in Explore" on the Knowledge base page did nothing)."""
+    with browser_reruns() as reruns:
+        at = open_page(new_app(docs="annual_report").run(), "evaluate")
+        at.selectbox(key=keys.Evaluate.OPEN).set_value("ar-07").run()
+        button = at.button(key=keys.Evaluate.OPEN_EXPLORE)
+        assert reruns.fragment_of(button)  # drawn by the page fragment
+        at = reruns.run(button.click())
+        no_problems(at)
+        assert [title.value for title in at.title] == ["Explore"]
+        assert keys.QUERY in keys_drawn(at)  # a full run: the sidebar shows the row's query
