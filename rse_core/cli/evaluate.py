@@ -8,8 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from rse_core.cli.evaluate_kb import SET_NAME as KB_SET
-from rse_core.cli.evaluate_kb import add_kb_options, run_financebench_kb
+from rse_core.cli.evaluate_kb import KB_SET_NAMES, add_kb_options, run_kb_set
 from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run, say
 from rse_core.errors import RSEError
 from rse_core.evaluation.golden import load_golden_set
@@ -34,8 +33,9 @@ def _parser() -> OneLineParser:
         "golden",
         nargs="*",
         help=(
-            "golden-set JSON file(s), or set names (samples, external, financebench; financebench-kb: "
-            "a knowledge base of FinanceBench's 74 filings); default: every set but financebench-kb"
+            "golden-set JSON file(s), or set names (samples, external, financebench; financebench-kb, "
+            "samples-kb, external-kb: one knowledge base of FinanceBench's 74 filings or of a golden set's "
+            "documents); default: every set but the knowledge bases"
         ),
     )
     parser.add_argument("--set", dest="sets", action="append", default=[], help="a named set to run (repeatable)")
@@ -67,11 +67,12 @@ def _params(args: argparse.Namespace) -> RSEParams:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
-    if KB_SET in args.golden or KB_SET in args.sets:
+    kb_sets = [item for item in (*args.golden, *args.sets) if item in KB_SET_NAMES]
+    if kb_sets:
         if len(set(args.golden) | set(args.sets)) > 1:
-            fail(f"{KB_SET} runs on its own: name no other set or file with it.")
+            fail(f"{kb_sets[0]} runs on its own: name no other set or file with it.")
         try:
-            return run_financebench_kb(args, _params(args))
+            return run_kb_set(kb_sets[0], args, _params(args))
         except RSEError as error:
             fail(str(error))
     names = [value for value in SetName]

@@ -1,9 +1,11 @@
-"""``python -m rse_core.evaluate financebench-kb``: RSE over one knowledge base of FinanceBench's 74
-filings, against top-k and the window at RSE's characters, per question type.
+"""``python -m rse_core.evaluate financebench-kb`` (or ``samples-kb``, ``external-kb``): RSE over
+one knowledge base, against top-k and the window at RSE's characters, per question type.
 
-The base is built on first use (``--kb``, default ``$RSE_FINANCEBENCH_KB`` or the cache folder;
-about 43,000 chunks, most of an hour on a 2-core CPU) and reused after; each question is searched
-once and every setting after that reuses the search.
+``financebench-kb`` is FinanceBench's 74 filings (built on first use at ``--kb``, default
+``$RSE_FINANCEBENCH_KB`` or the cache folder; about 43,000 chunks, most of an hour on a 2-core
+CPU); ``samples-kb`` and ``external-kb`` are a golden set's documents in one base
+(:mod:`rse_core.evaluation.golden_kb`, seconds and minutes). Each question is searched once and
+every setting after that reuses the search.
 """
 
 from __future__ import annotations
@@ -15,20 +17,24 @@ from pathlib import Path
 
 from rse_core.cli.support import say
 from rse_core.evaluation import financebench_kb as fb
+from rse_core.evaluation import golden_kb
 from rse_core.evaluation.kb_eval import METHODS, KBEvaluation, evaluate_kb, prepare_cases
 from rse_core.evaluation.kb_tuning import tune_kb
 from rse_core.evaluation.reports import text_table
 from rse_core.evaluation.retrieval_targets import check_kb_targets, format_checks
-from rse_core.kb import FirstStage, KBQueryParams
+from rse_core.kb import FirstStage, KBQueryParams, KnowledgeBase
 from rse_core.params import RSEParams
 
 SET_NAME = "financebench-kb"
+KB_SET_NAMES = (SET_NAME, *golden_kb.SET_NAMES)
 
-__all__ = ["SET_NAME", "add_kb_options", "run_financebench_kb"]
+__all__ = ["KB_SET_NAMES", "SET_NAME", "add_kb_options", "run_kb_set"]
 
 
 def add_kb_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group(f"{SET_NAME} (a knowledge base of FinanceBench's filings)")
+    group = parser.add_argument_group(
+        f"{', '.join(KB_SET_NAMES)} (one knowledge base: FinanceBench's filings, or a golden set's documents)"
+    )
     group.add_argument("--kb", type=Path, help="the base's folder (built there on first use)")
     group.add_argument("--first-stage", choices=[stage.value for stage in FirstStage], default=FirstStage.DENSE.value)
     group.add_argument("--documents-selected", type=int, help="documents RSE runs over per query")
@@ -44,46 +50,63 @@ def _kb_params(args: argparse.Namespace) -> KBQueryParams:
     return KBQueryParams(**changes)
 
 
-def run_financebench_kb(args: argparse.Namespace, params: RSEParams) -> int:
-    """Build (once) and open the base, search every question, print the tables."""
-    folder = fb.default_folder()
-    kb_dir = args.kb or fb.default_kb_dir()
-    kb_params = _kb_params(args)
-
-    def built(progress) -> None:
+def _built(kb_dir: object):
+    def show(progress) -> None:
         print(f"\r[building {kb_dir}] {progress.line()}", end="", file=sys.stderr, flush=True)
 
-    kb = fb.ensure_kb(folder, kb_dir, built)
-    try:
-        params = params.with_changes(chunk_size=kb.catalog.chunk_size, chunk_headers=kb.catalog.headers)
+    return show
+
+
+def _open_set(name: str, args: argparse.Namespace) -> tuple[KnowledgeBase, list, str]:
+    """The base, its case items and a line saying what the gold is."""
+    if name == SET_NAME:
+        folder = fb.default_folder()
+        kb_dir = args.kb or fb.default_kb_dir()
+        kb = fb.ensure_kb(folder, kb_dir, _built(kb_dir))
         questions = fb.read_questions(folder, args.limit)
         gold = fb.locate_gold(questions, folder, progress=lambda line: print(line, file=sys.stderr))
         located = sum(span.located for spans in gold.values() for span in spans)
         total = sum(len(spans) for spans in gold.values())
+        note = f"{located} of {total} evidence excerpts located on their page (the rest: the whole page)"
+        return kb, fb.case_items(questions, gold), note
+    set_name = golden_kb.SET_NAMES[name]
+    kb_dir = args.kb or golden_kb.default_kb_dir(set_name)
+    kb, sets = golden_kb.ensure_golden_kb(set_name, kb_dir, _built(kb_dir))
+    try:
+        items = golden_kb.case_items(kb, sets, args.limit)
+    except BaseException:
+        kb.close()
+        raise
+    return kb, items, "gold: each query's span; its page: the PDF pages the span is on (a text file: the span)"
+
+
+def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
+    """Build (once) and open the base, search every question, print the tables."""
+    kb_params = _kb_params(args)
+    kb, items, gold_note = _open_set(name, args)
+    try:
+        params = params.with_changes(chunk_size=kb.catalog.chunk_size, chunk_headers=kb.catalog.headers)
 
         def searched(done: int, count: int) -> None:
             print(f"\rsearching {done}/{count} questions", end="", file=sys.stderr, flush=True)
 
-        cases = prepare_cases(kb, fb.case_items(questions, gold), kb_params, searched)
+        cases = prepare_cases(kb, items, kb_params, searched)
         print(file=sys.stderr)
         evaluation = evaluate_kb(kb, cases, params, kb_params)
         say(
-            f"{SET_NAME}: {len(cases)} questions over {len(kb.documents)} filings "
+            f"{name}: {len(cases)} questions over {len(kb.documents)} documents "
             f"({kb.catalog.chunk_total:,} chunks); first stage {kb_params.first_stage.value}, "
             f"top {kb_params.top_n}, {kb_params.documents_selected} documents selected, ranks "
-            f"{'across documents' if kb_params.rank_across_documents else 'within documents'}; "
-            f"{located} of {total} evidence excerpts located on their page (the rest: the whole page)\n"
+            f"{'across documents' if kb_params.rank_across_documents else 'within documents'}; {gold_note}\n"
         )
         say(format_kb_evaluation(evaluation, args.markdown))
-        say("\nTargets:\n" + "\n".join(format_checks(check_kb_targets(evaluation, SET_NAME))))
+        say("\nTargets:\n" + "\n".join(format_checks(check_kb_targets(evaluation, name))))
         if args.curves:
-            say("\n" + format_kb_curves(evaluation))
+            say("\n" + format_kb_curves(evaluation, name))
         if args.tune:
             say("\n" + tune_kb(kb, cases, params, args.budget).report())
         if args.json:
-            args.json.write_text(
-                json.dumps({"set": SET_NAME, **evaluation.to_dict()}, indent=1) + "\n", encoding="utf-8"
-            )
+            args.json.write_text(json.dumps({"set": name, **evaluation.to_dict()}, indent=1) + "\n", encoding="utf-8")
     finally:
         kb.close()
     return 0
@@ -106,9 +129,9 @@ def format_kb_evaluation(evaluation: KBEvaluation, markdown: bool = False) -> st
     return text_table(header, rows, markdown)
 
 
-def format_kb_curves(evaluation: KBEvaluation) -> str:
+def format_kb_curves(evaluation: KBEvaluation, name: str = SET_NAME) -> str:
     lines = []
     for curve in evaluation.curves.get("all", []):
         points = ", ".join(f"{p.characters:,.0f}:{p.recall:.2f}" for p in curve.points)
-        lines.append(f"{SET_NAME} {curve.method} ({curve.parameter}) area {curve.area:.3f}: {points}")
+        lines.append(f"{name} {curve.method} ({curve.parameter}) area {curve.area:.3f}: {points}")
     return "\n".join(lines)

@@ -27,7 +27,7 @@ from pathlib import Path
 from rse_core.documents import Document, load_document
 from rse_core.errors import RSEError
 from rse_core.evaluation.kb_eval import GoldItem
-from rse_core.kb import KnowledgeBase, build
+from rse_core.kb import KnowledgeBase, ensure_built
 from rse_core.kb.build import BuildCallback, content_id
 from rse_core.scoring.embedding_cache import default_cache_dir
 
@@ -269,14 +269,4 @@ def ensure_kb(folder: Path, kb_dir: Path, progress: BuildCallback | None = None)
     problem = missing_message(folder)
     if problem:
         raise FinanceBenchKBError(problem)
-    pdfs = sorted((folder / PDF_FOLDER).glob("*.pdf"))
-    try:
-        kb = KnowledgeBase.open(kb_dir)
-        present = set(kb.documents)
-        if all(content_id(path) in present for path in pdfs):
-            return kb
-        kb.close()
-    except RSEError:
-        pass
-    build(kb_dir, pdfs, progress)
-    return KnowledgeBase.open(kb_dir)
+    return ensure_built(kb_dir, sorted((folder / PDF_FOLDER).glob("*.pdf")), progress)

@@ -9,7 +9,7 @@ optionally), never the app, the figures or an LLM client. ``python -m rse_core.k
 """
 
 from rse_core.kb.base import KBInfo, KnowledgeBase
-from rse_core.kb.build import BuildProgress, BuildReport, add_paths, build, collect_files
+from rse_core.kb.build import BuildProgress, BuildReport, add_paths, build, collect_files, ensure_built
 from rse_core.kb.calibration import BM25_CALIBRATION, DENSE_CALIBRATION
 from rse_core.kb.catalog import DocumentEntry, KnowledgeBaseError
 from rse_core.kb.embedding import Embedder, MiniLMEmbedder
@@ -53,6 +53,7 @@ __all__ = [
     "build",
     "collect_files",
     "document_hits",
+    "ensure_built",
     "query_kb",
     "rse_from_first_stage",
     "search_first_stage",

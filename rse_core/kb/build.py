@@ -20,7 +20,7 @@ import numpy as np
 from rse_core.chunking import chunk_document
 from rse_core.documents import load_document
 from rse_core.documents.loading import SUPPORTED_SUFFIXES
-from rse_core.errors import DocumentError, UnsupportedFormatError
+from rse_core.errors import DocumentError, RSEError, UnsupportedFormatError
 from rse_core.kb.base import KnowledgeBase
 from rse_core.kb.catalog import DocumentEntry, write_bounds
 from rse_core.kb.embedding import Embedder
@@ -251,6 +251,28 @@ def build(
         return add_paths(kb, files, progress, batch_chunks)
     finally:
         kb.close()
+
+
+def ensure_built(
+    kb_dir: str | Path,
+    paths: Sequence[str | Path],
+    progress: BuildCallback | None = None,
+    *,
+    embedder: Embedder | None = None,
+) -> KnowledgeBase:
+    """The base at ``kb_dir`` opened, after adding whichever of ``paths`` it lacks: once every file
+    is in, this only hashes the files (an evaluation calls it on every run)."""
+    files = collect_files(paths)
+    try:
+        kb = KnowledgeBase.open(kb_dir, embedder)
+    except RSEError:  # no base there yet (or a damaged catalog): build() says which
+        kb = None
+    if kb is not None:
+        if all(content_id(path) in kb.documents for path in files):
+            return kb
+        kb.close()
+    build(kb_dir, files, progress, embedder=embedder)
+    return KnowledgeBase.open(kb_dir, embedder)
 
 
 def _duration(seconds: float) -> str:
