@@ -8,6 +8,7 @@ its page is left, so the values are copied aside after each run and put back on 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import streamlit as st
@@ -142,23 +143,49 @@ def on_slider_change() -> None:
     st.session_state[K.PRESET] = CUSTOM
 
 
-def read_params() -> RSEParams:
+def read_params(values: Mapping[str, object] | None = None) -> RSEParams:
     """The page's RSE parameters: its preset (the default when custom) with its sliders."""
-    name = st.session_state.get(K.PRESET, CUSTOM)
+    values = st.session_state if values is None else values
+    name = values.get(K.PRESET, CUSTOM)
     base = preset(name) if name != CUSTOM else RSEParams()
     slider_kinds = {name: type(getattr(base, name)) for name in K.PARAM_FIELDS}
-    return base.with_changes(**{name: kind(st.session_state[K.param(name)]) for name, kind in slider_kinds.items()})
+    return base.with_changes(**{name: kind(values[K.param(name)]) for name, kind in slider_kinds.items()})
 
 
-def read_kb_params() -> KBQueryParams:
+def read_kb_params(values: Mapping[str, object] | None = None) -> KBQueryParams:
+    values = st.session_state if values is None else values
     return KBQueryParams(
-        first_stage=FirstStage.parse(st.session_state[K.FIRST_STAGE]),
-        top_n=int(st.session_state[K.param("top_n")]),
-        documents_selected=int(st.session_state[K.param("documents_selected")]),
-        selected_top_n=int(st.session_state[K.param("selected_top_n")]),
-        fusion_weight=float(st.session_state[K.param("fusion_weight")]),
-        rank_across_documents=bool(st.session_state[K.RANK_ACROSS]),
+        first_stage=FirstStage.parse(values[K.FIRST_STAGE]),
+        top_n=int(values[K.param("top_n")]),
+        documents_selected=int(values[K.param("documents_selected")]),
+        selected_top_n=int(values[K.param("selected_top_n")]),
+        fusion_weight=float(values[K.param("fusion_weight")]),
+        rank_across_documents=bool(values[K.RANK_ACROSS]),
     )
+
+
+def saved_settings() -> tuple[RSEParams, KBQueryParams]:
+    """The page's settings as it last left them (its defaults if it was never opened), for another
+    page to use: the Evaluate page's knowledge-base evaluation runs at them."""
+    values = {**_defaults(), **(st.session_state.get(SAVED) or {})}
+    return read_params(values), read_kb_params(values)
+
+
+def apply_tuned(params: RSEParams, documents_selected: int) -> None:
+    """Callback (on another page): a tuned setting into the page's saved sliders, so the page
+    opens with it; the preset box names the preset it matches, if any."""
+    values = {**_defaults(), **(st.session_state.get(SAVED) or {})}
+    for name in K.PARAM_FIELDS:
+        values[K.param(name)] = getattr(params, name)
+    values[K.param("documents_selected")] = documents_selected
+    values[K.PRESET] = next(
+        (name.value for name in Preset if all(getattr(preset(name), f) == values[K.param(f)] for f in K.PARAM_FIELDS)),
+        CUSTOM,
+    )
+    st.session_state[SAVED] = values
+    for key in values:  # a value the page's widgets still hold would win over the saved one
+        if key in WIDGET_KEYS:
+            st.session_state.pop(key, None)
 
 
 def read_queries() -> tuple[str, ...]:

@@ -244,6 +244,21 @@ class EvaluateBudget:
     BUDGET_TABLE: Final = "ev_budget_table"
 
 
+class EvaluateKB:
+    """views/evaluate_kb.py."""
+
+    SET: Final = "ev_kb_set"
+    RUN: Final = "ev_kb_run"
+    KIND: Final = "ev_kb_kind"
+    CHART: Final = "ev_kb_chart"
+    TABLE: Final = "ev_kb_table"
+    BUDGET: Final = "ev_kb_budget"
+    TUNE: Final = "ev_kb_tune"
+    APPLY: Final = "ev_kb_apply"
+    RESULT: Final = "_ev_kb_result"  # (run key, KBEvaluation) of the last run on this page
+    TUNED: Final = "_ev_kb_tuned"  # (run key, budget, KBTuneResult) of the last auto-tune
+
+
 class Lesson:
     """views/lesson.py."""
 

@@ -190,6 +190,11 @@ def open_bundled() -> OpenBase:
     return _shared_base(str(path), (path / CATALOG_FILE).stat().st_mtime, True)
 
 
+def open_shared(path: Path) -> OpenBase:
+    """A server-side base by its path (never a path from a user), opened once per process."""
+    return _shared_base(str(path), (path / CATALOG_FILE).stat().st_mtime, False)
+
+
 def open_folder(name: str) -> OpenBase:
     """An operator's base by the name :func:`operator_folders` gave it.
 

@@ -41,6 +41,7 @@ from rse_core.evaluation.sets import corpus_missing_message
 from rse_core.figures.evaluation import summary_figure
 from views.chunk_size import render_study
 from views.evaluate_budget import render_budget
+from views.evaluate_kb import render_kb_evaluation
 
 # Column widths (px) of the per-query table: it fits beside the sidebar in a 1,440 px window.
 ID_WIDTH, KIND_WIDTH, QUERY_WIDTH = 50, 60, 240
@@ -93,6 +94,8 @@ def render() -> None:
             render_budget(golden, document, inputs)
             render_study(golden, inputs)
             render_judge_panel(evaluation)
+    st.divider()
+    render_kb_evaluation()
     st.divider()
     _render_marking(inputs, documents, outcome)
 

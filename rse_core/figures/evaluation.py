@@ -68,7 +68,12 @@ CURVE_STYLE = {
 }
 
 
-def budget_figure(curves: list[Curve], current: TunePoint | None = None, tuned: TuneResult | None = None) -> go.Figure:
+def budget_figure(
+    curves: list[Curve],
+    current: TunePoint | None = None,
+    tuned: TuneResult | None = None,
+    current_label: str = "Sidebar setting",
+) -> go.Figure:
     """Recall vs characters: one line per method (area in its name), the current and tuned settings."""
     figure = go.Figure()
     for curve in curves:
@@ -88,7 +93,7 @@ def budget_figure(curves: list[Curve], current: TunePoint | None = None, tuned: 
             )
         )
     if current is not None:
-        figure.add_trace(_marker(current, "Sidebar setting", "circle-open", "#0f172a", 14))
+        figure.add_trace(_marker(current, current_label, "circle-open", "#0f172a", 14))
     if tuned is not None and tuned.best is not None:
         figure.add_trace(_marker(tuned.best, "Auto-tuned", "star", "#16a34a", 16))
         figure.add_vline(

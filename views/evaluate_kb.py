@@ -1,0 +1,236 @@
+"""Evaluate, knowledge-base part: a set's questions asked of one whole knowledge base, on request.
+
+Thin: the sets and their cached first stages come from :mod:`app_ui.kb_evaluation`, the scores
+and curves from :func:`rse_core.evaluation.kb_eval.evaluate_kb` (the numbers equal
+``python -m rse_core.evaluate samples-kb``'s), the targets from
+:mod:`rse_core.evaluation.retrieval_targets`, auto-tune from
+:func:`rse_core.evaluation.kb_tuning.tune_kb`. It runs at the Knowledge base page's settings, and
+a tuned setting goes back to that page.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pandas as pd
+import streamlit as st
+
+from app_ui import components, kb_evaluation, kb_settings, keys, navigation, state, widgets
+from app_ui import knowledge_bases as kbs
+from app_ui.safe_text import md
+from rse_core import RSEError, RSEParams
+from rse_core.evaluation.curves import MAX_CHARACTERS
+from rse_core.evaluation.kb_eval import KBEvaluation, evaluate_kb
+from rse_core.evaluation.kb_tuning import KBTuneResult, tune_kb
+from rse_core.evaluation.retrieval_targets import check_kb_targets
+from rse_core.evaluation.tuning import TunePoint
+from rse_core.figures.evaluation import budget_figure
+from rse_core.kb import KBQueryParams
+
+K = keys.EvaluateKB
+LOGGER = logging.getLogger(__name__)
+COLUMNS = {  # summary field -> (column label, number format)
+    "questions": ("questions", "%d"),
+    "rse_characters": ("characters", "%d"),
+    "rse_page_hit": ("RSE page hit", "%.2f"),
+    "top_k_page_hit": ("top-k page hit at RSE's chars", "%.2f"),
+    "window_page_hit": ("window page hit at RSE's chars", "%.2f"),
+    "rse_recall": ("RSE recall", "%.2f"),
+    "top_k_recall": ("top-k recall at RSE's chars", "%.2f"),
+    "window_recall": ("window recall at RSE's chars", "%.2f"),
+    "rse_first_in_document": ("RSE 1st in right document", "%.2f"),
+    "area_rse": ("area RSE", "%.3f"),
+    "area_top_k": ("area top-k", "%.3f"),
+    "area_window": ("area window", "%.3f"),
+}
+
+
+def render_kb_evaluation() -> None:
+    st.subheader("Over a knowledge base")
+    st.caption(
+        "Every question goes to one whole knowledge base, as in production: the first stage picks the "
+        "documents, RSE runs over them, and top-k and the fixed window get RSE's characters question by "
+        "question. **Page hit**: the share of a question's gold pages a piece touches; **recall**: the share "
+        "of its gold characters sent. Runs at the Knowledge base page's settings."
+    )
+    offered = kb_evaluation.offered()
+    state.keep_choice(K.SET, list(offered), kb_evaluation.SAMPLES)
+    pick, run = st.columns([3, 1], vertical_alignment="bottom")
+    name = pick.selectbox("Knowledge-base set", list(offered), format_func=offered.__getitem__, key=K.SET)
+    params, kb_params = kb_settings.saved_settings()
+    st.caption(md(_settings_line(params, kb_params)))
+    for note in kb_evaluation.not_offered():
+        st.caption(md(f"Not offered yet: {note}."))
+    run_key = (name, params, kb_params)
+    if run.button("Run", key=K.RUN, icon=":material/play_arrow:", type="primary"):
+        _run(name, params, kb_params, run_key)
+    stored = st.session_state.get(K.RESULT)
+    if stored is None or stored[0] != run_key:
+        st.caption(
+            "Press **Run** to ask this set's questions of its base"
+            + (" again: the settings changed since the last run." if stored else ".")
+        )
+        return
+    _render_result(stored[1], name, run_key)
+
+
+def _settings_line(params: RSEParams, kb_params: KBQueryParams) -> str:
+    return (
+        f"Settings: first stage {kb_params.first_stage.value}, top {kb_params.top_n} hits, "
+        f"{kb_params.documents_selected} documents selected, ranks "
+        f"{'across' if kb_params.rank_across_documents else 'within'} documents; penalty "
+        f"{params.irrelevant_chunk_penalty:g}, decay {params.decay_rate:g}, minimum {params.minimum_value:g}, "
+        f"max {params.max_length} chunks per segment, {params.overall_max_length} overall. "
+        "Change them on the Knowledge base page."
+    )
+
+
+def _run(name: str, params: RSEParams, kb_params: KBQueryParams, run_key: tuple) -> None:
+    try:
+        with widgets.progress_bar("Opening the knowledge base...") as bar:
+            chosen = kb_evaluation.open_set(name, bar)
+            cases = kb_evaluation.cases(chosen, kb_params, bar)
+        with st.spinner(f"Scoring {len(cases)} questions and drawing the curves..."):
+            evaluation = evaluate_kb(chosen.base.kb, cases, kbs.rse_params_for(chosen.base, params), kb_params)
+    except (KeyError, RSEError, OSError):
+        LOGGER.exception("knowledge-base evaluation %s failed", name)
+        st.error(
+            f"The {kb_evaluation.LABELS.get(name, name)} evaluation could not run (the server log says why).",
+            icon=":material/error:",
+        )
+        return
+    st.session_state[K.RESULT] = (run_key, evaluation)
+    st.session_state.pop(K.TUNED, None)
+
+
+def _render_result(evaluation: KBEvaluation, name: str, run_key: tuple) -> None:
+    overall = evaluation.summary("all")
+    columns = st.columns(4)
+    columns[0].metric("RSE page hit", f"{overall['rse_page_hit']:.2f}")
+    columns[1].metric(
+        "top-k page hit, same characters",
+        f"{overall['top_k_page_hit']:.2f}",
+    )
+    columns[2].metric(
+        "RSE recall", f"{overall['rse_recall']:.2f}", f"{overall['rse_recall'] - overall['top_k_recall']:+.2f} vs top-k"
+    )
+    columns[3].metric("Characters per question", f"{overall['rse_characters']:,.0f}")
+    table = pd.DataFrame(
+        [
+            {"type": row["kind"], **{label: row.get(field) for field, (label, _) in COLUMNS.items()}}
+            for row in evaluation.rows()
+        ]
+    )
+    st.dataframe(
+        table,
+        hide_index=True,
+        key=K.TABLE,
+        column_config={label: st.column_config.NumberColumn(label, format=fmt) for label, fmt in COLUMNS.values()},
+    )
+    targets = check_kb_targets(evaluation, name)
+    st.caption(
+        "Targets at the defaults (issue 20): "
+        + "; ".join(f"{'✓' if c.met else '✗'} {md(c.target)} ({md(c.measured)})" for c in targets)
+    )
+    kinds = [*evaluation.kinds(), "all"]
+    state.keep_choice(K.KIND, kinds, "all")
+    kind = st.radio("Questions", kinds, key=K.KIND, horizontal=True)
+    curves = evaluation.curves.get(kind, [])
+    row = evaluation.summary(kind)
+    current = TunePoint(evaluation.params, float(row["rse_recall"]), float(row["rse_characters"]))
+    st.plotly_chart(
+        budget_figure(curves, current, current_label="Knowledge base page's setting"),
+        key=K.CHART,
+        config=components.chart_config("kb_recall_vs_characters"),
+    )
+    st.caption(
+        f"Recall vs characters over the base: RSE over a sweep of the penalty, top-k and the window over k; the "
+        f"area is the best recall reachable at each budget, averaged from 0 to {MAX_CHARACTERS:,} characters."
+    )
+    _render_tune(evaluation, run_key)
+
+
+def _render_tune(evaluation: KBEvaluation, run_key: tuple) -> None:
+    st.markdown("**Auto-tune over the base**")
+    budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
+    if K.BUDGET not in st.session_state:
+        st.session_state[K.BUDGET] = 8000
+    budget = budget_column.number_input(
+        "Character budget per question (mean)",
+        min_value=500,
+        max_value=50_000,
+        step=500,
+        key=K.BUDGET,
+        help="The most gold pages touched among penalty, decay, max chunks, minimum value and documents-selected "
+        "settings that send at most this many characters per question, tuned on half the documents' questions "
+        "and scored on the other half.",
+    )
+    tuned_entry = st.session_state.get(K.TUNED)
+    if run_column.button("Auto-tune", key=K.TUNE, icon=":material/tune:"):
+        chosen = kb_evaluation.open_set(run_key[0])
+        with st.spinner(f"Trying settings on {len(evaluation.cases)} questions..."):
+            tuned = tune_kb(chosen.base.kb, evaluation.cases, evaluation.params, float(budget))
+        tuned_entry = (run_key, float(budget), tuned)
+        st.session_state[K.TUNED] = tuned_entry
+    if tuned_entry is None or tuned_entry[0] != run_key or tuned_entry[1] != float(budget):
+        return
+    _render_tuned(tuned_entry[2])
+
+
+def _render_tuned(tuned: KBTuneResult) -> None:
+    rows = []
+    for label, setting in (
+        ("the Knowledge base page's settings, held-out half", tuned.default_held),
+        ("tuned, on the tuning half", tuned.best),
+        ("tuned, held-out half", tuned.best_held),
+    ):
+        if setting is None:
+            continue
+        p = setting.params
+        rows.append(
+            {
+                "setting": label,
+                "page hit": setting.page_hit,
+                "top-k page hit at its chars": setting.top_k_page_hit,
+                "recall": setting.recall,
+                "characters": setting.characters,
+                "penalty": p.irrelevant_chunk_penalty,
+                "decay": p.decay_rate,
+                "max chunks": p.max_length,
+                "minimum": p.minimum_value,
+                "documents": setting.documents_selected,
+            }
+        )
+    if tuned.best is None:
+        st.warning(f"No setting sends at most {tuned.budget:,.0f} characters per question.", icon=":material/warning:")
+    st.dataframe(
+        pd.DataFrame(rows),
+        hide_index=True,
+        column_config={
+            name: st.column_config.NumberColumn(name, format=fmt)
+            for name, fmt in (
+                ("page hit", "%.2f"),
+                ("top-k page hit at its chars", "%.2f"),
+                ("recall", "%.2f"),
+                ("characters", "%d"),
+            )
+        },
+    )
+    st.caption(
+        f"{tuned.tried} settings tried on {tuned.tuned_on} questions, scored on the other {tuned.held_out} "
+        "(split by document name, so a document's questions stay on one side)."
+    )
+    if tuned.best is not None:
+        st.button(
+            "Apply on the Knowledge base page",
+            key=K.APPLY,
+            icon=":material/check:",
+            on_click=_apply,
+            args=(tuned.best.params, tuned.best.documents_selected),
+            help="Sets that page's penalty, decay, minimum, max chunks and documents-selected, and opens it.",
+        )
+
+
+def _apply(params: RSEParams, documents_selected: int) -> None:
+    kb_settings.apply_tuned(params, documents_selected)
+    navigation.request("Knowledge base")
