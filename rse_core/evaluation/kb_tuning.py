@@ -74,8 +74,8 @@ class KBTuneResult:
     def report(self) -> str:
         lines = [
             f"Auto-tune over the base: {self.tried} settings, the most evidence pages touched with at most "
-            f"{self.budget:,.0f} characters a question, tuned on {self.tuned_on} questions (half the companies) "
-            f"and scored on the other {self.held_out}:"
+            f"{self.budget:,.0f} characters a question, tuned on {self.tuned_on} questions (half the documents "
+            f"by name: a company's filings stay together) and scored on the other {self.held_out}:"
         ]
         for label, setting in (
             ("defaults, held-out half", self.default_held),

@@ -10,7 +10,7 @@ optionally), never the app, the figures or an LLM client. ``python -m rse_core.k
 
 from rse_core.kb.base import KBInfo, KnowledgeBase
 from rse_core.kb.build import BuildProgress, BuildReport, add_paths, build, collect_files, ensure_built
-from rse_core.kb.calibration import BM25_CALIBRATION, DENSE_CALIBRATION
+from rse_core.kb.calibration import BM25_CALIBRATION, DENSE_CEILING, DENSE_SPREAD, dense_calibration
 from rse_core.kb.catalog import DocumentEntry, KnowledgeBaseError
 from rse_core.kb.embedding import Embedder, MiniLMEmbedder
 from rse_core.kb.params import FirstStage, KBQueryParams
@@ -29,7 +29,8 @@ from rse_core.kb.store import ChunkRecord, ChunkStore, Hit, StoredChunk
 
 __all__ = [
     "BM25_CALIBRATION",
-    "DENSE_CALIBRATION",
+    "DENSE_CEILING",
+    "DENSE_SPREAD",
     "BuildProgress",
     "BuildReport",
     "ChunkRecord",
@@ -52,6 +53,7 @@ __all__ = [
     "add_paths",
     "build",
     "collect_files",
+    "dense_calibration",
     "document_hits",
     "ensure_built",
     "query_kb",

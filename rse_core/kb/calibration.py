@@ -1,32 +1,44 @@
-"""Fixed maps from first-stage scores to [0, 1]: a chunk's calibrated score depends on the query
-and the chunk alone, never on which other documents are in the knowledge base.
+"""Maps from first-stage scores to [0, 1] that put every document of a base on one scale.
 
 The core calibrates MiniLM per document (a quantile of the document's own scores); over a
-knowledge base that would be circular (only hits are scored) and a document's values would move
-when the hit list changes. So here the maps are fixed, with constants read off the sample
-documents and their golden queries (numbers in each map's note).
+knowledge base that would be circular (only hits are scored) and would give every document's
+best chunk full weight, however weak. A bi-encoder's cosine has no fixed scale either: one fixed
+map (0.25 -> 0, 0.55 -> 1, read off the samples) sent 7,900 characters a question on the samples'
+base but 14,900 on the external set's and 15,300 on FinanceBench's, where headed chunks of a
+relevant document score high all through.
+
+So the dense map is anchored on the query's **best hit in the whole base**: that cosine maps to
+1 and 0.2 below it to 0, the same line for every document, so a document whose best chunk is far
+below the base's best stays near 0. A best under 0.45 counts as 0.45, so a query nothing in the
+base answers stays weak (as the core's minilm ceiling does). Adding documents changes a query's
+values only when a new document holds a better chunk than any before. Measured on the three
+knowledge-base sets (``python bench/kb_calibration.py``, docs/knowledge_base.md has the table).
 """
 
 from __future__ import annotations
 
 from rse_core.scoring import Calibration
 
-DENSE_CALIBRATION = Calibration(
-    kind="linear",
-    low=0.25,
-    high=0.55,
-    note=(
-        "Cosine similarity of all-MiniLM-L6-v2 embeddings, clipped linear: 0.25 -> 0, 0.55 -> 1. On the "
-        "samples' golden queries the median chunk scores 0.02-0.23 (so most of a document maps to 0 and "
-        "pays only the penalty), the 90th percentile 0.18-0.50 and the chunk that answers 0.35-0.65. Over "
-        "a base of the three sample PDFs, the 36 golden queries at RSEParams() recall 0.87 of the gold "
-        "characters with 11,400 characters a query at (0.2, 0.5), 0.84 with 8,200 at (0.25, 0.55), 0.80 "
-        "with 5,800 at (0.3, 0.6) and 0.67 with 4,100 at (0.35, 0.6); (0.25, 0.55) keeps the core's recall "
-        "on the samples (0.86) within a few points. Fixed, so absolute: a chunk's value for a query does "
-        "not change when other documents are added."
-    ),
-)
-"""For the dense first stage (``rse_core.kb``'s default)."""
+DENSE_SPREAD = 0.2
+"""Cosine below the query's best hit at which a chunk's calibrated score reaches 0."""
+DENSE_CEILING = 0.45
+"""The anchor is at least this cosine: a query's weak best hit maps below 1."""
+
+
+def dense_calibration(best: float) -> Calibration:
+    """The dense map for a query whose best cosine in the base is ``best``: ``max(best, 0.45)``
+    -> 1, ``0.2`` below that -> 0, clipped linear between."""
+    high = max(float(best), DENSE_CEILING)
+    return Calibration(
+        kind="linear",
+        low=high - DENSE_SPREAD,
+        high=high,
+        note=(
+            f"Cosine of all-MiniLM-L6-v2 embeddings, anchored on the query's best hit in the base "
+            f"({float(best):.2f}; at least {DENSE_CEILING}): {high:.2f} -> 1, {high - DENSE_SPREAD:.2f} -> 0."
+        ),
+    )
+
 
 BM25_CALIBRATION = Calibration(
     kind="logistic",

@@ -1,5 +1,6 @@
-"""The first stage: the best chunks for one query, each with a calibrated score in [0, 1] on a
-fixed scale (:mod:`rse_core.kb.calibration`), over the whole base or within chosen documents."""
+"""The first stage: the best chunks for one query, each with a calibrated score in [0, 1] on one
+scale for the whole base (:mod:`rse_core.kb.calibration`: anchored on the query's best hit in
+the base), over the whole base or within chosen documents."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from rse_core.kb.calibration import BM25_CALIBRATION, DENSE_CALIBRATION
+from rse_core.kb.calibration import BM25_CALIBRATION, dense_calibration
 from rse_core.kb.embedding import Embedder
 from rse_core.kb.params import FirstStage
 from rse_core.kb.store import ChunkStore, Hit
+from rse_core.scoring import Calibration
 
 
 @dataclass(frozen=True)
@@ -49,22 +51,33 @@ def scored_search(
     limit: int,
     allowed: Collection[str],
     documents: Sequence[str] | None = None,
-) -> list[ScoredHit]:
+    anchor: float | None = None,
+) -> tuple[list[ScoredHit], float | None]:
     """Best ``limit`` hits, best first, in ``documents`` (all when ``None``), keeping only the
-    ``allowed`` (committed) documents' chunks.
+    ``allowed`` (committed) documents' chunks; and the anchor they were scored with.
+
+    ``anchor`` is the query's best cosine in the whole base, which the dense map is anchored on
+    (:func:`~rse_core.kb.calibration.dense_calibration`); ``None`` takes the best of these hits,
+    right for a search of the whole base, whose anchor a later search within documents is given
+    so both score alike. It stays ``None`` when no hit has a cosine (BM25).
 
     Hybrid asks each search for ``limit`` and fuses calibrated scores,
-    ``w * dense + (1 - w) * bm25``, a chunk missing from one list counting 0 there: the fused
-    score stays absolute, unlike reciprocal-rank fusion, whose scores depend on the other hits.
+    ``w * dense + (1 - w) * bm25``, a chunk missing from one list counting 0 there: unlike
+    reciprocal-rank fusion, a chunk's fused score does not depend on the ranks of the others.
     """
-    hits = store.search(vector=probe.vector, text=probe.text, limit=limit, documents=documents)
-    scored = [_score(hit, probe.stage, probe.fusion_weight) for hit in hits if hit.doc_id in allowed]
+    found = store.search(vector=probe.vector, text=probe.text, limit=limit, documents=documents)
+    hits = [hit for hit in found if hit.doc_id in allowed]
+    if anchor is None:
+        similarities = [hit.similarity for hit in hits if hit.similarity is not None]
+        anchor = max(similarities) if similarities else None
+    dense = dense_calibration(anchor) if anchor is not None else None
+    scored = [_score(hit, probe.stage, probe.fusion_weight, dense) for hit in hits]
     scored.sort(key=lambda hit: (-hit.score, -hit.order, hit.doc_id, hit.chunk_index))
-    return scored[:limit]
+    return scored[:limit], anchor
 
 
-def _score(hit: Hit, stage: FirstStage, weight: float) -> ScoredHit:
-    dense = _calibrated(DENSE_CALIBRATION, hit.similarity)
+def _score(hit: Hit, stage: FirstStage, weight: float, dense_map: Calibration | None) -> ScoredHit:
+    dense = _calibrated(dense_map, hit.similarity)
     lexical = _calibrated(BM25_CALIBRATION, hit.bm25)
     if stage is FirstStage.DENSE:
         score, order = dense, hit.similarity or 0.0
@@ -76,5 +89,5 @@ def _score(hit: Hit, stage: FirstStage, weight: float) -> ScoredHit:
     return ScoredHit(hit.doc_id, hit.chunk_index, score, order)
 
 
-def _calibrated(calibration, raw: float | None) -> float:
-    return 0.0 if raw is None else float(calibration(np.array([raw]))[0])
+def _calibrated(calibration: Calibration | None, raw: float | None) -> float:
+    return 0.0 if raw is None or calibration is None else float(calibration(np.array([raw]))[0])

@@ -178,7 +178,9 @@ def search_first_stage(
     embedder = kb.embedder if kb_params.first_stage is not FirstStage.BM25 else None
     committed = kb.documents.keys()
     probes = [QueryProbe.make(query, kb_params.first_stage, embedder, kb_params.fusion_weight) for query in queries]
-    hits = [scored_search(kb.store, probe, kb_params.top_n, committed) for probe in probes]
+    searched = [scored_search(kb.store, probe, kb_params.top_n, committed) for probe in probes]
+    hits = [query_hits for query_hits, _ in searched]
+    anchors = tuple(anchor for _, anchor in searched)
     timings["first_stage"] = time.perf_counter() - clock
 
     clock = time.perf_counter()
@@ -186,8 +188,8 @@ def search_first_stage(
     valued = hits
     if kb_params.selected_top_n and selected:
         valued = [
-            _union(query_hits, scored_search(kb.store, probe, kb_params.selected_top_n, committed, selected))
-            for probe, query_hits in zip(probes, hits, strict=True)
+            _union(query_hits, scored_search(kb.store, probe, kb_params.selected_top_n, committed, selected, anchor)[0])
+            for probe, query_hits, anchor in zip(probes, hits, anchors, strict=True)
         ]
     timings["selected_search"] = time.perf_counter() - clock
     if not any(hits):
@@ -332,7 +334,7 @@ def select_documents(hits: Sequence[Sequence[ScoredHit]], per_query: int) -> lis
 
 
 def _union(first: Sequence[ScoredHit], more: Sequence[ScoredHit]) -> list[ScoredHit]:
-    """Hits of both searches, once each (the scores agree: both are the same fixed map)."""
+    """Hits of both searches, once each (the scores agree: both searches use the same anchor)."""
     seen = {(hit.doc_id, hit.chunk_index) for hit in first}
     return [*first, *(hit for hit in more if (hit.doc_id, hit.chunk_index) not in seen)]
 

@@ -1,4 +1,4 @@
-"""RSE over a knowledge base: exact spans, whole-document values, absolute calibration."""
+"""RSE over a knowledge base: exact spans, whole-document values, calibration anchored on the base's best hit."""
 
 from __future__ import annotations
 
@@ -9,7 +9,18 @@ import pytest
 
 from rse_core import RSEParams, chunk_document, load_document
 from rse_core.errors import ParameterError, QueryError
-from rse_core.kb import FirstStage, KBQueryParams, KnowledgeBase, add_paths, build, query_kb
+from rse_core.kb import (
+    DENSE_CEILING,
+    DENSE_SPREAD,
+    FirstStage,
+    KBQueryParams,
+    KnowledgeBase,
+    add_paths,
+    build,
+    dense_calibration,
+    query_kb,
+    search_first_stage,
+)
 from tests.kb.support import ROOT, SAMPLE_EMBEDDINGS, SAMPLES, HashingEmbedder, filler
 
 
@@ -79,12 +90,13 @@ def _paragraph(words: str, fill: str, seed: int) -> str:
 @pytest.fixture
 def flaw_kb(tmp_path):
     """Document ``long.txt``: chunks 0-3 about zebra stripes, then filler. Document ``strong.txt``:
-    three chunks that match the query better than any of long.txt's."""
+    three chunks that match the query better than any of long.txt's (cosine 0.88 against 0.82 and
+    0.79: within the dense map's spread of the base's best, so long.txt's chunks keep value)."""
     long_doc = "\n\n".join(
-        [_paragraph("zebra stripes " * (6 if n == 0 else 3), "savanna", n) for n in range(4)]
+        [_paragraph("zebra stripes " * (6 if n == 0 else 5), "savanna", n) for n in range(4)]
         + [_paragraph("", "ledger", 10 + n) for n in range(6)]
     )
-    strong = "\n\n".join(_paragraph("zebra stripes " * 12, "x", 20 + n) for n in range(3))
+    strong = "\n\n".join(_paragraph("zebra stripes " * 8, "x", 20 + n) for n in range(3))
     (tmp_path / "long.txt").write_text(long_doc)
     (tmp_path / "strong.txt").write_text(strong)
     build(tmp_path / "kb", [tmp_path / "long.txt", tmp_path / "strong.txt"], embedder=HashingEmbedder())
@@ -125,6 +137,38 @@ def test_adding_unrelated_documents_leaves_a_documents_values_unchanged(tmp_path
     assert len(kb.documents) == 4
     after = query_kb(kb, query).values[handbook][0]
     np.testing.assert_array_equal(before, after)
+
+
+def test_the_dense_map_is_anchored_on_the_querys_best_hit_and_a_weak_best_stays_weak():
+    strong = dense_calibration(0.7)  # hand computations: 0.7 -> 1, 0.5 -> 0, linear between
+    assert strong(np.array([0.7, 0.6, 0.5, 0.45, 0.9])).tolist() == pytest.approx([1.0, 0.5, 0.0, 0.0, 1.0])
+    weak = dense_calibration(0.3)  # a best under 0.45 counts as 0.45: 0.3 -> (0.3 - 0.25) / 0.2
+    assert weak(np.array([0.3, 0.25])).tolist() == pytest.approx([0.25, 0.0])
+    assert (DENSE_SPREAD, DENSE_CEILING) == (0.2, 0.45)
+
+
+def test_a_document_far_below_the_bases_best_hit_is_worth_the_penalty_alone(tmp_path):
+    """strong.txt scores 0.94 for the query, weak.txt's best chunk 0.58: more than the spread
+    below, so weak.txt's chunks calibrate to 0, in the base-wide search and in the search within
+    the selected documents alike (both use the base's anchor)."""
+    weak = "\n\n".join(_paragraph("zebra stripes " * 3, "savanna", n) for n in range(4))
+    strong = "\n\n".join(_paragraph("zebra stripes " * 12, "x", 20 + n) for n in range(3))
+    (tmp_path / "weak.txt").write_text(weak)
+    (tmp_path / "strong.txt").write_text(strong)
+    build(tmp_path / "kb", [tmp_path / "weak.txt", tmp_path / "strong.txt"], embedder=HashingEmbedder())
+    kb = KnowledgeBase.open(tmp_path / "kb", HashingEmbedder())
+    first = search_first_stage(kb, "zebra stripes", KBQueryParams(top_n=5, documents_selected=5))
+    weak_id = next(e.doc_id for e in kb.documents.values() if e.name == "weak.txt")
+    anchor = max(hit.order for hit in first.hits[0])
+    assert anchor == pytest.approx(0.94, abs=0.01)
+    assert weak_id in first.selected
+    weak_hits = [hit for hit in first.valued[0] if hit.doc_id == weak_id]
+    assert len(weak_hits) == 4, "the search within the selected documents scores all of weak.txt's chunks"
+    assert all(hit.score == 0.0 and hit.order < anchor - DENSE_SPREAD for hit in weak_hits)
+    for hit in first.valued[0]:
+        assert hit.score == pytest.approx(float(dense_calibration(anchor)(np.array([hit.order]))[0]))
+    result = query_kb(kb, "zebra stripes", kb_params=KBQueryParams(top_n=5, documents_selected=5))
+    assert all(segment.doc_id != weak_id for segment in result.segments)
 
 
 def test_several_queries_share_one_budget_and_take_turns(sample_kb):
