@@ -2,7 +2,8 @@
 
 For the default scorer and ``RSEParams()``, on every set: RSE recall of at least 0.80 at no more
 than 7,000 characters per query on average; RSE at least as good as top-k given RSE's characters
-on every kind of query, and better by at least 0.10 on broad and gapped queries; and no query
+on every kind of query, and better by at least 0.10 on broad and gapped queries; on factoid
+queries no more than twice top-k's characters (at ``top_k``, 5 by default); and no query
 that returns nothing unless its best segment is worth less than the minimum segment value (each
 such query is listed with both numbers).
 """
@@ -22,6 +23,9 @@ KB_MAX_CHARACTERS = 8000
 """Over a knowledge base (FinanceBench's filings): evidence pages touched, and characters sent."""
 MARGIN_KINDS = {"broad": 0.10, "gapped": 0.10}
 """Kinds on which RSE must beat top-k at RSE's characters by this much (others: by 0 or more)."""
+FACTOID_CHARACTERS_RATIO = 2.0
+"""A factoid query's characters, RSE's against top-k's (at ``params.top_k``): short questions get
+short answers."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,17 @@ def check_targets(report) -> list[TargetCheck]:
         need = MARGIN_KINDS.get(kind, 0.0)
         target = f"{kind}: RSE - top-k at RSE's chars >= {need:+.2f}"
         checks.append(TargetCheck(report.name, target, f"{margin:+.2f}", margin >= need - 1e-9))
+    rows = {(row["kind"], row["method"]): row for row in report.evaluation.summary()}
+    if ("factoid", "rse") in rows and rows[("factoid", "top_k")]["characters"]:
+        ratio = rows[("factoid", "rse")]["characters"] / rows[("factoid", "top_k")]["characters"]
+        checks.append(
+            TargetCheck(
+                report.name,
+                f"factoid: characters <= {FACTOID_CHARACTERS_RATIO:g}x top-k's (k = {report.evaluation.params.top_k})",
+                f"{ratio:.2f}x",
+                ratio <= FACTOID_CHARACTERS_RATIO,
+            )
+        )
     reasons = empty_reasons(report)
     checks.append(
         TargetCheck(
