@@ -72,11 +72,9 @@ def not_offered() -> list[str]:
     """What an operator would do to offer the sets that are missing (for a caption)."""
     notes = []
     if corpus_missing_message() is None and not _built(golden_kb.default_kb_dir(SetName.EXTERNAL)):
-        notes.append("the external set: run `python -m rse_core.evaluate external-kb` once on the server")
+        notes.append("the external set (`python -m rse_core.evaluate external-kb`)")
     if fb.missing_message(fb.default_folder()) is None and not _built(fb.default_kb_dir()):
-        notes.append(
-            "FinanceBench: run `python -m rse_core.evaluate financebench-kb` once on the server (about an hour)"
-        )
+        notes.append("FinanceBench (`python -m rse_core.evaluate financebench-kb`, about an hour)")
     return notes
 
 

@@ -31,16 +31,16 @@ K = keys.EvaluateKB
 LOGGER = logging.getLogger(__name__)
 COLUMNS = {  # summary field -> (column label, number format)
     "questions": ("questions", "%d"),
-    "rse_characters": ("characters", "%d"),
-    "rse_page_hit": ("RSE page hit", "%.2f"),
-    "top_k_page_hit": ("top-k page hit at RSE's chars", "%.2f"),
-    "window_page_hit": ("window page hit at RSE's chars", "%.2f"),
+    "rse_characters": ("characters", "localized"),
     "rse_recall": ("RSE recall", "%.2f"),
     "top_k_recall": ("top-k recall at RSE's chars", "%.2f"),
-    "window_recall": ("window recall at RSE's chars", "%.2f"),
-    "rse_first_in_document": ("RSE 1st in right document", "%.2f"),
+    "rse_page_hit": ("RSE page hit", "%.2f"),
+    "top_k_page_hit": ("top-k page hit at RSE's chars", "%.2f"),
     "area_rse": ("area RSE", "%.3f"),
     "area_top_k": ("area top-k", "%.3f"),
+    "rse_first_in_document": ("RSE 1st in right document", "%.2f"),
+    "window_recall": ("window recall at RSE's chars", "%.2f"),
+    "window_page_hit": ("window page hit at RSE's chars", "%.2f"),
     "area_window": ("area window", "%.3f"),
 }
 
@@ -48,10 +48,8 @@ COLUMNS = {  # summary field -> (column label, number format)
 def render_kb_evaluation() -> None:
     st.subheader("Over a knowledge base")
     st.caption(
-        "Every question goes to one whole knowledge base, as in production: the first stage picks the "
-        "documents, RSE runs over them, and top-k and the fixed window get RSE's characters question by "
-        "question. **Page hit**: the share of a question's gold pages a piece touches; **recall**: the share "
-        "of its gold characters sent. Runs at the Knowledge base page's settings."
+        "Every question goes to one whole knowledge base, as in production: the first stage picks the documents, "
+        "RSE runs over them, and top-k and the fixed window get RSE's characters question by question."
     )
     offered = kb_evaluation.offered()
     state.keep_choice(K.SET, list(offered), kb_evaluation.SAMPLES)
@@ -59,8 +57,9 @@ def render_kb_evaluation() -> None:
     name = pick.selectbox("Knowledge-base set", list(offered), format_func=offered.__getitem__, key=K.SET)
     params, kb_params = kb_settings.saved_settings()
     st.caption(md(_settings_line(params, kb_params)))
-    for note in kb_evaluation.not_offered():
-        st.caption(md(f"Not offered yet: {note}."))
+    missing = kb_evaluation.not_offered()
+    if missing:
+        st.caption(md("Not offered until built on the server: " + "; ".join(missing) + "."))
     run_key = (name, params, kb_params)
     if run.button("Run", key=K.RUN, icon=":material/play_arrow:", type="primary"):
         _run(name, params, kb_params, run_key)
@@ -106,18 +105,41 @@ def _run(name: str, params: RSEParams, kb_params: KBQueryParams, run_key: tuple)
 def _render_result(evaluation: KBEvaluation, name: str, run_key: tuple) -> None:
     overall = evaluation.summary("all")
     columns = st.columns(4)
-    columns[0].metric("RSE page hit", f"{overall['rse_page_hit']:.2f}")
+    columns[0].metric(
+        "RSE recall",
+        f"{overall['rse_recall']:.2f}",
+        f"{overall['rse_recall'] - overall['top_k_recall']:+.2f} vs top-k",
+        help="Share of the gold characters sent; top-k is given RSE's characters question by question.",
+    )
     columns[1].metric(
-        "top-k page hit, same characters",
-        f"{overall['top_k_page_hit']:.2f}",
+        "Gold-page hit",
+        f"{overall['rse_page_hit']:.2f}",
+        f"{overall['rse_page_hit'] - overall['top_k_page_hit']:+.2f} vs top-k",
+        help="Share of a question's gold pages that a segment touches.",
     )
-    columns[2].metric(
-        "RSE recall", f"{overall['rse_recall']:.2f}", f"{overall['rse_recall'] - overall['top_k_recall']:+.2f} vs top-k"
+    columns[2].metric("Characters per question", f"{overall['rse_characters']:,.0f}")
+    columns[3].metric(
+        "Area RSE / top-k",
+        f"{overall.get('area_rse', 0.0):.3f} / {overall.get('area_top_k', 0.0):.3f}",
+        help=f"Under recall vs characters, 0 to {MAX_CHARACTERS:,} characters (the chart below).",
     )
-    columns[3].metric("Characters per question", f"{overall['rse_characters']:,.0f}")
+    kinds = [*evaluation.kinds(), "all"]
+    state.keep_choice(K.KIND, kinds, "all")
+    kind = st.radio("Questions", kinds, key=K.KIND, horizontal=True)
+    row = evaluation.summary(kind)
+    current = TunePoint(evaluation.params, float(row["rse_recall"]), float(row["rse_characters"]))
+    st.plotly_chart(
+        budget_figure(evaluation.curves.get(kind, []), current, current_label="Knowledge base page's setting"),
+        key=K.CHART,
+        config=components.chart_config("kb_recall_vs_characters"),
+    )
+    st.caption(
+        "Recall vs characters over the base: RSE over a sweep of the penalty, top-k and the window over k; the "
+        f"area is the best recall reachable at each budget, averaged from 0 to {MAX_CHARACTERS:,} characters."
+    )
     table = pd.DataFrame(
         [
-            {"type": row["kind"], **{label: row.get(field) for field, (label, _) in COLUMNS.items()}}
+            {"type": row["kind"], **{label: _cell(field, row.get(field)) for field, (label, _) in COLUMNS.items()}}
             for row in evaluation.rows()
         ]
     )
@@ -129,25 +151,15 @@ def _render_result(evaluation: KBEvaluation, name: str, run_key: tuple) -> None:
     )
     targets = check_kb_targets(evaluation, name)
     st.caption(
-        "Targets at the defaults (issue 20): "
-        + "; ".join(f"{'✓' if c.met else '✗'} {md(c.target)} ({md(c.measured)})" for c in targets)
-    )
-    kinds = [*evaluation.kinds(), "all"]
-    state.keep_choice(K.KIND, kinds, "all")
-    kind = st.radio("Questions", kinds, key=K.KIND, horizontal=True)
-    curves = evaluation.curves.get(kind, [])
-    row = evaluation.summary(kind)
-    current = TunePoint(evaluation.params, float(row["rse_recall"]), float(row["rse_characters"]))
-    st.plotly_chart(
-        budget_figure(curves, current, current_label="Knowledge base page's setting"),
-        key=K.CHART,
-        config=components.chart_config("kb_recall_vs_characters"),
-    )
-    st.caption(
-        f"Recall vs characters over the base: RSE over a sweep of the penalty, top-k and the window over k; the "
-        f"area is the best recall reachable at each budget, averaged from 0 to {MAX_CHARACTERS:,} characters."
+        "The project's targets over a knowledge base: "
+        + "; ".join(f"{'met' if c.met else 'missed'}: {md(c.target)} ({md(c.measured)})" for c in targets)
     )
     _render_tune(evaluation, run_key)
+
+
+def _cell(field: str, value: object) -> object:
+    """A summary value as the table shows it (characters as a whole number)."""
+    return round(float(value)) if field == "rse_characters" and value is not None else value
 
 
 def _render_tune(evaluation: KBEvaluation, run_key: tuple) -> None:

@@ -89,3 +89,29 @@ def test_external_set_on_a_third_party_document(app_url, page):
     path = ARTIFACTS_DIR / "evaluate_external.png"
     page.screenshot(path=str(path))
     assert page.dialogs == []
+
+
+def test_a_knowledge_base_set_runs_on_request_with_its_curves(app_url, page):
+    """Over a knowledge base: Run asks the samples' 36 queries of the bundled base and draws the
+    table and the curves, at a projector's 1280x720 too."""
+    page.goto(app_url + "/evaluate?scorer=bm25")
+    wait_for_app(page)
+    heading = page.get_by_text("Over a knowledge base", exact=True)
+    heading.wait_for(timeout=180_000)
+    page.locator(".st-key-ev_kb_run button").click()
+    wait_for_app(page)
+    page.get_by_text("Gold-page hit", exact=True).wait_for(timeout=240_000)
+    page.locator("[data-testid='stPlotlyChart']").last.wait_for(timeout=60_000)
+    wait_for_app(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert page.get_by_text("Knowledge base page's setting").count() >= 1  # the marker in the chart's legend
+    sizes = ((1440, 1500, "evaluate_knowledge_base"), (1280, 720, "evaluate_knowledge_base_1280x720"))
+    for width, height, name in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        heading.evaluate("element => element.scrollIntoView({block: 'start'})")
+        page.mouse.move(700, 5)
+        page.wait_for_timeout(1500)  # let Plotly finish drawing
+        path = ARTIFACTS_DIR / f"{name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path))
+    assert page.dialogs == []
