@@ -24,9 +24,10 @@ from pathlib import Path
 
 import streamlit as st
 
+from rse_core import RSEParams
 from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation import golden_kb
-from rse_core.evaluation.kb_eval import KBCase, prepare_cases
+from rse_core.evaluation.kb_eval import KBCase, KBEvaluation, evaluate_kb, prepare_cases
 from rse_core.evaluation.sets import SetName, corpus_missing_message, golden_sets
 from rse_core.kb import KBQueryParams, KnowledgeBase
 from rse_core.kb.catalog import CATALOG_FILE
@@ -41,6 +42,7 @@ LABELS = {
     FINANCEBENCH: "FinanceBench (74 filings, 129 questions)",
 }
 CASE_SETS_KEPT = 6  # (set, first-stage settings) pairs searched and kept per process
+EVALUATIONS_KEPT = 8  # (set, settings) evaluations kept per process
 
 Progress = Callable[[float, str], None]
 
@@ -131,3 +133,14 @@ def cases(chosen: KBEvalSet, kb_params: KBQueryParams, progress: Progress | None
             )
     store[key] = tuple(searched)
     return searched
+
+
+def evaluation(chosen: KBEvalSet, found: list[KBCase], params: RSEParams, kb_params: KBQueryParams) -> KBEvaluation:
+    """:func:`~rse_core.evaluation.kb_eval.evaluate_kb` with its curves, kept per process: the
+    same set at the same settings is scored once for every session (a class pressing Run)."""
+    store = caching.shared_lru("kb_evaluations", EVALUATIONS_KEPT)
+    key = (chosen.base.key, chosen.name, params, kb_params)
+    found_evaluation = store.get(key)
+    if found_evaluation is None:
+        found_evaluation = store[key] = evaluate_kb(chosen.base.kb, found, params, kb_params)
+    return found_evaluation

@@ -20,7 +20,7 @@ from app_ui import knowledge_bases as kbs
 from app_ui.safe_text import md
 from rse_core import RSEError, RSEParams
 from rse_core.evaluation.curves import MAX_CHARACTERS
-from rse_core.evaluation.kb_eval import KBEvaluation, evaluate_kb
+from rse_core.evaluation.kb_eval import KBEvaluation
 from rse_core.evaluation.kb_tuning import KBTuneResult, tune_kb
 from rse_core.evaluation.retrieval_targets import check_kb_targets
 from rse_core.evaluation.tuning import TunePoint
@@ -90,7 +90,7 @@ def _run(name: str, params: RSEParams, kb_params: KBQueryParams, run_key: tuple)
             chosen = kb_evaluation.open_set(name, bar)
             cases = kb_evaluation.cases(chosen, kb_params, bar)
         with st.spinner(f"Scoring {len(cases)} questions and drawing the curves..."):
-            evaluation = evaluate_kb(chosen.base.kb, cases, kbs.rse_params_for(chosen.base, params), kb_params)
+            evaluation = kb_evaluation.evaluation(chosen, cases, kbs.rse_params_for(chosen.base, params), kb_params)
     except (KeyError, RSEError, OSError):
         LOGGER.exception("knowledge-base evaluation %s failed", name)
         st.error(
@@ -205,7 +205,7 @@ def _render_tuned(tuned: KBTuneResult) -> None:
                 "page hit": setting.page_hit,
                 "top-k page hit at its chars": setting.top_k_page_hit,
                 "recall": setting.recall,
-                "characters": setting.characters,
+                "characters": round(setting.characters),
                 "penalty": p.irrelevant_chunk_penalty,
                 "decay": p.decay_rate,
                 "max chunks": p.max_length,
@@ -224,7 +224,7 @@ def _render_tuned(tuned: KBTuneResult) -> None:
                 ("page hit", "%.2f"),
                 ("top-k page hit at its chars", "%.2f"),
                 ("recall", "%.2f"),
-                ("characters", "%d"),
+                ("characters", "localized"),
             )
         },
     )
