@@ -50,8 +50,9 @@ BM25_CALIBRATION = Calibration(
         "percentile 3.3-7.1 and the best 5-21 (-> 0.4-1). On the 36 golden queries at RSEParams() it "
         "recalls 0.52 of the gold characters with 8,200 characters a query; midpoints 7-9 send 3,200-5,000 "
         "characters but recall 0.42-0.46 (BM25 misses the paraphrased questions either way). Fixed, but "
-        "BM25's term weights (IDF) are taken over the whole base, so unlike the dense map it drifts as "
-        "documents are added, and in a base of a few chunks every word is common and scores stay low."
+        "BM25's term weights (IDF) are taken over the whole base, so it drifts as any document is added "
+        "(the dense map moves only when a better-matching one is), and in a base of a few chunks every word "
+        "is common and scores stay low."
     ),
 )
 """For the bm25 first stage, and BM25's half of the hybrid fusion."""
