@@ -17,7 +17,11 @@ draws pages (tens of milliseconds a page) at the server's priority.
 - ``RSE_WORKER_TIMEOUT``: seconds one task may run in a worker (default 300); longer, the worker
   is stopped and the user told.
 - ``RSE_WORKER_NICE``: how much lower the embedding workers' priority is (default 10).
-- ``RSE_WORKER_THREADS``: torch threads per embedding worker (default 1: the server keeps a core).
+- ``RSE_WORKER_THREADS``: torch threads per embedding worker (default: the machine's cores, at
+  most 4). The worker runs at a lower priority, so its threads take only the CPU the server's
+  threads leave: measured on 2 cores, 1 thread made one user's upload 1.67x the library's time
+  and 2 threads 1.18x, while a class of 30 with 10 uploading kept bystanders' slider p95 at
+  0.25 s and 0.21 s (``bench/browser_speed.py --only-upload``, ``bench/balanced.py``).
 
 Workers start with ``spawn`` (a fresh interpreter: no copy of the server's threads or locks) and
 without re-running the app (see :func:`_main_hidden`), load the model once each (on their first
@@ -72,6 +76,10 @@ class WorkerError(RSEError):
     """A worker process died or ran out of time; the message says what to do."""
 
 
+DEFAULT_THREADS = min(os.cpu_count() or 1, 4)
+"""Torch threads per embedding worker: every core (a few at most), taken at the worker's lower priority."""
+
+
 @dataclass(frozen=True)
 class PoolSettings:
     """How many workers, how long a task may run, and how the workers are started."""
@@ -79,7 +87,7 @@ class PoolSettings:
     processes: int = 1
     timeout: float = 300.0
     nice: int = 10
-    threads: int = 1
+    threads: int = DEFAULT_THREADS
 
     @classmethod
     def from_environment(cls, kind: str = EMBEDDING) -> PoolSettings:
@@ -89,7 +97,7 @@ class PoolSettings:
             processes=_whole(PROCESSES_ENV, 1, 0, MAX_PROCESSES),
             timeout=env_number(TIMEOUT_ENV, 300.0),
             nice=_whole(NICE_ENV, 10, 0, 19) if kind == EMBEDDING else 0,
-            threads=_whole(THREADS_ENV, 1, 1, 64),
+            threads=_whole(THREADS_ENV, DEFAULT_THREADS, 1, 64),
         )
 
 
@@ -105,7 +113,7 @@ def _whole(variable: str, default: int, low: int, high: int) -> int:
 
 
 def _start_worker(nice: int, threads: int) -> None:
-    """In each new worker: a lower priority, and few threads for torch (read when it is imported)."""
+    """In each new worker: a lower priority, and its thread count for torch (read when it is imported)."""
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[variable] = str(threads)
     with contextlib.suppress(OSError):  # not allowed here: run at the server's priority
