@@ -16,7 +16,7 @@ from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation import golden_kb, kb_eval
 from rse_core.evaluation.sets import SetName, golden_sets
 from rse_core.kb import KBQueryParams, KnowledgeBase
-from tests.support.apptest_support import chart_specs, new_app, no_problems, open_page
+from tests.support.apptest_support import chart_specs, new_app, no_problems, open_page, own_cache
 
 K = keys.EvaluateKB
 
@@ -25,11 +25,8 @@ K = keys.EvaluateKB
 def cache_dir(tmp_path_factory):
     """A cache of this module's own (the bundled base is built there once); no FinanceBench base."""
     folder = tmp_path_factory.mktemp("rse_cache")
-    patch = pytest.MonkeyPatch()
-    patch.setenv("RSE_CACHE_DIR", str(folder))
-    patch.setenv(fb.KB_ENV, str(folder / "no_financebench_base"))
-    yield folder
-    patch.undo()
+    with own_cache(folder, **{fb.KB_ENV: str(folder / "no_financebench_base")}) as cache:
+        yield cache
 
 
 @pytest.fixture

@@ -17,7 +17,15 @@ from rse_core import RSEParams, preset
 from rse_core.documents.reflow import reflow
 from rse_core.kb import KnowledgeBase, build, rse_from_first_stage
 from tests.kb.support import SAMPLES, HashingEmbedder
-from tests.support.apptest_support import all_text, chart_specs, html_text, new_app, no_problems, open_page
+from tests.support.apptest_support import (
+    all_text,
+    chart_specs,
+    html_text,
+    new_app,
+    no_problems,
+    open_page,
+    own_cache,
+)
 
 K = keys.KnowledgeBase
 
@@ -25,12 +33,8 @@ K = keys.KnowledgeBase
 @pytest.fixture(scope="module", autouse=True)
 def cache_dir(tmp_path_factory):
     """A cache of this module's own, so the bundled base is built here (once)."""
-    folder = tmp_path_factory.mktemp("rse_cache")
-    patch = pytest.MonkeyPatch()
-    patch.setenv("RSE_CACHE_DIR", str(folder))
-    patch.delenv(kbs.KB_DIRS_ENV, raising=False)
-    yield folder
-    patch.undo()
+    with own_cache(tmp_path_factory.mktemp("rse_cache"), **{kbs.KB_DIRS_ENV: None}) as folder:
+        yield folder
 
 
 def _page(**query_params: str):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_ui import keys
@@ -14,6 +17,23 @@ from tests.support.browser_reruns import BrowserReruns, browser_reruns  # noqa: 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 TIMEOUT = 120
+
+
+@contextmanager
+def own_cache(folder: Path, **environment: str | None) -> Iterator[Path]:
+    """``RSE_CACHE_DIR`` at ``folder`` (a module's bundled base is built there once) and the other
+    variables set (``None``: removed), for a module-scoped fixture; undone after."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("RSE_CACHE_DIR", str(folder))
+    for name, value in environment.items():
+        if value is None:
+            patch.delenv(name, raising=False)
+        else:
+            patch.setenv(name, value)
+    try:
+        yield folder
+    finally:
+        patch.undo()
 
 
 def new_app(**query_params: str) -> AppTest:
