@@ -18,6 +18,7 @@ stages are shared by every session (a class running the same evaluation searches
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +46,9 @@ CASE_SETS_KEPT = 6  # (set, first-stage settings) pairs searched and kept per pr
 EVALUATIONS_KEPT = 8  # (set, settings) evaluations kept per process
 
 Progress = Callable[[float, str], None]
+_ONE_AT_A_TIME = threading.Lock()
+"""One evaluation computes at a time in a process: a class pressing Run together costs the server
+one set's searches and scores, and the sessions after the first read them from the caches."""
 
 
 @dataclass(frozen=True)
@@ -116,13 +120,18 @@ def open_set(name: str, progress: Progress | None = None) -> KBEvalSet:
 
 
 def cases(chosen: KBEvalSet, kb_params: KBQueryParams, progress: Progress | None = None) -> list[KBCase]:
-    """Every question's first stage at ``kb_params``, searched once per process (each search holds
-    the base's lock alone, so other sessions' queries interleave)."""
+    """Every question's first stage at ``kb_params``, searched once per process and one set at a
+    time (each search holds the base's lock alone, so other sessions' queries interleave)."""
     store = caching.shared_lru("kb_evaluation_cases", CASE_SETS_KEPT)
     key = (chosen.base.key, chosen.name, kb_params.search_key)
-    found = store.get(key)
-    if found is not None:
-        return [dataclasses.replace(case, first=case.first.reused_with(kb_params)) for case in found]
+    with _ONE_AT_A_TIME:
+        found = store.get(key)
+        if found is None:
+            found = store[key] = tuple(_search_all(chosen, kb_params, progress))
+    return [dataclasses.replace(case, first=case.first.reused_with(kb_params)) for case in found]
+
+
+def _search_all(chosen: KBEvalSet, kb_params: KBQueryParams, progress: Progress | None) -> list[KBCase]:
     searched: list[KBCase] = []
     for number, item in enumerate(chosen.items):
         with chosen.base.lock:
@@ -131,7 +140,6 @@ def cases(chosen: KBEvalSet, kb_params: KBQueryParams, progress: Progress | None
             progress(
                 (number + 1) / len(chosen.items), f"Searching the base: question {number + 1} of {len(chosen.items)}"
             )
-    store[key] = tuple(searched)
     return searched
 
 
@@ -140,7 +148,8 @@ def evaluation(chosen: KBEvalSet, found: list[KBCase], params: RSEParams, kb_par
     same set at the same settings is scored once for every session (a class pressing Run)."""
     store = caching.shared_lru("kb_evaluations", EVALUATIONS_KEPT)
     key = (chosen.base.key, chosen.name, params, kb_params)
-    found_evaluation = store.get(key)
-    if found_evaluation is None:
-        found_evaluation = store[key] = evaluate_kb(chosen.base.kb, found, params, kb_params)
+    with _ONE_AT_A_TIME:
+        found_evaluation = store.get(key)
+        if found_evaluation is None:
+            found_evaluation = store[key] = evaluate_kb(chosen.base.kb, found, params, kb_params)
     return found_evaluation

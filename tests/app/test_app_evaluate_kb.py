@@ -131,3 +131,19 @@ def test_sets_not_built_on_the_server_are_not_offered(monkeypatch, tmp_path):
     assert kb_evaluation.FINANCEBENCH not in kb_evaluation.offered()
     with pytest.raises(KeyError):
         kb_evaluation.open_set(kb_evaluation.FINANCEBENCH)
+
+
+def test_sessions_pressing_run_together_search_once(searches):
+    """Two sessions' Run at once, same settings: one set of searches, the other reads it."""
+    import threading
+
+    chosen = kb_evaluation.open_set(kb_evaluation.SAMPLES)
+    kb_params = KBQueryParams(top_n=150)  # settings no other test searched with
+    found: list[list] = []
+    threads = [threading.Thread(target=lambda: found.append(kb_evaluation.cases(chosen, kb_params))) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(searches) == len(chosen.items) == 36
+    assert [case.id for case in found[0]] == [case.id for case in found[1]]
