@@ -56,9 +56,12 @@ class Chunk:
     @property
     def pages(self) -> str:
         """Page label for display: ``"p. 3"`` or ``"pp. 3-4"``."""
-        if self.first_page == self.last_page:
-            return f"p. {self.first_page}"
-        return f"pp. {self.first_page}-{self.last_page}"
+        return page_label(self.first_page, self.last_page)
+
+
+def page_label(first_page: int, last_page: int) -> str:
+    """``"p. 3"`` for one page, ``"pp. 3-4"`` for a range."""
+    return f"p. {first_page}" if first_page == last_page else f"pp. {first_page}-{last_page}"
 
 
 def scoring_text(chunk: Chunk) -> str:

@@ -19,11 +19,11 @@ from rse_core.documents import Document
 from rse_core.errors import InvalidScoresError, ParameterError, QueryError, RSEError
 from rse_core.params import RSEParams
 from rse_core.scoring import Calibration, ProgressCallback, Scorer, ScorerName, clean_query, get_scorer
-from rse_core.search import SearchResult, StopReason, find_best_segments
+from rse_core.search import SearchResult, StopReason
+from rse_core.segments import ChunkRun, ExtractedSegment, segments_from_values
 from rse_core.topk import (
     WindowSegment,
     ranked_chunks,
-    split_negatives,
     top_k,
     top_k_within_budget,
     window,
@@ -89,6 +89,14 @@ class Corpus:
 
     def document_of(self, chunk_index: int) -> Document:
         return self.documents_by_id[self.chunks[chunk_index].doc_id]
+
+    def runs(self, ranges: Sequence[tuple[int, int]]) -> list[ChunkRun]:
+        """Chunks ``start:end`` of each range (a :class:`~rse_core.segments.ChunkSource`)."""
+        return [self._run(start, end) for start, end in ranges]
+
+    def _run(self, start: int, end: int) -> ChunkRun:
+        first = self.chunks[start]
+        return ChunkRun(first.doc_id, self.document_of(start).name, first.index, self.chunks[start:end])
 
     def source_label(self, start: int, end: int) -> str:
         """``"Title, pp. 3-4, chunks 5-9"`` for chunks ``start:end`` of one document."""
@@ -162,55 +170,6 @@ def score_corpus(
 
 
 @dataclass(frozen=True)
-class ExtractedSegment:
-    """A segment as a reader sees it: where it comes from, its score and its exact text.
-
-    ``start``/``end`` index the corpus' chunks (end exclusive); ``first_chunk``/``last_chunk``
-    are chunk numbers within the document (inclusive). The chunks whose value (for the
-    segment's query) is negative come in two kinds (corpus indices):
-
-    - ``inner_gaps``: between two non-negative chunks of the segment: the low-scored middle of
-      a "gapped cluster", kept because the chunks on both sides outweigh it.
-    - ``edge_padding``: before the first or after the last non-negative chunk. The greedy search
-      starts and ends a segment on a non-negative chunk, so this is empty for RSE's own
-      segments; the field is there so that every kind of segment is described alike.
-    """
-
-    number: int
-    query: int
-    start: int
-    end: int
-    doc_id: str
-    doc_name: str
-    first_chunk: int
-    last_chunk: int
-    start_char: int
-    end_char: int
-    first_page: int
-    last_page: int
-    score: float
-    text: str
-    inner_gaps: tuple[int, ...] = ()
-    edge_padding: tuple[int, ...] = ()
-
-    @property
-    def label(self) -> str:
-        return f"S{self.number}"
-
-    @property
-    def gap_chunks(self) -> tuple[int, ...]:
-        """Every negative chunk of the segment (inner gaps and edge padding), in document order.
-
-        The name the app used before the two kinds were told apart; prefer the two fields.
-        """
-        return tuple(sorted(self.inner_gaps + self.edge_padding))
-
-    @property
-    def chunk_count(self) -> int:
-        return self.end - self.start
-
-
-@dataclass(frozen=True)
 class ExtractionResult:
     """Everything RSE decided for one set of queries, with what is needed to show why."""
 
@@ -247,7 +206,7 @@ class ExtractionResult:
 
     @property
     def rse_characters(self) -> int:
-        return sum(segment.end_char - segment.start_char for segment in self.segments)
+        return sum(segment.characters for segment in self.segments)
 
     def characters(self, chunk_indices: Sequence[int]) -> int:
         return int(self.corpus.lengths[list(chunk_indices)].sum()) if len(chunk_indices) else 0
@@ -341,7 +300,7 @@ class ExtractionResult:
             "parameters": self.params.to_dict(),
             "documents": [_document_row(corpus, document) for document in corpus.documents],
             "stop_reason": self.stop_reason.value,
-            "segments": [_segment_row(corpus, segment) for segment in self.segments],
+            "segments": [segment.to_dict() for segment in self.segments],
             "top_k": [self._chunk_ref(index) for index in self.top_k],
             "top_k_equal_budget": [self._chunk_ref(index) for index in self.top_k_equal_budget],
             "window": [_window_row(corpus, segment) for segment in self.window],
@@ -404,25 +363,6 @@ def _document_row(corpus: Corpus, document: Document) -> dict[str, object]:
     }
 
 
-def _segment_row(corpus: Corpus, segment: ExtractedSegment) -> dict[str, object]:
-    return {
-        "label": segment.label,
-        "query": segment.query,
-        "doc": segment.doc_name,
-        "doc_id": segment.doc_id,
-        "first_chunk": segment.first_chunk,
-        "last_chunk": segment.last_chunk,
-        "start_char": segment.start_char,
-        "end_char": segment.end_char,
-        "first_page": segment.first_page,
-        "last_page": segment.last_page,
-        "score": segment.score,
-        "inner_gaps": [corpus.chunks[i].index for i in segment.inner_gaps],
-        "edge_padding": [corpus.chunks[i].index for i in segment.edge_padding],
-        "text": segment.text,
-    }
-
-
 def _window_row(corpus: Corpus, segment: WindowSegment) -> dict[str, object]:
     first, last = corpus.chunks[segment.start], corpus.chunks[segment.end - 1]
     return {
@@ -480,17 +420,10 @@ def run_rse(
         )
         for raw in raw_scores
     )
-    search = find_best_segments(
-        [query_values.value for query_values in values],
-        max_length=params.max_length,
-        overall_max_length=params.overall_max_length,
-        minimum_value=params.minimum_value,
-        document_splits=corpus.document_splits,
-    )
-    segments = tuple(_describe_segment(corpus, values, number, segment) for number, segment in enumerate(search, 1))
+    search, segments = segments_from_values([query_values.value for query_values in values], params, splits, corpus)
     # Top-k ranks across documents by the scorer's own score (the values rank within a document).
     ranking = ranked_chunks([rank_by_score(v.raw) if splits else v.rank for v in values])
-    rse_characters = sum(segment.end_char - segment.start_char for segment in segments)
+    rse_characters = sum(segment.characters for segment in segments)
     return ExtractionResult(
         corpus=corpus,
         queries=tuple(queries),
@@ -541,30 +474,6 @@ def _result_notes(
     if params.per_document_calibration and _many_small_documents(corpus):
         all_notes.append(MANY_SMALL_DOCUMENTS_NOTE.format(count=len(corpus.documents)))
     return tuple(all_notes)
-
-
-def _describe_segment(corpus: Corpus, values: Sequence[ChunkValues], number: int, segment) -> ExtractedSegment:
-    first, last = corpus.chunks[segment.start], corpus.chunks[segment.end - 1]
-    document = corpus.documents_by_id[first.doc_id]
-    inner_gaps, edge_padding = split_negatives(values[segment.query].value, segment.start, segment.end)
-    return ExtractedSegment(
-        number=number,
-        query=segment.query,
-        start=segment.start,
-        end=segment.end,
-        doc_id=document.doc_id,
-        doc_name=document.name,
-        first_chunk=first.index,
-        last_chunk=last.index,
-        start_char=first.start,
-        end_char=last.end,
-        first_page=first.first_page,
-        last_page=last.last_page,
-        score=float(segment.score),
-        text=document.text[first.start : last.end],
-        inner_gaps=inner_gaps,
-        edge_padding=edge_padding,
-    )
 
 
 def extract(

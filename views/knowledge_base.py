@@ -18,11 +18,11 @@ from app_ui import components, kb_settings, state, widgets
 from app_ui import keys as app_keys
 from app_ui import knowledge_bases as kbs
 from app_ui.safe_text import md
-from rse_core import RSEParams
+from rse_core import ExtractedSegment, RSEParams
 from rse_core.documents.reflow import reflow
 from rse_core.errors import RSEError
 from rse_core.figures.knowledge_base import document_strip, top_k_chunks_of
-from rse_core.kb import FirstStage, KBSegment
+from rse_core.kb import FirstStage
 
 K = app_keys.KnowledgeBase
 LOGGER = logging.getLogger(__name__)
@@ -236,10 +236,9 @@ def _render_documents(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
 def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) -> None:
     result = answer.result
     st.subheader("Selected documents")
-    numbered = list(enumerate(result.segments, start=1))
     for doc_id in result.selected_documents:
         entry = base.kb.documents[doc_id]
-        own = [(number, segment) for number, segment in numbered if segment.doc_id == doc_id]
+        own = [segment for segment in result.segments if segment.doc_id == doc_id]
         figure = document_strip(entry.name, result.values.get(doc_id, ()), own, top_k_chunks_of(doc_id, result.top_k))
         st.plotly_chart(
             figure, key=K.strip(doc_id), theme=None, width="stretch", config=components.chart_config(f"kb_{doc_id}")
@@ -257,22 +256,22 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
             )
         if own:
             with st.container(height=SEGMENT_TEXT_HEIGHT, key=f"{K.strip(doc_id)}_text"):
-                for number, segment in own:
-                    st.html(_segment_html(number, segment, len(result.queries)))
+                for segment in own:
+                    st.html(_segment_html(segment, len(result.queries)))
         else:
             st.caption("No segment here: no run of its chunks is worth the minimum value.")
 
 
-def _segment_html(number: int, segment: KBSegment, queries: int) -> str:
+def _segment_html(segment: ExtractedSegment, queries: int) -> str:
     pages = _pages(segment.first_page, segment.last_page)
     query = f" · Q{segment.query + 1}" if queries > 1 else ""
     meta = (
         f"chunks {segment.first_chunk}–{segment.last_chunk} · {pages} · score {segment.score:.2f} · "
-        f"{segment.end_char - segment.start_char:,} characters{query}"
+        f"{segment.characters:,} characters{query}"
     )
     return (
-        f'<div class="rse-segment-head"><span class="rse-chip segment">S{number}</span> '
-        f'<b>{html.escape(segment.document)}</b> <span class="meta">· {html.escape(meta)}</span></div>'
+        f'<div class="rse-segment-head"><span class="rse-chip segment">{segment.label}</span> '
+        f'<b>{html.escape(segment.doc_name)}</b> <span class="meta">· {html.escape(meta)}</span></div>'
         f'<div class="rse-text">{html.escape(reflow(segment.text))}</div>'
     )
 

@@ -220,14 +220,9 @@ def render_text(result: KBResult) -> str:
     lines = [f"Queries: {' | '.join(result.queries)}"]
     lines += [f"Note: {note}" for note in result.notes]
     lines.append(f"{len(result.segments)} segment(s), {result.characters:,} characters.")
-    for number, segment in enumerate(result.segments, 1):
-        pages = (
-            f"p. {segment.first_page}"
-            if segment.first_page == segment.last_page
-            else (f"pp. {segment.first_page}-{segment.last_page}")
-        )
+    for segment in result.segments:
         lines.append(
-            f"\nS{number}  score {segment.score:.3f}  {one_line(segment.document)}, {pages}, "
+            f"\n{segment.label}  score {segment.score:.3f}  {one_line(segment.doc_name)}, {segment.pages}, "
             f"chunks {segment.first_chunk}-{segment.last_chunk}"
         )
         lines.append(textwrap.indent(textwrap.fill(" ".join(segment.text.split())[:300], 96), "    "))

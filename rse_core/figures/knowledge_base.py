@@ -17,7 +17,8 @@ import plotly.graph_objects as go
 
 from rse_core.figures.chunk_axis import shorten
 from rse_core.figures.style import PALETTE, band_label, band_shape, base_layout, chunk_x_axis
-from rse_core.kb.query import KBHit, KBSegment
+from rse_core.kb.query import KBHit
+from rse_core.segments import ExtractedSegment
 
 STRIP_HEIGHT = 230
 FEW_CHUNKS = 12
@@ -27,7 +28,7 @@ _QUERY_MARKERS = ("circle", "diamond")
 def document_strip(
     name: str,
     values: Sequence[np.ndarray],
-    segments: Sequence[tuple[int, KBSegment]],
+    segments: Sequence[ExtractedSegment],
     top_k_chunks: Sequence[int] = (),
     *,
     height: int = STRIP_HEIGHT,
@@ -38,7 +39,7 @@ def document_strip(
         name: the document's name (escaped here).
         values: the document's chunk values, one array per query (the second query, if any, is
             drawn as dots over the first query's bars).
-        segments: ``(number, segment)`` for this document's segments; ``number`` is the label.
+        segments: this document's segments (each labelled as it is everywhere, ``S1``, ``S2``, ...).
         top_k_chunks: chunk indices of this document in the first stage's top-k list.
     """
     first = np.asarray(values[0], dtype=float) if values else np.zeros(0)
@@ -81,16 +82,16 @@ def document_strip(
         )
     shapes = [
         band_shape(segment.first_chunk, segment.last_chunk + 1, fill=PALETTE.segment_band, line={"width": 0})
-        for _, segment in segments
+        for segment in segments
     ]
     shapes.append(
         {"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 0, "y1": 0, "line": {"color": PALETTE.zero}}
     )
     labels = [
         band_label(
-            (segment.first_chunk + segment.last_chunk) / 2, f"S{number}", yshift=2, color=PALETTE.segment, size=13
+            (segment.first_chunk + segment.last_chunk) / 2, segment.label, yshift=2, color=PALETTE.segment, size=13
         )
-        for number, segment in segments
+        for segment in segments
     ]
     layout = base_layout(height, top=48, bottom=44)
     layout["title"] = {

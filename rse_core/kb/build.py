@@ -208,20 +208,7 @@ def _prepare(path: Path, kb: KnowledgeBase) -> tuple[DocumentEntry, list[ChunkRe
     document = load_document(path)
     chunks = chunk_document(document, kb.catalog.chunk_size, headers=kb.catalog.headers)
     vectors = kb.embedder.embed_chunks(chunks)
-    records = [
-        ChunkRecord(
-            doc_id=chunk.doc_id,
-            chunk_index=chunk.index,
-            text=chunk.text,
-            start=chunk.start,
-            end=chunk.end,
-            first_page=chunk.first_page,
-            last_page=chunk.last_page,
-            vector=vector,
-            header=chunk.header,
-        )
-        for chunk, vector in zip(chunks, vectors, strict=True)
-    ]
+    records = [ChunkRecord.of(chunk, vector) for chunk, vector in zip(chunks, vectors, strict=True)]
     entry = DocumentEntry(
         doc_id=document.doc_id,
         name=document.name,

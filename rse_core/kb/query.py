@@ -5,10 +5,11 @@ its best ``documents_selected`` hits are selected. A second search within the se
 (``selected_top_n``, the store's document filter) scores more of their chunks. Every chunk of
 every selected document gets a value from the core's :func:`rse_core.values.chunk_values`: a hit
 starts from its calibrated score, any other chunk from 0 (so it is worth minus the penalty). The
-selected documents are joined into one sequence with document splits and searched once by the
-core's :func:`rse_core.search.find_best_segments`, so segments of all documents compete for the
-one overall budget and several queries take turns as in the core. Segment text is read back with
-one range read per document.
+selected documents are joined into one sequence with document splits and handed to the core's
+:func:`rse_core.segments.segments_from_values` (the single-document pipeline's own search and
+describe step), so segments of all documents compete for the one overall budget, several queries
+take turns as in the core, and each segment is the same :class:`~rse_core.segments.ExtractedSegment`
+record. Segment text is read back with one range read per document.
 
 dsRAG takes a document's length as its highest first-stage hit index + 1, so chunks after a
 document's last hit can never join a segment; here each selected document is valued over its
@@ -32,41 +33,12 @@ from rse_core.kb.first_stage import QueryProbe, ScoredHit, scored_search
 from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.params import RSEParams
 from rse_core.pipeline import normalize_queries
-from rse_core.search import StopReason, find_best_segments
+from rse_core.search import StopReason
+from rse_core.segments import ChunkRun, ExtractedSegment, search_values, segments_from_values
 from rse_core.values import chunk_values
 
-
-@dataclass(frozen=True)
-class KBSegment:
-    """A segment: chunks ``first_chunk..last_chunk`` of one document, with its exact text
-    (``load_document(path).text[start_char:end_char]``)."""
-
-    document: str
-    doc_id: str
-    query: int
-    first_chunk: int
-    last_chunk: int
-    start_char: int
-    end_char: int
-    first_page: int
-    last_page: int
-    score: float
-    text: str
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "document": self.document,
-            "doc_id": self.doc_id,
-            "query": self.query,
-            "first_chunk": self.first_chunk,
-            "last_chunk": self.last_chunk,
-            "start_char": self.start_char,
-            "end_char": self.end_char,
-            "first_page": self.first_page,
-            "last_page": self.last_page,
-            "score": self.score,
-            "text": self.text,
-        }
+KBSegment = ExtractedSegment
+"""The knowledge base's former name for :class:`~rse_core.segments.ExtractedSegment`, the one segment record."""
 
 
 @dataclass(frozen=True)
@@ -81,14 +53,7 @@ class KBHit:
     score: float
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "document": self.document,
-            "doc_id": self.doc_id,
-            "chunk_index": self.chunk_index,
-            "start_char": self.start_char,
-            "end_char": self.end_char,
-            "score": self.score,
-        }
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)
@@ -96,7 +61,7 @@ class KBResult:
     """RSE's answer for one set of queries over a knowledge base."""
 
     queries: tuple[str, ...]
-    segments: tuple[KBSegment, ...]
+    segments: tuple[ExtractedSegment, ...]
     top_k: tuple[KBHit, ...]
     selected_documents: tuple[str, ...]
     stop_reason: StopReason | None
@@ -108,7 +73,7 @@ class KBResult:
 
     @property
     def characters(self) -> int:
-        return sum(segment.end_char - segment.start_char for segment in self.segments)
+        return sum(segment.characters for segment in self.segments)
 
     def to_dict(self) -> dict[str, object]:
         """The CLI's JSON: ``query`` is the query (a list when several were given together)."""
@@ -240,68 +205,51 @@ class SegmentPlan:
 
 
 def plan_segments(kb: KnowledgeBase, first: FirstStageResult, params: RSEParams | None = None) -> SegmentPlan:
-    """RSE's values and segment search over the selected documents' whole chunk sequences."""
+    """RSE's values and segment search over the selected documents' whole chunk sequences (no text read)."""
     params = params or RSEParams()
-    _check_chunking(kb, params)
-    timings: dict[str, float] = {}
-    selected = list(first.selected)
+    joined, timings = _timed_values(kb, first, params)
+    if not joined.chunks:
+        return SegmentPlan((), None, joined.per_document, timings)
     clock = time.perf_counter()
-    ends = [kb.chunk_ends(doc_id) for doc_id in selected]
-    offsets = np.cumsum([0] + [len(e) for e in ends])
-    lengths = np.concatenate([np.diff(e, prepend=0) for e in ends]) if ends else np.zeros(0, dtype=np.int64)
-    splits = [int(offset) for offset in offsets[1:-1]]
-    rank_splits = () if first.kb_params.rank_across_documents else splits
-    values = [_values(query_hits, selected, offsets, lengths, rank_splits, params) for query_hits in first.valued]
-    timings["values"] = time.perf_counter() - clock
-    planned: list[PlannedSegment] = []
-    stop_reason = None
-    if len(lengths):
-        clock = time.perf_counter()
-        search = find_best_segments(
-            values,
-            max_length=params.max_length,
-            overall_max_length=params.overall_max_length,
-            minimum_value=params.minimum_value,
-            document_splits=splits,
+    search = search_values(joined.values, params, joined.splits)
+    timings["search"] = time.perf_counter() - clock
+    planned = []
+    for segment in search:
+        doc_id, first_chunk = joined.locate(segment.start)
+        planned.append(
+            PlannedSegment(doc_id, segment.query, first_chunk, first_chunk + len(segment) - 1, float(segment.score))
         )
-        stop_reason = search.stop_reason
-        for segment in search:
-            number = int(np.searchsorted(offsets, segment.start, side="right")) - 1
-            first_chunk = segment.start - int(offsets[number])
-            planned.append(
-                PlannedSegment(
-                    selected[number], segment.query, first_chunk, first_chunk + len(segment) - 1, float(segment.score)
-                )
-            )
-        timings["search"] = time.perf_counter() - clock
-    per_document = {
-        doc_id: tuple(query_values[offsets[number] : offsets[number + 1]] for query_values in values)
-        for number, doc_id in enumerate(selected)
-    }
-    return SegmentPlan(tuple(planned), stop_reason, per_document, timings)
+    return SegmentPlan(tuple(planned), search.stop_reason, joined.per_document, timings)
 
 
 def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSEParams | None = None) -> KBResult:
     """RSE's values, segment search and texts from a first stage already run: what changes when
     only RSE's parameters do (no embedding, no base-wide search)."""
-    plan = plan_segments(kb, first, params)
-    timings = {**first.timings, **plan.timings}
-    clock = time.perf_counter()
-    segments = _read_segments(kb, plan.segments)
-    if plan.segments:
-        timings["read"] = time.perf_counter() - clock
-    characters = sum(segment.end_char - segment.start_char for segment in segments)
+    params = params or RSEParams()
+    joined, own_timings = _timed_values(kb, first, params)
+    timings = {**first.timings, **own_timings}
+    segments: tuple[ExtractedSegment, ...] = ()
+    stop_reason = None
+    if joined.chunks:
+        clock = time.perf_counter()
+        source = _StoreChunks(kb, joined)
+        search, segments = segments_from_values(joined.values, params, joined.splits, source)
+        stop_reason = search.stop_reason
+        timings["search"] = time.perf_counter() - clock - source.seconds
+        if segments:
+            timings["read"] = source.seconds
+    characters = sum(segment.characters for segment in segments)
     top_k = _top_k(kb, first.hits, first.kb_params.top_k_minimum, 2 * characters)
     return KBResult(
         first.queries,
         segments,
         top_k,
         first.selected,
-        plan.stop_reason,
+        stop_reason,
         first.kb_params.first_stage,
         timings,
         first.notes,
-        plan.values,
+        joined.per_document,
     )
 
 
@@ -339,6 +287,52 @@ def _union(first: Sequence[ScoredHit], more: Sequence[ScoredHit]) -> list[Scored
     return [*first, *(hit for hit in more if (hit.doc_id, hit.chunk_index) not in seen)]
 
 
+@dataclass(frozen=True)
+class _SelectedValues:
+    """Every query's chunk values over the selected documents, joined in selection order (the
+    sequence the segment search runs on; ``offsets`` are where each document starts, then the end)."""
+
+    doc_ids: tuple[str, ...]
+    offsets: np.ndarray
+    values: tuple[np.ndarray, ...]
+
+    @property
+    def chunks(self) -> int:
+        return int(self.offsets[-1])
+
+    @property
+    def splits(self) -> list[int]:
+        return [int(offset) for offset in self.offsets[1:-1]]
+
+    @property
+    def per_document(self) -> dict[str, tuple[np.ndarray, ...]]:
+        return {
+            doc_id: tuple(query_values[self.offsets[number] : self.offsets[number + 1]] for query_values in self.values)
+            for number, doc_id in enumerate(self.doc_ids)
+        }
+
+    def locate(self, index: int) -> tuple[str, int]:
+        """The document and chunk number of ``index`` in the joined sequence."""
+        number = int(np.searchsorted(self.offsets, index, side="right")) - 1
+        return self.doc_ids[number], index - int(self.offsets[number])
+
+
+def _timed_values(
+    kb: KnowledgeBase, first: FirstStageResult, params: RSEParams
+) -> tuple[_SelectedValues, dict[str, float]]:
+    """Values of every chunk of the selected documents (from the catalog's chunk ends and the
+    hits), and the time they took; refused if ``params`` chunk otherwise than the base."""
+    _check_chunking(kb, params)
+    clock = time.perf_counter()
+    selected = tuple(first.selected)
+    ends = [kb.chunk_ends(doc_id) for doc_id in selected]
+    offsets = np.cumsum([0] + [len(e) for e in ends])
+    lengths = np.concatenate([np.diff(e, prepend=0) for e in ends]) if ends else np.zeros(0, dtype=np.int64)
+    rank_splits = () if first.kb_params.rank_across_documents else [int(offset) for offset in offsets[1:-1]]
+    values = tuple(_values(hits, selected, offsets, lengths, rank_splits, params) for hits in first.valued)
+    return _SelectedValues(selected, offsets, values), {"values": time.perf_counter() - clock}
+
+
 def _values(
     hits: Sequence[ScoredHit],
     selected: Sequence[str],
@@ -363,35 +357,34 @@ def _values(
     return chunk_values(calibrated, params, chunk_lengths=lengths, raw=order, document_splits=rank_splits).value
 
 
-def _read_segments(kb: KnowledgeBase, planned: Sequence[PlannedSegment]) -> tuple[KBSegment, ...]:
-    """Text and pages of every segment: one range read per document, covering its segments."""
-    spans: dict[str, tuple[int, int]] = {}
-    for segment in planned:
-        low, high = spans.get(segment.doc_id, (segment.first_chunk, segment.last_chunk))
-        spans[segment.doc_id] = (min(low, segment.first_chunk), max(high, segment.last_chunk))
-    chunks = {doc_id: {c.chunk_index: c for c in kb.store.read(doc_id, *span)} for doc_id, span in spans.items()}
-    segments = []
-    for segment in planned:
-        doc_id, first, last = segment.doc_id, segment.first_chunk, segment.last_chunk
-        run = [chunks[doc_id].get(index) for index in range(first, last + 1)]
-        if any(chunk is None for chunk in run) or any(a.end != b.start for a, b in pairwise(run)):
-            raise RSEError(f"The store is missing chunks {first}-{last} of document {doc_id}; rebuild that document.")
-        segments.append(
-            KBSegment(
-                document=kb.documents[doc_id].name,
-                doc_id=doc_id,
-                query=segment.query,
-                first_chunk=first,
-                last_chunk=last,
-                start_char=run[0].start,
-                end_char=run[-1].end,
-                first_page=run[0].first_page,
-                last_page=run[-1].last_page,
-                score=segment.score,
-                text="".join(chunk.text for chunk in run),
-            )
-        )
-    return tuple(segments)
+class _StoreChunks:
+    """The selected documents' chunks as the store keeps them (a :class:`~rse_core.segments.ChunkSource`):
+    one range read per document, covering all of its segments; ``seconds`` is the time spent reading."""
+
+    def __init__(self, kb: KnowledgeBase, joined: _SelectedValues) -> None:
+        self.kb = kb
+        self.joined = joined
+        self.seconds = 0.0
+
+    def runs(self, ranges: Sequence[tuple[int, int]]) -> list[ChunkRun]:
+        clock = time.perf_counter()
+        located = [(*self.joined.locate(start), end - start) for start, end in ranges]
+        spans: dict[str, tuple[int, int]] = {}
+        for doc_id, first, count in located:
+            low, high = spans.get(doc_id, (first, first + count - 1))
+            spans[doc_id] = (min(low, first), max(high, first + count - 1))
+        read = {doc_id: {c.chunk_index: c for c in self.kb.store.read(doc_id, *span)} for doc_id, span in spans.items()}
+        runs = []
+        for doc_id, first, count in located:
+            run = [read[doc_id].get(index) for index in range(first, first + count)]
+            if any(chunk is None for chunk in run) or any(a.end != b.start for a, b in pairwise(run)):
+                last = first + count - 1
+                raise RSEError(
+                    f"The store is missing chunks {first}-{last} of document {doc_id}; rebuild that document."
+                )
+            runs.append(ChunkRun(doc_id, self.kb.documents[doc_id].name, first, run))
+        self.seconds += time.perf_counter() - clock
+        return runs
 
 
 def _top_k(kb: KnowledgeBase, hits: Sequence[Sequence[ScoredHit]], minimum: int, characters: int) -> tuple[KBHit, ...]:

@@ -21,13 +21,14 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from rse_core.chunking import Chunk
 from rse_core.errors import ParameterError
 
 
 @dataclass(frozen=True)
-class ChunkRecord:
-    """One stored chunk. ``start``/``end`` index the document's loaded text (end exclusive);
-    pages are 1-based; ``header`` is the contextual header the chunk was embedded with."""
+class StoredChunk:
+    """A stored chunk as read back. ``start``/``end`` index the document's loaded text (end
+    exclusive); pages are 1-based. No vector: reading text should not move 1.5 KB of floats a chunk."""
 
     doc_id: str
     chunk_index: int
@@ -36,21 +37,30 @@ class ChunkRecord:
     end: int
     first_page: int
     last_page: int
-    vector: np.ndarray = field(repr=False, compare=False)
-    header: str = ""
 
 
 @dataclass(frozen=True)
-class StoredChunk:
-    """A chunk read back (no vector: reading text should not move 1.5 KB of floats per chunk)."""
+class ChunkRecord(StoredChunk):
+    """One chunk to store: a :class:`StoredChunk` with its embedding and the contextual header
+    it was embedded with."""
 
-    doc_id: str
-    chunk_index: int
-    text: str
-    start: int
-    end: int
-    first_page: int
-    last_page: int
+    vector: np.ndarray = field(repr=False, compare=False)
+    header: str = ""
+
+    @classmethod
+    def of(cls, chunk: Chunk, vector: np.ndarray) -> ChunkRecord:
+        """The record of a chunk as :func:`rse_core.chunking.chunk_document` made it."""
+        return cls(
+            chunk.doc_id,
+            chunk.index,
+            chunk.text,
+            chunk.start,
+            chunk.end,
+            chunk.first_page,
+            chunk.last_page,
+            vector,
+            chunk.header,
+        )
 
 
 @dataclass(frozen=True)

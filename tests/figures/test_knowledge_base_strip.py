@@ -7,16 +7,17 @@ import plotly.graph_objects as go
 
 from rse_core.figures.knowledge_base import document_strip, top_k_chunks_of
 from rse_core.figures.style import PALETTE
-from rse_core.kb import KBHit, KBSegment
+from rse_core.kb import KBHit
+from rse_core.segments import ExtractedSegment
 
 
-def _segment(first: int, last: int) -> KBSegment:
-    return KBSegment("d.pdf", "abc", 0, first, last, 0, 10, 1, 1, 1.0, "text")
+def _segment(number: int, first: int, last: int) -> ExtractedSegment:
+    return ExtractedSegment(number, 0, first, last + 1, "abc", "d.pdf", first, last, 0, 10, 1, 1, 1.0, "text")
 
 
 def test_bars_bands_and_marks():
     values = np.array([-0.2, 0.5, 0.7, -0.1, 0.3])
-    figure = document_strip("d.pdf", [values], [(1, _segment(1, 2)), (3, _segment(4, 4))], [2])
+    figure = document_strip("d.pdf", [values], [_segment(1, 1, 2), _segment(3, 4, 4)], [2])
     go.Figure(figure.to_dict())  # validates
     bars = figure.data[0]
     np.testing.assert_array_equal(bars.y, values)
