@@ -20,13 +20,11 @@ from rse_core.errors import ParameterError
 from rse_core.kb.store import (
     ChunkRecord,
     Hit,
+    HybridSearch,
     StoredChunk,
     check_doc_id,
-    check_search_arguments,
     check_vectors,
     id_list,
-    merge_hits,
-    query_vector,
 )
 
 ANN_THRESHOLD = 100_000
@@ -38,7 +36,7 @@ DOCUMENTS = "documents"
 _READ_COLUMNS = ["doc_id", "chunk_index", "text", "start", "end", "first_page", "last_page"]
 
 
-class LanceChunkStore:
+class LanceChunkStore(HybridSearch):
     """A :class:`~rse_core.kb.store.ChunkStore` in a LanceDB folder.
 
     Args:
@@ -149,24 +147,10 @@ class LanceChunkStore:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def search(
-        self,
-        *,
-        vector: np.ndarray | None = None,
-        text: str | None = None,
-        limit: int,
-        documents: Sequence[str] | None = None,
-    ) -> list[Hit]:
-        check_search_arguments(vector, text, limit)
-        if documents is not None and not documents:
-            return []
-        where = None if documents is None else f"doc_id IN ({id_list(documents)})"
-        dense = self._vector_search(vector, limit, where) if vector is not None else []
-        lexical = self._text_search(text, limit, where) if text and text.strip() else []
-        return merge_hits(dense, lexical)
+    def _documents_filter(self, doc_ids: Sequence[str]) -> str:
+        return f"doc_id IN ({id_list(doc_ids)})"
 
-    def _vector_search(self, vector: np.ndarray, limit: int, where: str | None) -> list[Hit]:
-        query = query_vector(vector, self.dimension)
+    def _vector_search(self, query: np.ndarray, limit: int, where: str | None) -> list[Hit]:
         search = (
             self._chunks.search(query, vector_column_name="vector", query_type="vector")
             .distance_type("cosine")

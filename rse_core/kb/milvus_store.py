@@ -18,13 +18,11 @@ from rse_core.errors import ParameterError, RSEError
 from rse_core.kb.store import (
     ChunkRecord,
     Hit,
+    HybridSearch,
     StoredChunk,
     check_doc_id,
-    check_search_arguments,
     check_vectors,
     id_list,
-    merge_hits,
-    query_vector,
 )
 
 INSERT_ROWS = 2_000
@@ -39,7 +37,7 @@ class MilvusStoreError(RSEError):
     """The Milvus server could not be reached or refused a request."""
 
 
-class MilvusChunkStore:
+class MilvusChunkStore(HybridSearch):
     """A :class:`~rse_core.kb.store.ChunkStore` on a Milvus server.
 
     Args:
@@ -162,52 +160,33 @@ class MilvusChunkStore:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def search(
-        self,
-        *,
-        vector: np.ndarray | None = None,
-        text: str | None = None,
-        limit: int,
-        documents: Sequence[str] | None = None,
-    ) -> list[Hit]:
-        check_search_arguments(vector, text, limit)
-        if documents is not None and not documents:
-            return []
-        where = "" if documents is None else f"doc_id in [{id_list(documents)}]"
-        dense: list[Hit] = []
-        lexical: list[Hit] = []
-        if vector is not None:
-            query = query_vector(vector, self.dimension)
-            found = self._client.search(
-                self.collection,
-                data=[query.tolist()],
-                anns_field="vector",
-                limit=limit,
-                filter=where,
-                output_fields=["doc_id", "chunk_index"],
-                search_params={"metric_type": "COSINE"},
-            )[0]
-            dense = [
-                Hit(h["entity"]["doc_id"], int(h["entity"]["chunk_index"]), similarity=float(h["distance"]))
-                for h in found
-            ]
-        if text and text.strip():
-            found = self._client.search(
-                self.collection,
-                data=[text],
-                anns_field="sparse",
-                limit=limit,
-                filter=where,
-                output_fields=["doc_id", "chunk_index"],
-                search_params={"metric_type": "BM25"},
-            )[0]
-            # Milvus reports a BM25 score; milvus-lite 3.2.2 reports it negated (a distance). A
-            # BM25 score is never negative, so its magnitude is right for both.
-            lexical = [
-                Hit(h["entity"]["doc_id"], int(h["entity"]["chunk_index"]), bm25=abs(float(h["distance"])))
-                for h in found
-            ]
-        return merge_hits(dense, lexical)
+    def _documents_filter(self, doc_ids: Sequence[str]) -> str:
+        return f"doc_id in [{id_list(doc_ids)}]"
+
+    def _vector_search(self, query: np.ndarray, limit: int, where: str | None) -> list[Hit]:
+        found = self._search([query.tolist()], "vector", "COSINE", limit, where)
+        return [Hit(doc_id, index, similarity=float(distance)) for doc_id, index, distance in found]
+
+    def _text_search(self, text: str, limit: int, where: str | None) -> list[Hit]:
+        # Milvus reports a BM25 score; milvus-lite 3.2.2 reports it negated (a distance). A BM25
+        # score is never negative, so its magnitude is right for both.
+        found = self._search([text], "sparse", "BM25", limit, where)
+        return [Hit(doc_id, index, bm25=abs(float(distance))) for doc_id, index, distance in found]
+
+    def _search(
+        self, data: list, field: str, metric: str, limit: int, where: str | None
+    ) -> list[tuple[str, int, float]]:
+        """``(doc_id, chunk_index, distance)`` of the best ``limit`` chunks by ``metric`` on ``field``."""
+        found = self._client.search(
+            self.collection,
+            data=data,
+            anns_field=field,
+            limit=limit,
+            filter=where or "",
+            output_fields=["doc_id", "chunk_index"],
+            search_params={"metric_type": metric},
+        )[0]
+        return [(hit["entity"]["doc_id"], int(hit["entity"]["chunk_index"]), hit["distance"]) for hit in found]
 
     def read(self, doc_id: str, first: int, last: int) -> list[StoredChunk]:
         check_doc_id(doc_id)

@@ -77,14 +77,12 @@ class Hit:
         return (self.doc_id, self.chunk_index)
 
 
-@runtime_checkable
-class ChunkStore(Protocol):
-    """What a knowledge base needs from a vector database."""
+class HybridSearch:
+    """The search every store shares, written once: the argument checks, an empty document filter
+    answering nothing, and a vector search and a text search merged by :func:`merge_hits`. A store
+    supplies its engine's filter syntax and the two searches (each best first, ``where`` applied)."""
 
-    def add(self, records: Sequence[ChunkRecord]) -> None:
-        """Store the chunks and commit their documents (chunks first); a document already in the
-        store is replaced, so adding it again after an interrupted write is safe."""
-        ...
+    dimension: int
 
     def search(
         self,
@@ -97,7 +95,39 @@ class ChunkStore(Protocol):
         """Best ``limit`` chunks by cosine similarity to ``vector`` and/or BM25 on ``text``
         (both: the union, each hit with the scores its searches gave), optionally only in
         ``documents``; best first (by similarity when a vector is given)."""
+        check_search_arguments(vector, text, limit)
+        if documents is not None and not documents:
+            return []
+        where = None if documents is None else self._documents_filter(documents)
+        dense = self._vector_search(query_vector(vector, self.dimension), limit, where) if vector is not None else []
+        lexical = self._text_search(text, limit, where) if text and text.strip() else []
+        return merge_hits(dense, lexical)
+
+    def _documents_filter(self, doc_ids: Sequence[str]) -> str:
+        """The engine's filter keeping only chunks of ``doc_ids`` (checked by :func:`check_doc_id`)."""
+        raise NotImplementedError
+
+    def _vector_search(self, query: np.ndarray, limit: int, where: str | None) -> list[Hit]:
+        """Best ``limit`` chunks by cosine similarity to ``query`` (a float32 row of the store's size)."""
+        raise NotImplementedError
+
+    def _text_search(self, text: str, limit: int, where: str | None) -> list[Hit]:
+        """Best ``limit`` chunks by BM25 on ``text``."""
+        raise NotImplementedError
+
+
+@runtime_checkable
+class ChunkStore(Protocol):
+    """What a knowledge base needs from a vector database."""
+
+    def add(self, records: Sequence[ChunkRecord]) -> None:
+        """Store the chunks and commit their documents (chunks first); a document already in the
+        store is replaced, so adding it again after an interrupted write is safe."""
         ...
+
+    search = HybridSearch.search
+    """The search's signature and contract are :meth:`HybridSearch.search`'s (the bundled stores inherit
+    it; another store may implement it its own way)."""
 
     def read(self, doc_id: str, first: int, last: int) -> list[StoredChunk]:
         """Chunks ``first..last`` (inclusive) of one document, in order, in one call."""
