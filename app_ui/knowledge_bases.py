@@ -355,15 +355,8 @@ class TopKEntry:
 def top_k_entries(base: OpenBase, hits: Sequence[KBHit], limit: int) -> list[TopKEntry]:
     """The best ``limit`` top-k hits with pages and text (one store read per document)."""
     chosen = list(hits[:limit])
-    spans: dict[str, tuple[int, int]] = {}
-    for hit in chosen:
-        low, high = spans.get(hit.doc_id, (hit.chunk_index, hit.chunk_index))
-        spans[hit.doc_id] = (min(low, hit.chunk_index), max(high, hit.chunk_index))
     with base.lock:
-        chunks = {
-            doc_id: {chunk.chunk_index: chunk for chunk in base.kb.store.read(doc_id, *span)}
-            for doc_id, span in spans.items()
-        }
+        chunks = base.kb.read_chunks((hit.doc_id, hit.chunk_index, hit.chunk_index) for hit in chosen)
     entries = []
     for hit in chosen:
         chunk = chunks[hit.doc_id].get(hit.chunk_index)

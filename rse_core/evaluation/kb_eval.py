@@ -239,12 +239,10 @@ def judge(case: KBCase, pieces: Sequence[Piece]) -> MethodScore:
 
 def segment_pieces(kb: KnowledgeBase, plan: SegmentPlan) -> list[Piece]:
     """The characters a plan's segments send, in the order they were found."""
-    pieces = []
-    for segment in plan.segments:
-        ends = kb.chunk_ends(segment.doc_id)
-        start = int(ends[segment.first_chunk - 1]) if segment.first_chunk else 0
-        pieces.append((segment.doc_id, start, int(ends[segment.last_chunk])))
-    return pieces
+    return [
+        (segment.doc_id, *kb.characters_of(segment.doc_id, segment.first_chunk, segment.last_chunk))
+        for segment in plan.segments
+    ]
 
 
 def rse_pieces(kb: KnowledgeBase, case: KBCase, params: RSEParams) -> list[Piece]:

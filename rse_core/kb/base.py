@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +21,7 @@ from rse_core.kb.catalog import (
     write_catalog,
 )
 from rse_core.kb.embedding import Embedder, MiniLMEmbedder
-from rse_core.kb.store import ChunkStore
+from rse_core.kb.store import ChunkStore, StoredChunk
 
 LANCE_DIR = "lance"
 
@@ -132,6 +133,21 @@ class KnowledgeBase:
     def chunk_ends(self, doc_id: str) -> np.ndarray:
         """End offsets of the document's chunks (cached)."""
         return self._bounds(doc_id)
+
+    def characters_of(self, doc_id: str, first_chunk: int, last_chunk: int) -> tuple[int, int]:
+        """``(start_char, end_char)`` of chunks ``first_chunk..last_chunk`` (inclusive), from the
+        catalog alone: no store read."""
+        ends = self.chunk_ends(doc_id)
+        return (int(ends[first_chunk - 1]) if first_chunk else 0), int(ends[last_chunk])
+
+    def read_chunks(self, ranges: Iterable[tuple[str, int, int]]) -> dict[str, dict[int, StoredChunk]]:
+        """The chunks of every ``(doc_id, first, last)`` range (inclusive) by document and chunk
+        number: one store read per document, covering all of its ranges."""
+        spans: dict[str, tuple[int, int]] = {}
+        for doc_id, first, last in ranges:
+            low, high = spans.get(doc_id, (first, last))
+            spans[doc_id] = (min(low, first), max(high, last))
+        return {doc_id: {c.chunk_index: c for c in self.store.read(doc_id, *span)} for doc_id, span in spans.items()}
 
     def commit(self, entries: list[DocumentEntry]) -> None:
         """Record documents whose chunks the store already holds (the last step of a batch)."""

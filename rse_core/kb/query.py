@@ -369,19 +369,13 @@ class _StoreChunks:
     def runs(self, ranges: Sequence[tuple[int, int]]) -> list[ChunkRun]:
         clock = time.perf_counter()
         located = [(*self.joined.locate(start), end - start) for start, end in ranges]
-        spans: dict[str, tuple[int, int]] = {}
-        for doc_id, first, count in located:
-            low, high = spans.get(doc_id, (first, first + count - 1))
-            spans[doc_id] = (min(low, first), max(high, first + count - 1))
-        read = {doc_id: {c.chunk_index: c for c in self.kb.store.read(doc_id, *span)} for doc_id, span in spans.items()}
+        read = self.kb.read_chunks((doc_id, first, first + count - 1) for doc_id, first, count in located)
         runs = []
         for doc_id, first, count in located:
             run = [read[doc_id].get(index) for index in range(first, first + count)]
             if any(chunk is None for chunk in run) or any(a.end != b.start for a, b in pairwise(run)):
-                last = first + count - 1
-                raise RSEError(
-                    f"The store is missing chunks {first}-{last} of document {doc_id}; rebuild that document."
-                )
+                missing = f"chunks {first}-{first + count - 1} of document {doc_id}"
+                raise RSEError(f"The store is missing {missing}; rebuild that document.")
             runs.append(ChunkRun(doc_id, self.kb.documents[doc_id].name, first, run))
         self.seconds += time.perf_counter() - clock
         return runs
@@ -402,9 +396,7 @@ def _top_k(kb: KnowledgeBase, hits: Sequence[Sequence[ScoredHit]], minimum: int,
     for hit in ranked:
         if len(listed) >= minimum and total >= characters:
             break
-        ends = kb.chunk_ends(hit.doc_id)
-        start = int(ends[hit.chunk_index - 1]) if hit.chunk_index else 0
-        end = int(ends[hit.chunk_index])
+        start, end = kb.characters_of(hit.doc_id, hit.chunk_index, hit.chunk_index)
         listed.append(KBHit(kb.documents[hit.doc_id].name, hit.doc_id, hit.chunk_index, start, end, hit.score))
         total += end - start
     return tuple(listed)
