@@ -159,7 +159,8 @@ def search_values(values: Sequence[np.ndarray], params: RSEParams, document_spli
 def describe_segments(
     search: SearchResult, values: Sequence[np.ndarray], source: ChunkSource
 ) -> tuple[ExtractedSegment, ...]:
-    """Each segment the search found, numbered in pick order, with its text, pages and characters."""
+    """Each segment the search found, numbered in pick order, with its text, pages and characters
+    (a document's chunks tile its text, so a run's chunk texts joined are its characters)."""
     runs = source.runs([(found.start, found.end) for found in search])
     segments = []
     for number, (found, run) in enumerate(zip(search, runs, strict=True), 1):
