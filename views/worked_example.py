@@ -18,16 +18,18 @@ import streamlit as st
 from app_ui import components, hotkeys, keys, presenter
 from app_ui.safe_text import md
 from rse_core import ParameterError
-from rse_core.figures.teaching import Band, fmt, segment_bands, worked_example_chart
+from rse_core.figures.teaching import Band, segment_bands, worked_example_chart
+from rse_core.numerals import num
 from rse_core.search import find_best_segments
 from rse_core.teaching import (
     MAX_TEACHING_VALUES,
     MINIMUM_RULE,
     StepKind,
     candidate_segments,
-    check_answer,
+    check_typed_answer,
     explain_search,
 )
+from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 from rse_core.teaching.objective import explain_objective
@@ -74,38 +76,6 @@ def parse_values(text: str) -> list[float]:
             raise ValueError(f"{token[:30]!r} (value {position + 1}) is not a usable chunk value.")
         values.append(value)
     return values
-
-
-_NONE_WORDS = {"none", "nothing", "no segment", "empty", "-", "—"}
-
-
-def parse_answer(text: str, n: int) -> tuple[int, int] | list[tuple[int, int]] | None:
-    """A student's answer: ``"2-3"`` (the first pick), ``"2-3, 6-7"`` (all picks) or ``"none"``.
-
-    Chunks are 0-based and ranges inclusive, as in the course. Raises ValueError with a message.
-    """
-    cleaned = text.strip().lower().replace("\u2013", "-").replace("\u2212", "-")
-    cleaned = re.sub(r"\bchunks?\b", "", cleaned).strip()
-    if cleaned in _NONE_WORDS:
-        return None
-    pairs = []
-    for part in [p for p in re.split(r"[,;]|\band\b", cleaned) if p.strip()]:
-        match = re.fullmatch(r"\s*(\d+)\s*(?:(?:-|to|\.\.)\s*(\d+))?\s*", part)
-        if not match:
-            raise ValueError(
-                f"Could not read {part.strip()[:30]!r}: write a segment as first-last chunk, e.g. 2-3 "
-                "(or 2-3, 6-7 for several, or none)."
-            )
-        first = int(match.group(1))
-        last = int(match.group(2)) if match.group(2) is not None else first
-        if first > last:
-            first, last = last, first
-        if last >= n:
-            raise ValueError(f"Chunk {last} does not exist: the chunks are numbered 0 to {n - 1}.")
-        pairs.append((first, last))
-    if not pairs:
-        raise ValueError("Type a segment, e.g. 2-3.")
-    return pairs[0] if len(pairs) == 1 else pairs
 
 
 # --------------------------------------------------------------------------- callbacks
@@ -182,7 +152,7 @@ def render() -> None:
         render_round_robin(parse_values)
         return
     if mode == "exercises":
-        render_exercises(parse_values, parse_answer)
+        render_exercises()
         return
 
     if presenter.is_on():
@@ -372,9 +342,9 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
     """Both answers side by side, their totals, and what each maximises (not a verdict on RSE)."""
     objective = explain_objective(values, **limits)
     a, b, c = st.columns(3)
-    a.metric("Greedy total (RSE)", fmt(objective.greedy_total))
-    b.metric("Maximum total", fmt(objective.optimal_total))
-    c.metric("Difference", fmt(objective.optimal_total - objective.greedy_total))
+    a.metric("Greedy total (RSE)", num(objective.greedy_total))
+    b.metric("Maximum total", num(objective.optimal_total))
+    c.metric("Difference", num(objective.optimal_total - objective.greedy_total))
     st.info("\n".join(f"- {line}" for line in objective.lines), icon=":material/school:")
     left, right = st.columns(2, gap="large")
     with left:
@@ -409,7 +379,7 @@ def _answer_sentence(search, steps) -> str:
     if not picks:
         return "The search returns nothing."
     parts = [
-        f"S{number} = {_chunks(segment.start, segment.end)} ({fmt(segment.score)})"
+        f"S{number} = {_chunks(segment.start, segment.end)} ({num(segment.score)})"
         for number, segment in enumerate(picks, 1)
     ]
     return "The search picks " + ", then ".join(parts) + "."
@@ -448,7 +418,7 @@ def _step_through(values: list[float], steps, limits) -> None:
             st.markdown(f"**Turn {entry.number}: picks {entry.label}**")
             a, b, c = st.columns(3)
             a.metric("Best segment", _chunks(entry.segment.start, entry.segment.end).replace("chunks ", ""))
-            b.metric("Value", fmt(entry.segment.score))
+            b.metric("Value", num(entry.segment.score))
             c.metric("Chunks used", f"{entry.chunks_used} of {limits['overall_max_length']}")
             st.markdown(f"**What bound it:** {entry.constraint_note}.")
         elif entry.kind is StepKind.RETIRE:
@@ -504,7 +474,7 @@ def _step_line(entry, limits) -> str:
     if entry.kind is StepKind.PICK:
         return (
             f"Turn {entry.number}: picks {_chunks(entry.segment.start, entry.segment.end)} "
-            f"({fmt(entry.segment.score)}) as {entry.label}; bound by: {entry.constraint_note}."
+            f"({num(entry.segment.score)}) as {entry.label}; bound by: {entry.constraint_note}."
         )
     if entry.kind is StepKind.RETIRE:
         return f"Turn {entry.number}: no pick. {entry.message}"
@@ -551,11 +521,10 @@ def _check_yourself(values: list[float], limits) -> None:
     if not text.strip():
         return
     try:
-        answer = parse_answer(text, len(values))
-    except ValueError as error:
+        verdict = check_typed_answer(values, text, **limits)
+    except AnswerError as error:
         st.error(md(error), icon=":material/error:")
         return
-    verdict = check_answer(values, answer, **limits)
     if verdict.correct:
         st.success(verdict.message, icon=":material/check_circle:")
     else:

@@ -11,11 +11,12 @@ import streamlit as st
 
 from app_ui import keys
 from app_ui.safe_text import md
+from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.exercises import exercise_bank
 from rse_core.teaching.handout import answer_key_html, handout_html
 
 
-def render_exercises(parse_values=None, parse_answer=None) -> None:
+def render_exercises() -> None:
     """Pick an exercise, answer it, check; the key on request; the handout and key as downloads."""
     exercises = exercise_bank()
     by_id = {exercise.id: exercise for exercise in exercises}
@@ -43,7 +44,7 @@ def render_exercises(parse_values=None, parse_answer=None) -> None:
     if text.strip():
         try:
             verdict = exercise.check(text)
-        except ValueError as error:
+        except AnswerError as error:
             st.error(md(error), icon=":material/error:")
         else:
             if verdict.correct:

@@ -5,12 +5,14 @@ which never imports from here. One module per thing explained:
 
 - :mod:`.board`: every candidate segment of a small example (and every run: the lesson's
   Table 1), and checking a student's answer.
+- :mod:`.answers`: reading and writing a student's typed answer (one grammar for every mode).
 - :mod:`.score_steps`: from raw scores to values, column by column, and a beta lookup table.
 - :mod:`.classroom`: the classroom examples (value lists, a raw-scores list, two queries).
 - :mod:`.search_steps`: the greedy search turn by turn, with the constraint that bound each pick.
 - :mod:`.chunk_explain`: why one chunk of a real corpus is in or out, and the penalty that flips it.
 - the Plotly figures of the teaching pages are in :mod:`rse_core.figures.teaching`.
-- :mod:`.wording`: numbers and chunk ranges as a teacher writes them.
+- :mod:`.wording`: chunk ranges as a teacher writes them (numbers: :mod:`rse_core.numerals`).
+- :mod:`.calibration`: whether a document's values look uncalibrated for RSE, and what to change.
 
 The public names are re-exported here, so ``from rse_core.teaching import explain_search`` works.
 """
@@ -22,6 +24,7 @@ from rse_core.teaching.board import (
     all_runs,
     candidate_segments,
     check_answer,
+    check_typed_answer,
 )
 from rse_core.teaching.chunk_explain import (
     PENALTY_GRID_STEP,
@@ -52,6 +55,7 @@ __all__ = [
     "beta_lookup",
     "candidate_segments",
     "check_answer",
+    "check_typed_answer",
     "explain_chunk",
     "explain_search",
     "format_penalty",

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rse_core.numerals import num
 from rse_core.search.optimal import GreedyVsOptimal, compare_with_greedy
 from rse_core.teaching.score_steps import ValueRow, value_rows
 from rse_core.teaching.search_steps import StepExplanation, explain_search
-from rse_core.teaching.wording import num
 
 
 @dataclass(frozen=True)

@@ -5,41 +5,25 @@ formula, the round-robin explanation), never typed in, so the bank, the app's ch
 printed answer key cannot disagree. Each :class:`Exercise` holds its prompt, its inputs as a
 teacher writes them, the answer, and an explanation with the numbers.
 
-Answers are written as a student writes them: segments ``"2-3, 6-7"`` (pick order, chunks from
-0, ranges inclusive) or ``"none"``; a number; chunk numbers ``"4, 6"``; or ``"yes"`` / ``"no"``.
+Answers are written as a student writes them (segments ``"2-3, 6-7"`` in pick order or ``"none"``;
+a number; chunk numbers ``"4, 6"``; ``"yes"`` / ``"no"``) and read by :mod:`rse_core.teaching.answers`,
+the grammar the worked example's own check reads too.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
+from rse_core.numerals import num
 from rse_core.search import find_best_segments
+from rse_core.teaching.answers import AnswerKind, format_answer, parse_answer
 from rse_core.teaching.classroom import EXAMPLES, ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE, Example
 from rse_core.teaching.gaps import segment_gaps
 from rse_core.teaching.objective import strict_minimum_total
 from rse_core.teaching.search_steps import StepKind
-from rse_core.teaching.wording import num
 
 NUMBER_TOLERANCE = 0.005  # a value to two decimals is right
-
-
-class AnswerKind(StrEnum):
-    SEGMENTS = "segments"
-    NUMBER = "number"
-    CHUNKS = "chunks"
-    YES_NO = "yes/no"
-
-    @property
-    def hint(self) -> str:
-        return {
-            AnswerKind.SEGMENTS: "segments in pick order, e.g. 2-3, 6-7 (or none)",
-            AnswerKind.NUMBER: "a number to two decimals, e.g. -0.08",
-            AnswerKind.CHUNKS: "chunk numbers, e.g. 4, 6 (or none)",
-            AnswerKind.YES_NO: "yes or no",
-        }[self]
 
 
 @dataclass(frozen=True)
@@ -78,8 +62,8 @@ class Exercise:
         return format_answer(self.kind, self.answer)
 
     def check(self, text: str) -> Verdict:
-        """Whether ``text`` is this exercise's answer; raises ValueError if it cannot be read."""
-        given = parse(self.kind, text)
+        """Whether ``text`` is this exercise's answer; raises AnswerError if it cannot be read."""
+        given = parse_answer(self.kind, text)
         if self.kind is AnswerKind.NUMBER:
             right = abs(float(given) - float(self.answer)) <= NUMBER_TOLERANCE
         else:
@@ -87,58 +71,6 @@ class Exercise:
         if right:
             return Verdict(True, f"Right: {self.answer_text}. {self.explanation}")
         return Verdict(False, f"Not quite: you wrote {format_answer(self.kind, given)}. Try again, or open the key.")
-
-
-# --------------------------------------------------------------------------- reading and writing answers
-
-_NONE = {"none", "nothing", "no segment", "empty", "-", "—"}
-
-
-def parse(kind: AnswerKind, text: str) -> object:
-    """A student's answer in the normal form of :attr:`Exercise.answer`; raises ValueError."""
-    cleaned = (text or "").strip().lower().replace("\u2013", "-").replace("\u2212", "-")
-    if not cleaned:
-        raise ValueError("Type an answer first.")
-    if kind is AnswerKind.NUMBER:
-        try:
-            return float(cleaned)
-        except ValueError:
-            raise ValueError(f"{text.strip()[:30]!r} is not a number.") from None
-    if kind is AnswerKind.YES_NO:
-        if cleaned in ("yes", "y"):
-            return "yes"
-        if cleaned in ("no", "n"):
-            return "no"
-        raise ValueError("Answer yes or no.")
-    cleaned = re.sub(r"\bchunks?\b", "", cleaned).strip()
-    if cleaned in _NONE:
-        return ()
-    parts = [part.strip() for part in re.split(r"[,;]|\band\b|\bthen\b", cleaned) if part.strip()]
-    if kind is AnswerKind.CHUNKS:
-        if not all(part.isdigit() for part in parts):
-            raise ValueError("Write chunk numbers separated by commas, e.g. 4, 6.")
-        return tuple(sorted({int(part) for part in parts}))
-    pairs = []
-    for part in parts:
-        match = re.fullmatch(r"(\d+)\s*(?:(?:-|to)\s*(\d+))?", part)
-        if not match:
-            raise ValueError(f"Could not read {part[:30]!r}: write a segment as first-last, e.g. 2-3.")
-        first = int(match.group(1))
-        last = int(match.group(2)) if match.group(2) is not None else first
-        pairs.append((min(first, last), max(first, last)))
-    return tuple(pairs)
-
-
-def format_answer(kind: AnswerKind, answer: object) -> str:
-    if kind is AnswerKind.NUMBER:
-        return num(float(answer))
-    if kind is AnswerKind.YES_NO:
-        return str(answer)
-    if not answer:
-        return "none"
-    if kind is AnswerKind.CHUNKS:
-        return ", ".join(str(i) for i in answer)
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in answer)
 
 
 # --------------------------------------------------------------------------- building the bank
@@ -329,4 +261,4 @@ def by_id(exercises: Sequence[Exercise]) -> dict[str, Exercise]:
     return {exercise.id: exercise for exercise in exercises}
 
 
-__all__ = ["AnswerKind", "Exercise", "Verdict", "exercise_bank", "format_answer", "parse"]
+__all__ = ["Exercise", "Verdict", "by_id", "exercise_bank"]

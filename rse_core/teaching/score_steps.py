@@ -19,8 +19,8 @@ import numpy as np
 from scipy.special import betainc  # what scipy.stats.beta.cdf computes, without importing scipy.stats (~0.6 s)
 
 from rse_core.errors import ParameterError
+from rse_core.numerals import num
 from rse_core.params import RSEParams
-from rse_core.teaching.wording import num
 from rse_core.values import chunk_values
 
 BETA_LOOKUP_POINTS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0)

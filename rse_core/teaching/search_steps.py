@@ -15,8 +15,9 @@ from enum import StrEnum
 
 import numpy as np
 
+from rse_core.numerals import num
 from rse_core.search import SearchStep, Segment, StopReason, find_best_segments
-from rse_core.teaching.wording import chunk_range, join_and, nearly_equal, num, split_points, splits_crossed
+from rse_core.teaching.wording import chunk_range, join_and, nearly_equal, split_points, splits_crossed
 
 # --------------------------------------------------------------------------- explain the search
 

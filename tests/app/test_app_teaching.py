@@ -20,9 +20,10 @@ from streamlit.testing.v1 import AppTest
 
 from rse_core import RSEParams, find_best_segments
 from rse_core.evaluation.metrics import span_score
-from rse_core.figures.teaching import Stage, calibration_warnings, half_negative_penalty
+from rse_core.figures.teaching import Stage
 from rse_core.search import Segment
 from rse_core.teaching import check_answer, explain_chunk, explain_search
+from rse_core.teaching.calibration import calibration_warnings, half_negative_penalty
 from rse_core.values import ChunkValues, chunk_values
 from tests.support.apptest_support import APP, chart_specs, new_app, open_page, rendered, result_of
 
