@@ -23,6 +23,7 @@ from rse_core.numerals import num
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
 from rse_core.teaching.classroom import ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE
+from rse_core.teaching.course import COURSE_PARAMS, limits_text
 from rse_core.teaching.gaps import segment_gaps
 from rse_core.teaching.score_steps import beta_lookup, value_rows
 
@@ -122,17 +123,13 @@ def _board_inputs() -> None:
 def _board_rows(parse_values) -> tuple[list, list]:
     """The board's rows and the beta lookup table; raises ValueError or RSEError."""
     scores = parse_values(st.session_state[keys.WorkedBoard.SCORES])
-    rows = value_rows(
-        scores,
+    params = COURSE_PARAMS.with_changes(
         beta_a=float(st.session_state[keys.WorkedBoard.BETA_A]),
         beta_b=float(st.session_state[keys.WorkedBoard.BETA_B]),
         decay_rate=float(st.session_state[keys.WorkedBoard.DECAY]),
-        penalty=float(st.session_state[keys.WorkedBoard.PENALTY]),
+        irrelevant_chunk_penalty=float(st.session_state[keys.WorkedBoard.PENALTY]),
     )
-    lookup = beta_lookup(
-        float(st.session_state[keys.WorkedBoard.BETA_A]), float(st.session_state[keys.WorkedBoard.BETA_B])
-    )
-    return rows, lookup
+    return value_rows(scores, params), beta_lookup(params)
 
 
 def _board_table(rows: list) -> None:
@@ -154,7 +151,7 @@ def _board_table(rows: list) -> None:
     )
     if int(st.session_state[keys.WorkedBoard.REVEAL]) == len(COLUMNS):
         values = [row.value for row in rows]
-        search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
+        search = find_best_segments(values, **SCORES_EXAMPLE.limits)
         picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({num(s.score)})" for s in search) or "nothing"
         gaps = segment_gaps(values, list(search))
         gap_text = (
@@ -164,7 +161,7 @@ def _board_table(rows: list) -> None:
         )
         st.markdown(
             f"**Values:** {', '.join(num(v) for v in values)}  \n"
-            f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}.{gap_text}"
+            f"**Searched with the course's limits** ({limits_text(SCORES_EXAMPLE.limits)}): {picks}.{gap_text}"
         )
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(search)), height=300),

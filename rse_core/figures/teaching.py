@@ -35,7 +35,7 @@ BIG_FONT = 16  # worked example: few bars, read from the back of a room
 FONT = 14
 SEGMENT_LINE = PALETTE.segment
 REFUSED = "#b91c1c"  # a segment the search looked at and refused: red, dashed
-REFERENCE_BETA = (0.4, 0.4)  # the RSE authors' shape for Cohere's reranker
+REFERENCE_BETA = (RSEParams().beta_a, RSEParams().beta_b)  # the default: the RSE authors' shape for Cohere's
 GAP_TRACE = "inner gap"  # gap bars (value < 0 inside a segment): amber, outlined
 
 
@@ -260,7 +260,7 @@ def _beta_curves(a: float, b: float) -> list[go.Scatter]:
                 x=grid,
                 y=betainc(*REFERENCE_BETA, grid),
                 mode="lines",
-                name="a = b = 0.4 (the RSE authors')",
+                name=f"a = {REFERENCE_BETA[0]:g}, b = {REFERENCE_BETA[1]:g} (the RSE authors')",
                 line={"color": PALETTE.stage_transformed, "width": 1.5, "dash": "dash"},
                 opacity=0.55,
                 hoverinfo="skip",
