@@ -54,27 +54,21 @@ def render_exercises() -> None:
     if st.toggle("Show the key", key=keys.WorkedExample.EXERCISE_KEY):
         st.info(f"**Answer:** `{_code(exercise.answer_text)}`. {md(exercise.explanation)}", icon=":material/key:")
     st.caption(f"Where to see it in the app: {md(exercise.where)}.")
-    left, right = st.columns(2)
-    left.download_button(
-        "Download the handout (HTML)",
-        data=handout_html(exercises),
-        file_name="rse-exercises.html",
-        mime="text/html",
-        key=keys.WorkedExample.HANDOUT,
-        icon=":material/print:",
-        on_click="ignore",
-        width="stretch",
+    downloads = (
+        ("handout", handout_html, "rse-exercises.html", keys.WorkedExample.HANDOUT, "print"),
+        ("answer key", answer_key_html, "rse-answer-key.html", keys.WorkedExample.HANDOUT_KEY, "key"),
     )
-    right.download_button(
-        "Download the answer key (HTML)",
-        data=answer_key_html(exercises),
-        file_name="rse-answer-key.html",
-        mime="text/html",
-        key=keys.WorkedExample.HANDOUT_KEY,
-        icon=":material/key:",
-        on_click="ignore",
-        width="stretch",
-    )
+    for column, (name, write, file_name, key, icon) in zip(st.columns(2), downloads, strict=True):
+        column.download_button(
+            f"Download the {name} (HTML)",
+            data=write(exercises),
+            file_name=file_name,
+            mime="text/html",
+            key=key,
+            icon=f":material/{icon}:",
+            on_click="ignore",
+            width="stretch",
+        )
 
 
 def _code(text: str) -> str:

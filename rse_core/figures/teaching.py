@@ -17,13 +17,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy.special import betainc
 
+from rse_core.choices import LabelledChoice
 from rse_core.evaluation.sweep import SweepResult
 from rse_core.figures.style import FONT_FAMILY, PALETTE, band_label, band_shape
 from rse_core.numerals import num
@@ -477,24 +477,14 @@ def _penalty_line(penalty: float) -> tuple[dict, dict]:
     return line, label
 
 
-class Stage(StrEnum):
+class Stage(LabelledChoice):
     """The stages of the value formula, in order."""
 
-    CALIBRATE = "calibrate"
-    TRANSFORM = "transform"
-    DECAY = "decay"
-    PENALTY = "penalty"
-    LENGTH = "length"
-
-    @property
-    def label(self) -> str:
-        return {
-            Stage.CALIBRATE: "① calibrate",
-            Stage.TRANSFORM: "② beta transform",
-            Stage.DECAY: "③ × decay",
-            Stage.PENALTY: "④ − penalty",
-            Stage.LENGTH: "⑤ × length factor",
-        }[self]
+    CALIBRATE = "calibrate", "① calibrate"
+    TRANSFORM = "transform", "② beta transform"
+    DECAY = "decay", "③ × decay"
+    PENALTY = "penalty", "④ − penalty"
+    LENGTH = "length", "⑤ × length factor"
 
 
 def stage_arrays(values: ChunkValues, params: RSEParams, stage: Stage) -> tuple[np.ndarray, np.ndarray, str, str]:
@@ -575,18 +565,22 @@ _STAGE_COLOURS = {
 
 def _segment_key() -> go.Scatter:
     """A legend entry for the segment bands (shapes have none)."""
+    return _named_marker("RSE segment", "square", 14, PALETTE.segment_band, {"color": PALETTE.segment, "width": 1})
+
+
+def _named_marker(
+    name: str, symbol: str, size: int, color: str, line: dict, *, at: tuple[int, int] | None = None
+) -> go.Scatter:
+    """One marker that is there to be named in the legend, at ``at`` (``None``: in the legend only)."""
+    x, y = at if at is not None else (None, None)
     return go.Scatter(
-        x=[None],
-        y=[None],
+        x=[x],
+        y=[y],
         mode="markers",
-        name="RSE segment",
-        marker={
-            "symbol": "square",
-            "size": 14,
-            "color": PALETTE.segment_band,
-            "line": {"color": PALETTE.segment, "width": 1},
-        },
+        name=name,
+        marker={"symbol": symbol, "size": size, "color": color, "line": line},
         hoverinfo="skip",
+        showlegend=True,
     )
 
 
@@ -718,20 +712,7 @@ def _sweep_click_targets(result: SweepResult) -> go.Scatter:
 
 def _current_cell(x: int, y: int) -> go.Scatter:
     """A red square around the cell of the current setting."""
-    return go.Scatter(
-        x=[x],
-        y=[y],
-        mode="markers",
-        name="current setting",
-        marker={
-            "symbol": "square-open",
-            "size": 30,
-            "color": REFUSED,
-            "line": {"width": 3.5, "color": REFUSED},
-        },
-        hoverinfo="skip",
-        showlegend=True,
-    )
+    return _named_marker("current setting", "square-open", 30, REFUSED, {"width": 3.5, "color": REFUSED}, at=(x, y))
 
 
 def _ticks(values: np.ndarray) -> dict:

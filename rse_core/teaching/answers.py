@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from enum import StrEnum
 
+from rse_core.choices import LabelledChoice
 from rse_core.numerals import num
 
 Pairs = tuple[tuple[int, int], ...]
@@ -43,31 +43,17 @@ class AnswerError(ValueError):
     """A typed answer that cannot be read; the message tells the student how to write it."""
 
 
-class AnswerKind(StrEnum):
-    """How an exercise's answer is written."""
+class AnswerKind(LabelledChoice):
+    """How an exercise's answer is written; the label is the hint a page shows next to the answer box."""
 
-    SEGMENTS = "segments"
-    NUMBER = "number"
-    CHUNKS = "chunks"
-    YES_NO = "yes/no"
+    SEGMENTS = "segments", "segments in pick order, e.g. 2-3, 6-7 (or none)"
+    NUMBER = "number", "a number to two decimals, e.g. -0.08"
+    CHUNKS = "chunks", "chunk numbers, e.g. 4, 6 (or none)"
+    YES_NO = "yes/no", "yes or no"
 
     @property
     def hint(self) -> str:
-        return _HINTS[self]
-
-
-_HINTS = dict(
-    zip(
-        AnswerKind,
-        (
-            "segments in pick order, e.g. 2-3, 6-7 (or none)",
-            "a number to two decimals, e.g. -0.08",
-            "chunk numbers, e.g. 4, 6 (or none)",
-            "yes or no",
-        ),
-        strict=True,
-    )
-)
+        return self.label
 
 
 # --------------------------------------------------------------------------- reading
