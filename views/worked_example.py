@@ -32,6 +32,7 @@ from rse_core.teaching import (
 from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
+from rse_core.teaching.course import COURSE_PARAMS, DEFAULT_PARAMS
 from rse_core.teaching.objective import explain_objective
 from views.worked_board import render_board, render_round_robin
 from views.worked_exercises import render_exercises
@@ -240,8 +241,9 @@ def _limit_inputs() -> None:
         on_change=_on_limits_change,
     )
     st.caption(
-        "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
-        "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
+        f"The examples use the **course** preset's limits (minimum segment value {num(COURSE_PARAMS.minimum_value)}), "
+        "under which the class's numbers hold; the other pages open on **default** "
+        f"(minimum {num(DEFAULT_PARAMS.minimum_value)}). " + MINIMUM_RULE
     )
     example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
     if example is not None and example.point and st.session_state.get(keys.WorkedExample.REVEAL):

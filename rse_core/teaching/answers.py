@@ -7,7 +7,7 @@ student writes on paper (chunks from 0, ranges inclusive):
 - a segment is one chunk (``4``) or a range: ``2-3``, ``2..3``, ``2–3`` or ``2 to 3``;
 - several are separated by commas, semicolons, ``then``, ``and``, ``&`` or spaces (``2-3, 6-7``,
   ``2-3 then 6-7``); the words ``chunk``, ``chunks``, ``segment`` and ``segments`` are ignored;
-- ``none``, ``nothing``, ``no segment``, ``empty``, ``-`` (or a dash) or nothing at all means no segment;
+- ``none``, ``nothing``, ``no segment``, ``empty``, a dash or nothing at all means no segment;
 - a number is a decimal (``-0.08``); yes or no is ``yes`` / ``y`` / ``no`` / ``n``.
 
 Anything else raises :class:`AnswerError`, whose message says how to write the answer.
@@ -34,8 +34,13 @@ NO_SEGMENT_WORDS = frozenset({"", "none", "nothing", "no", "empty", "-"})
 
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-"})
 _IGNORED_WORDS = re.compile(r"\b(?:chunks?|segments?)\b")
+_WORD = r"(?<![a-z]){}(?![a-z])"  # a word even when a digit touches it: "2to3"
 _TOKEN = re.compile(
-    r"\s*(?:(?P<number>[0-9]+)|(?P<range>\.\.|-|(?<![a-z])to(?![a-z]))|(?P<separator>[,;&]|(?<![a-z])(?:then|and)(?![a-z])))"
+    r"\s*(?:"
+    r"(?P<number>[0-9]+)"
+    rf"|(?P<range>\.\.|-|{_WORD.format('to')})"
+    rf"|(?P<separator>[,;&]|{_WORD.format('(?:then|and)')})"
+    r")"
 )
 
 
@@ -167,14 +172,13 @@ def _tokens(cleaned: str) -> list[tuple[str, str]]:
     position = 0
     while position < len(cleaned):
         match = _TOKEN.match(cleaned, position)
-        if match is None or match.end() == position:
+        if match is None:
             rest = cleaned[position:].strip()
             raise AnswerError(
                 f"Could not read {_shown(rest)}: write segments as first-last chunk numbers, e.g. 2-3, 6-7 "
                 "(whole numbers from 0), or none."
             )
-        kind = match.lastgroup or "separator"
-        tokens.append((kind, match.group(kind)))
+        tokens.append((match.lastgroup, match.group(match.lastgroup)))
         position = match.end()
     return tokens
 

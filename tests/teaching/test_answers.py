@@ -32,7 +32,7 @@ pair = st.tuples(chunk, chunk).map(lambda ends: (min(ends), max(ends)))
 
 @pytest.mark.parametrize(
     "typed",
-    ["2-3", "2..3", "2–3", "2 — 3", "2 to 3", "2−3", "chunks 2-3", "3-2", " 2 - 3 ", "segment 2..3"],
+    ["2-3", "2..3", "2–3", "2 — 3", "2 to 3", "2to3", "2−3", "chunks 2-3", "3-2", " 2 - 3 ", "segment 2..3"],
 )
 def test_a_range_is_read_however_a_student_writes_it(typed):
     assert parse_segments(typed) == ((2, 3),)
