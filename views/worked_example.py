@@ -34,6 +34,7 @@ from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 from rse_core.teaching.course import COURSE_PARAMS, DEFAULT_PARAMS
 from rse_core.teaching.objective import explain_objective
+from rse_core.teaching.wording import chunk_range
 from views.worked_board import render_board, render_round_robin
 from views.worked_exercises import render_exercises
 
@@ -381,14 +382,10 @@ def _answer_sentence(search, steps) -> str:
     if not picks:
         return "The search returns nothing."
     parts = [
-        f"S{number} = {_chunks(segment.start, segment.end)} ({num(segment.score)})"
+        f"S{number} = {chunk_range(segment.start, segment.end)} ({num(segment.score)})"
         for number, segment in enumerate(picks, 1)
     ]
     return "The search picks " + ", then ".join(parts) + "."
-
-
-def _chunks(start: int, end: int) -> str:
-    return f"chunk {start}" if end - start == 1 else f"chunks {start}-{end - 1}"
 
 
 def _step_through(values: list[float], steps, limits) -> None:
@@ -419,7 +416,7 @@ def _step_through(values: list[float], steps, limits) -> None:
         elif entry.kind is StepKind.PICK:
             st.markdown(f"**Turn {entry.number}: picks {entry.label}**")
             a, b, c = st.columns(3)
-            a.metric("Best segment", _chunks(entry.segment.start, entry.segment.end).replace("chunks ", ""))
+            a.metric("Best segment", chunk_range(entry.segment.start, entry.segment.end).replace("chunks ", ""))
             b.metric("Value", num(entry.segment.score))
             c.metric("Chunks used", f"{entry.chunks_used} of {limits['overall_max_length']}")
             st.markdown(f"**What bound it:** {entry.constraint_note}.")
@@ -475,7 +472,7 @@ def _step_line(entry, limits) -> str:
         return "Turn 0: predict the first pick. Press → to reveal it."
     if entry.kind is StepKind.PICK:
         return (
-            f"Turn {entry.number}: picks {_chunks(entry.segment.start, entry.segment.end)} "
+            f"Turn {entry.number}: picks {chunk_range(entry.segment.start, entry.segment.end)} "
             f"({num(entry.segment.score)}) as {entry.label}; bound by: {entry.constraint_note}."
         )
     if entry.kind is StepKind.RETIRE:

@@ -17,6 +17,7 @@ which never imports from here. One module per thing explained:
 The public names are re-exported here, so ``from rse_core.teaching import explain_search`` works.
 """
 
+from rse_core.teaching.answers import AnswerError, AnswerKind, format_segments, parse_segments
 from rse_core.teaching.board import (
     MAX_TEACHING_VALUES,
     AnswerCheck,
@@ -43,6 +44,8 @@ __all__ = [
     "PENALTY_GRID_STEP",
     "PENALTY_PRECISION",
     "AnswerCheck",
+    "AnswerError",
+    "AnswerKind",
     "BetaRow",
     "CandidateSegment",
     "ChunkExplanation",
@@ -59,5 +62,7 @@ __all__ = [
     "explain_chunk",
     "explain_search",
     "format_penalty",
+    "format_segments",
+    "parse_segments",
     "value_rows",
 ]
