@@ -33,6 +33,7 @@ from rse_core.evaluation.golden import GoldenQuery
 from rse_core.evaluation.metrics import METHOD_LABELS, summarize
 from rse_core.figures.teaching import Band, segment_bands, worked_example_chart
 from rse_core.figures.values import value_chart
+from rse_core.numerals import num
 from rse_core.teaching import StepKind, explain_search
 from rse_core.teaching.classroom import EXAMPLES
 from rse_core.teaching.lesson_case import (
@@ -44,7 +45,6 @@ from rse_core.teaching.lesson_case import (
     runs_text,
 )
 from rse_core.teaching.objective import explain_objective
-from rse_core.teaching.wording import num
 
 CASE_SAMPLE, CASE_QUERY_ID = "tech_report", "tr-10"
 """The live case: the Demo's gapped story, the sample whose answer has gaps at the default parameters."""

@@ -16,14 +16,8 @@ import streamlit as st
 from app_ui import components, keys, state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
-from rse_core.figures.teaching import (
-    Stage,
-    beta_cdf_chart,
-    calibration_warnings,
-    decay_chart,
-    score_histograms,
-    stage_chart,
-)
+from rse_core.figures.teaching import Stage, beta_cdf_chart, decay_chart, score_histograms, stage_chart
+from rse_core.teaching.calibration import calibration_warnings
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
 

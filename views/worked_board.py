@@ -18,10 +18,12 @@ import streamlit as st
 from app_ui import components, hotkeys, keys, presenter
 from app_ui.safe_text import md
 from rse_core import ParameterError, RSEError
-from rse_core.figures.teaching import Band, Stage, fmt, segment_bands, worked_example_chart
+from rse_core.figures.teaching import Band, Stage, segment_bands, worked_example_chart
+from rse_core.numerals import num
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
 from rse_core.teaching.classroom import ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE
+from rse_core.teaching.course import COURSE_PARAMS, limits_text
 from rse_core.teaching.gaps import segment_gaps
 from rse_core.teaching.score_steps import beta_lookup, value_rows
 
@@ -66,13 +68,13 @@ def board_table(rows, revealed: int) -> pd.DataFrame:
     """The board: the score column always, the others up to ``revealed`` columns, the rest "?"."""
     table: dict[str, list[str]] = {
         "chunk": [str(row.chunk) for row in rows],
-        f"{Stage.CALIBRATE.label[0]} score": [fmt(row.score) for row in rows],
+        f"{Stage.CALIBRATE.label[0]} score": [num(row.score) for row in rows],
     }
     cells = {
         "beta": [f"{row.transformed:.3f}" for row in rows],
         "rank": [str(row.rank) for row in rows],
         "decay": [f"{row.transformed:.3f} × {row.decay:.3f} = {row.decayed:.3f}" for row in rows],
-        "value": [f"{row.decayed:.3f} − {fmt(row.penalty)} = {row.value:.3f}" for row in rows],
+        "value": [f"{row.decayed:.3f} − {num(row.penalty)} = {row.value:.3f}" for row in rows],
     }
     for number, (name, title) in enumerate(COLUMNS):
         table[title] = cells[name] if number < revealed else [HIDDEN] * len(rows)
@@ -121,17 +123,13 @@ def _board_inputs() -> None:
 def _board_rows(parse_values) -> tuple[list, list]:
     """The board's rows and the beta lookup table; raises ValueError or RSEError."""
     scores = parse_values(st.session_state[keys.WorkedBoard.SCORES])
-    rows = value_rows(
-        scores,
+    params = COURSE_PARAMS.with_changes(
         beta_a=float(st.session_state[keys.WorkedBoard.BETA_A]),
         beta_b=float(st.session_state[keys.WorkedBoard.BETA_B]),
         decay_rate=float(st.session_state[keys.WorkedBoard.DECAY]),
-        penalty=float(st.session_state[keys.WorkedBoard.PENALTY]),
+        irrelevant_chunk_penalty=float(st.session_state[keys.WorkedBoard.PENALTY]),
     )
-    lookup = beta_lookup(
-        float(st.session_state[keys.WorkedBoard.BETA_A]), float(st.session_state[keys.WorkedBoard.BETA_B])
-    )
-    return rows, lookup
+    return value_rows(scores, params), beta_lookup(params)
 
 
 def _board_table(rows: list) -> None:
@@ -153,17 +151,17 @@ def _board_table(rows: list) -> None:
     )
     if int(st.session_state[keys.WorkedBoard.REVEAL]) == len(COLUMNS):
         values = [row.value for row in rows]
-        search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
-        picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({fmt(s.score)})" for s in search) or "nothing"
+        search = find_best_segments(values, **SCORES_EXAMPLE.limits)
+        picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({num(s.score)})" for s in search) or "nothing"
         gaps = segment_gaps(values, list(search))
         gap_text = (
-            " Gaps: " + "; ".join(f"chunk {g.index} ({fmt(g.value)}), paid for by its neighbours" for g in gaps) + "."
+            " Gaps: " + "; ".join(f"chunk {g.index} ({num(g.value)}), paid for by its neighbours" for g in gaps) + "."
             if gaps
             else ""
         )
         st.markdown(
-            f"**Values:** {', '.join(fmt(v) for v in values)}  \n"
-            f"**Searched with the course's limits** (20 per segment, 30 overall, minimum 0.7): {picks}.{gap_text}"
+            f"**Values:** {', '.join(num(v) for v in values)}  \n"
+            f"**Searched with the course's limits** ({limits_text(SCORES_EXAMPLE.limits)}): {picks}.{gap_text}"
         )
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(search)), height=300),
@@ -179,8 +177,8 @@ def _board_table(rows: list) -> None:
 def _beta_lookup(lookup: list) -> None:
     """The beta lookup table the class reads the transform off."""
     st.markdown(
-        f"**Beta lookup** (a = {fmt(float(st.session_state[keys.WorkedBoard.BETA_A]))}, "
-        f"b = {fmt(float(st.session_state[keys.WorkedBoard.BETA_B]))})"
+        f"**Beta lookup** (a = {num(float(st.session_state[keys.WorkedBoard.BETA_A]))}, "
+        f"b = {num(float(st.session_state[keys.WorkedBoard.BETA_B]))})"
     )
     st.dataframe(
         pd.DataFrame({"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}),
@@ -312,7 +310,7 @@ def _rr_table(steps: list) -> None:
                     "query": "" if step.query is None else step.query + 1,
                     "what": step.kind.value,
                     "segment": "" if step.segment is None else f"{step.segment.start}-{step.segment.end - 1}",
-                    "value": "" if step.segment is None else fmt(float(step.segment.score)),
+                    "value": "" if step.segment is None else num(float(step.segment.score)),
                 }
                 for step in steps
             ]

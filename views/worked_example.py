@@ -18,19 +18,23 @@ import streamlit as st
 from app_ui import components, hotkeys, keys, presenter
 from app_ui.safe_text import md
 from rse_core import ParameterError
-from rse_core.figures.teaching import Band, fmt, segment_bands, worked_example_chart
+from rse_core.figures.teaching import Band, segment_bands, worked_example_chart
+from rse_core.numerals import num
 from rse_core.search import find_best_segments
 from rse_core.teaching import (
     MAX_TEACHING_VALUES,
     MINIMUM_RULE,
     StepKind,
     candidate_segments,
-    check_answer,
+    check_typed_answer,
     explain_search,
 )
+from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
+from rse_core.teaching.course import COURSE_PARAMS, DEFAULT_PARAMS
 from rse_core.teaching.objective import explain_objective
+from rse_core.teaching.wording import chunk_range
 from views.worked_board import render_board, render_round_robin
 from views.worked_exercises import render_exercises
 
@@ -74,38 +78,6 @@ def parse_values(text: str) -> list[float]:
             raise ValueError(f"{token[:30]!r} (value {position + 1}) is not a usable chunk value.")
         values.append(value)
     return values
-
-
-_NONE_WORDS = {"none", "nothing", "no segment", "empty", "-", "—"}
-
-
-def parse_answer(text: str, n: int) -> tuple[int, int] | list[tuple[int, int]] | None:
-    """A student's answer: ``"2-3"`` (the first pick), ``"2-3, 6-7"`` (all picks) or ``"none"``.
-
-    Chunks are 0-based and ranges inclusive, as in the course. Raises ValueError with a message.
-    """
-    cleaned = text.strip().lower().replace("\u2013", "-").replace("\u2212", "-")
-    cleaned = re.sub(r"\bchunks?\b", "", cleaned).strip()
-    if cleaned in _NONE_WORDS:
-        return None
-    pairs = []
-    for part in [p for p in re.split(r"[,;]|\band\b", cleaned) if p.strip()]:
-        match = re.fullmatch(r"\s*(\d+)\s*(?:(?:-|to|\.\.)\s*(\d+))?\s*", part)
-        if not match:
-            raise ValueError(
-                f"Could not read {part.strip()[:30]!r}: write a segment as first-last chunk, e.g. 2-3 "
-                "(or 2-3, 6-7 for several, or none)."
-            )
-        first = int(match.group(1))
-        last = int(match.group(2)) if match.group(2) is not None else first
-        if first > last:
-            first, last = last, first
-        if last >= n:
-            raise ValueError(f"Chunk {last} does not exist: the chunks are numbered 0 to {n - 1}.")
-        pairs.append((first, last))
-    if not pairs:
-        raise ValueError("Type a segment, e.g. 2-3.")
-    return pairs[0] if len(pairs) == 1 else pairs
 
 
 # --------------------------------------------------------------------------- callbacks
@@ -182,7 +154,7 @@ def render() -> None:
         render_round_robin(parse_values)
         return
     if mode == "exercises":
-        render_exercises(parse_values, parse_answer)
+        render_exercises()
         return
 
     if presenter.is_on():
@@ -270,8 +242,9 @@ def _limit_inputs() -> None:
         on_change=_on_limits_change,
     )
     st.caption(
-        "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
-        "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
+        f"The examples use the **course** preset's limits (minimum segment value {num(COURSE_PARAMS.minimum_value)}), "
+        "under which the class's numbers hold; the other pages open on **default** "
+        f"(minimum {num(DEFAULT_PARAMS.minimum_value)}). " + MINIMUM_RULE
     )
     example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
     if example is not None and example.point and st.session_state.get(keys.WorkedExample.REVEAL):
@@ -372,9 +345,9 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
     """Both answers side by side, their totals, and what each maximises (not a verdict on RSE)."""
     objective = explain_objective(values, **limits)
     a, b, c = st.columns(3)
-    a.metric("Greedy total (RSE)", fmt(objective.greedy_total))
-    b.metric("Maximum total", fmt(objective.optimal_total))
-    c.metric("Difference", fmt(objective.optimal_total - objective.greedy_total))
+    a.metric("Greedy total (RSE)", num(objective.greedy_total))
+    b.metric("Maximum total", num(objective.optimal_total))
+    c.metric("Difference", num(objective.optimal_total - objective.greedy_total))
     st.info("\n".join(f"- {line}" for line in objective.lines), icon=":material/school:")
     left, right = st.columns(2, gap="large")
     with left:
@@ -409,14 +382,10 @@ def _answer_sentence(search, steps) -> str:
     if not picks:
         return "The search returns nothing."
     parts = [
-        f"S{number} = {_chunks(segment.start, segment.end)} ({fmt(segment.score)})"
+        f"S{number} = {chunk_range(segment.start, segment.end)} ({num(segment.score)})"
         for number, segment in enumerate(picks, 1)
     ]
     return "The search picks " + ", then ".join(parts) + "."
-
-
-def _chunks(start: int, end: int) -> str:
-    return f"chunk {start}" if end - start == 1 else f"chunks {start}-{end - 1}"
 
 
 def _step_through(values: list[float], steps, limits) -> None:
@@ -447,8 +416,8 @@ def _step_through(values: list[float], steps, limits) -> None:
         elif entry.kind is StepKind.PICK:
             st.markdown(f"**Turn {entry.number}: picks {entry.label}**")
             a, b, c = st.columns(3)
-            a.metric("Best segment", _chunks(entry.segment.start, entry.segment.end).replace("chunks ", ""))
-            b.metric("Value", fmt(entry.segment.score))
+            a.metric("Best segment", chunk_range(entry.segment.start, entry.segment.end).replace("chunks ", ""))
+            b.metric("Value", num(entry.segment.score))
             c.metric("Chunks used", f"{entry.chunks_used} of {limits['overall_max_length']}")
             st.markdown(f"**What bound it:** {entry.constraint_note}.")
         elif entry.kind is StepKind.RETIRE:
@@ -503,8 +472,8 @@ def _step_line(entry, limits) -> str:
         return "Turn 0: predict the first pick. Press → to reveal it."
     if entry.kind is StepKind.PICK:
         return (
-            f"Turn {entry.number}: picks {_chunks(entry.segment.start, entry.segment.end)} "
-            f"({fmt(entry.segment.score)}) as {entry.label}; bound by: {entry.constraint_note}."
+            f"Turn {entry.number}: picks {chunk_range(entry.segment.start, entry.segment.end)} "
+            f"({num(entry.segment.score)}) as {entry.label}; bound by: {entry.constraint_note}."
         )
     if entry.kind is StepKind.RETIRE:
         return f"Turn {entry.number}: no pick. {entry.message}"
@@ -551,11 +520,10 @@ def _check_yourself(values: list[float], limits) -> None:
     if not text.strip():
         return
     try:
-        answer = parse_answer(text, len(values))
-    except ValueError as error:
+        verdict = check_typed_answer(values, text, **limits)
+    except AnswerError as error:
         st.error(md(error), icon=":material/error:")
         return
-    verdict = check_answer(values, answer, **limits)
     if verdict.correct:
         st.success(verdict.message, icon=":material/check_circle:")
     else:

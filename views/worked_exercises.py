@@ -11,11 +11,12 @@ import streamlit as st
 
 from app_ui import keys
 from app_ui.safe_text import md
+from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.exercises import exercise_bank
 from rse_core.teaching.handout import answer_key_html, handout_html
 
 
-def render_exercises(parse_values=None, parse_answer=None) -> None:
+def render_exercises() -> None:
     """Pick an exercise, answer it, check; the key on request; the handout and key as downloads."""
     exercises = exercise_bank()
     by_id = {exercise.id: exercise for exercise in exercises}
@@ -43,7 +44,7 @@ def render_exercises(parse_values=None, parse_answer=None) -> None:
     if text.strip():
         try:
             verdict = exercise.check(text)
-        except ValueError as error:
+        except AnswerError as error:
             st.error(md(error), icon=":material/error:")
         else:
             if verdict.correct:
@@ -53,27 +54,21 @@ def render_exercises(parse_values=None, parse_answer=None) -> None:
     if st.toggle("Show the key", key=keys.WorkedExample.EXERCISE_KEY):
         st.info(f"**Answer:** `{_code(exercise.answer_text)}`. {md(exercise.explanation)}", icon=":material/key:")
     st.caption(f"Where to see it in the app: {md(exercise.where)}.")
-    left, right = st.columns(2)
-    left.download_button(
-        "Download the handout (HTML)",
-        data=handout_html(exercises),
-        file_name="rse-exercises.html",
-        mime="text/html",
-        key=keys.WorkedExample.HANDOUT,
-        icon=":material/print:",
-        on_click="ignore",
-        width="stretch",
+    downloads = (
+        ("handout", handout_html, "rse-exercises.html", keys.WorkedExample.HANDOUT, "print"),
+        ("answer key", answer_key_html, "rse-answer-key.html", keys.WorkedExample.HANDOUT_KEY, "key"),
     )
-    right.download_button(
-        "Download the answer key (HTML)",
-        data=answer_key_html(exercises),
-        file_name="rse-answer-key.html",
-        mime="text/html",
-        key=keys.WorkedExample.HANDOUT_KEY,
-        icon=":material/key:",
-        on_click="ignore",
-        width="stretch",
-    )
+    for column, (name, write, file_name, key, icon) in zip(st.columns(2), downloads, strict=True):
+        column.download_button(
+            f"Download the {name} (HTML)",
+            data=write(exercises),
+            file_name=file_name,
+            mime="text/html",
+            key=key,
+            icon=f":material/{icon}:",
+            on_click="ignore",
+            width="stretch",
+        )
 
 
 def _code(text: str) -> str:

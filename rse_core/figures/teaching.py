@@ -7,7 +7,6 @@
 - :func:`sweep_heatmap`: one metric of a :class:`~rse_core.evaluation.sweep.SweepResult` as a heat map,
   with an invisible scatter of cell centres on top so a click selects a cell (Plotly heatmaps
   report clicks but not selections, and Streamlit only forwards selections).
-- :func:`calibration_warnings`: whether the scores look uncalibrated, and what to change.
 
 Colours come from :data:`rse_core.figures.style.PALETTE`; sizes are for a projector (14 px and up).
 Document text never reaches these figures except through ``html.escape``.
@@ -18,15 +17,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy.special import betainc
 
+from rse_core.choices import LabelledChoice
 from rse_core.evaluation.sweep import SweepResult
 from rse_core.figures.style import FONT_FAMILY, PALETTE, band_label, band_shape
+from rse_core.numerals import num
 from rse_core.params import RSEParams
 from rse_core.search import Segment
 from rse_core.values import ChunkValues
@@ -35,18 +35,8 @@ BIG_FONT = 16  # worked example: few bars, read from the back of a room
 FONT = 14
 SEGMENT_LINE = PALETTE.segment
 REFUSED = "#b91c1c"  # a segment the search looked at and refused: red, dashed
-REFERENCE_BETA = (0.4, 0.4)  # the RSE authors' shape for Cohere's reranker
+REFERENCE_BETA = (RSEParams().beta_a, RSEParams().beta_b)  # the default: the RSE authors' shape for Cohere's
 GAP_TRACE = "inner gap"  # gap bars (value < 0 inside a segment): amber, outlined
-
-
-def fmt(value: float) -> str:
-    """A value as a teacher writes it: two decimals, one trailing zero dropped ("1.2", "-0.15")."""
-    if value != 0 and abs(value) < 0.005:
-        return f"{value:.2g}"
-    text = f"{value:.2f}"
-    if text.endswith("0"):
-        text = text[:-1]
-    return "0.0" if text in ("-0.0", "0.0") else text
 
 
 def _layout(height: int, *, top: int = 40, bottom: int = 60, left: int = 64, size: int = FONT) -> dict:
@@ -181,7 +171,7 @@ def _worked_bars(array: np.ndarray, bands: Sequence[Band], first: int = 0) -> li
                 name=name,
                 width=0.7,
                 marker={"color": fill, "line": {"color": line, "width": 2 if name.startswith(GAP_TRACE) else 0}},
-                text=[fmt(v) for v in array[mask]],
+                text=[num(v) for v in array[mask]],
                 textposition="outside",
                 textfont={"size": BIG_FONT if n <= 24 else 12, "color": PALETTE.text},
                 cliponaxis=False,
@@ -218,7 +208,7 @@ def _worked_bands(bands: Sequence[Band], n: int) -> tuple[list[dict], list[dict]
         if row == len(rows):
             rows.append(centre)
         rows[row] = centre
-        text = f"{band.label} = {fmt(band.value)}"
+        text = f"{band.label} = {num(band.value)}"
         annotations.append(band_label(centre, text, yshift=4 + 22 * row, color=color, size=BIG_FONT))
     return shapes, annotations, len(rows)
 
@@ -270,7 +260,7 @@ def _beta_curves(a: float, b: float) -> list[go.Scatter]:
                 x=grid,
                 y=betainc(*REFERENCE_BETA, grid),
                 mode="lines",
-                name="a = b = 0.4 (the RSE authors')",
+                name=f"a = {REFERENCE_BETA[0]:g}, b = {REFERENCE_BETA[1]:g} (the RSE authors')",
                 line={"color": PALETTE.stage_transformed, "width": 1.5, "dash": "dash"},
                 opacity=0.55,
                 hoverinfo="skip",
@@ -487,24 +477,14 @@ def _penalty_line(penalty: float) -> tuple[dict, dict]:
     return line, label
 
 
-class Stage(StrEnum):
+class Stage(LabelledChoice):
     """The stages of the value formula, in order."""
 
-    CALIBRATE = "calibrate"
-    TRANSFORM = "transform"
-    DECAY = "decay"
-    PENALTY = "penalty"
-    LENGTH = "length"
-
-    @property
-    def label(self) -> str:
-        return {
-            Stage.CALIBRATE: "① calibrate",
-            Stage.TRANSFORM: "② beta transform",
-            Stage.DECAY: "③ × decay",
-            Stage.PENALTY: "④ − penalty",
-            Stage.LENGTH: "⑤ × length factor",
-        }[self]
+    CALIBRATE = "calibrate", "① calibrate"
+    TRANSFORM = "transform", "② beta transform"
+    DECAY = "decay", "③ × decay"
+    PENALTY = "penalty", "④ − penalty"
+    LENGTH = "length", "⑤ × length factor"
 
 
 def stage_arrays(values: ChunkValues, params: RSEParams, stage: Stage) -> tuple[np.ndarray, np.ndarray, str, str]:
@@ -585,114 +565,23 @@ _STAGE_COLOURS = {
 
 def _segment_key() -> go.Scatter:
     """A legend entry for the segment bands (shapes have none)."""
+    return _named_marker("RSE segment", "square", 14, PALETTE.segment_band, {"color": PALETTE.segment, "width": 1})
+
+
+def _named_marker(
+    name: str, symbol: str, size: int, color: str, line: dict, *, at: tuple[int, int] | None = None
+) -> go.Scatter:
+    """One marker that is there to be named in the legend, at ``at`` (``None``: in the legend only)."""
+    x, y = at if at is not None else (None, None)
     return go.Scatter(
-        x=[None],
-        y=[None],
+        x=[x],
+        y=[y],
         mode="markers",
-        name="RSE segment",
-        marker={
-            "symbol": "square",
-            "size": 14,
-            "color": PALETTE.segment_band,
-            "line": {"color": PALETTE.segment, "width": 1},
-        },
+        name=name,
+        marker={"symbol": symbol, "size": size, "color": color, "line": line},
         hoverinfo="skip",
+        showlegend=True,
     )
-
-
-@dataclass(frozen=True)
-class CalibrationWarning:
-    """A sign that the scores are not calibrated for RSE, and what to change.
-
-    Attributes:
-        kind: ``"too_many_positive"`` or ``"bunched"``.
-        message: one paragraph for the page.
-        suggested_penalty: the penalty at which half the chunks go negative (rounded up to the
-            slider's 0.01 step), when raising the penalty can fix it.
-    """
-
-    kind: str
-    message: str
-    suggested_penalty: float | None = None
-
-
-BUNCHED_SPREAD = 0.1
-"""Calibrated scores whose middle 80% (10th to 90th percentile) span less than this are bunched."""
-
-
-def half_negative_penalty(values: ChunkValues) -> float:
-    """The smallest penalty (on a 0.01 grid) at which at least half the chunks have a negative value.
-
-    A chunk is negative when ``transformed × decay < penalty`` (the length factor is positive,
-    so it does not change the sign).
-    """
-    decayed = np.sort(values.transformed * values.decay)
-    k = math.ceil(len(decayed) / 2)
-    if k == 0:
-        return 0.0
-    # negative needs penalty > decayed[k-1]: the next 0.01 step strictly above it
-    return round(math.floor(decayed[k - 1] * 100 + 1e-9) / 100 + 0.01, 2)
-
-
-def calibration_warnings(values: ChunkValues, params: RSEParams, *, scorer: str = "") -> list[CalibrationWarning]:
-    """Warn when the values look uncalibrated for RSE.
-
-    Two signs: more than half the chunks are positive after the penalty (a segment then grows
-    through almost anything: raise the penalty to where half go negative, see
-    :func:`half_negative_penalty`), or the calibrated scores are bunched together (the middle
-    80% within :data:`BUNCHED_SPREAD`), so the beta transform cannot separate relevant from
-    irrelevant chunks and only the rank decay is left to decide.
-    """
-    n = len(values)
-    if n == 0:
-        return []
-    warnings = []
-    positive = int((values.value > 0).sum())
-    who = f"the {scorer} scores" if scorer else "the scores"
-    if positive > n / 2:
-        penalty = half_negative_penalty(values)
-        share = positive / n
-        if penalty <= 1.0:
-            fix = (
-                f"Raise the penalty to about {penalty:g} (now {params.irrelevant_chunk_penalty:g}): "
-                "there half the chunks go negative. Or choose another scorer or calibration."
-            )
-        else:
-            penalty = None
-            fix = (
-                "Even the highest penalty (1) leaves more than half positive: choose another scorer "
-                "or calibration, or lower the decay rate."
-            )
-        warnings.append(
-            CalibrationWarning(
-                "too_many_positive",
-                f"{positive} of {n} chunks ({share:.0%}) are positive after the penalty, so segments grow "
-                f"through almost anything and {who} look uncalibrated for RSE. {fix}",
-                penalty,
-            )
-        )
-    low, high = np.quantile(values.calibrated, [0.1, 0.9])
-    if high < BUNCHED_SPREAD / 2:
-        zero = int((values.calibrated < BUNCHED_SPREAD / 2).sum())
-        warnings.append(
-            CalibrationWarning(
-                "bunched",
-                f"{zero} of {n} chunks have a calibrated score of about 0: {who} find almost nothing relevant, "
-                "so the few chunks above 0 decide everything and the rest is ranked by document order. Check "
-                "that the query is about this document, or choose another scorer (bm25 only matches words).",
-            )
-        )
-    elif high - low < BUNCHED_SPREAD:
-        warnings.append(
-            CalibrationWarning(
-                "bunched",
-                f"The calibrated scores are bunched together: 80% of the chunks lie between {low:.2f} and {high:.2f} "
-                f"(spread {high - low:.2f}). The beta transform cannot tell relevant from irrelevant chunks, so "
-                "the rank decay decides almost alone. Choose another scorer or calibration that spreads the "
-                "scores over [0, 1].",
-            )
-        )
-    return warnings
 
 
 # --------------------------------------------------------------------------- sweep heat map
@@ -823,20 +712,7 @@ def _sweep_click_targets(result: SweepResult) -> go.Scatter:
 
 def _current_cell(x: int, y: int) -> go.Scatter:
     """A red square around the cell of the current setting."""
-    return go.Scatter(
-        x=[x],
-        y=[y],
-        mode="markers",
-        name="current setting",
-        marker={
-            "symbol": "square-open",
-            "size": 30,
-            "color": REFUSED,
-            "line": {"width": 3.5, "color": REFUSED},
-        },
-        hoverinfo="skip",
-        showlegend=True,
-    )
+    return _named_marker("current setting", "square-open", 30, REFUSED, {"width": 3.5, "color": REFUSED}, at=(x, y))
 
 
 def _ticks(values: np.ndarray) -> dict:

@@ -2,7 +2,8 @@
 
 - :func:`candidate_segments`: every segment of a small example with its sum and a note
   comparing it with the best ("dropping chunk 2 loses 0.4").
-- :func:`check_answer`: whether a student's segment is the one the search picks, and why not.
+- :func:`check_answer`: whether a student's segment is the one the search picks, and why not;
+  :func:`check_typed_answer` reads the answer as typed first (:mod:`rse_core.teaching.answers`).
 
 Chunk numbers are 0-based, as in the course (values -0.2, -0.2, 0.4, 0.8, -0.1: the best
 segment is "chunks 2-3"); ranges are inclusive in messages and in :func:`check_answer`.
@@ -18,14 +19,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from rse_core.errors import ParameterError
+from rse_core.numerals import num
 from rse_core.search import StopReason, find_best_segments
+from rse_core.teaching.answers import parse_segments
 from rse_core.teaching.wording import (
     chunk_range,
     chunk_set,
     is_are,
     join_and,
     nearly_equal,
-    num,
     single_query,
     split_points,
     splits_crossed,
@@ -365,6 +367,35 @@ def check_answer(
             split_points(document_splits, n),
         )
     return _check_all(pairs, picks, result, minimum_value)
+
+
+def check_typed_answer(
+    values: Sequence[float] | np.ndarray,
+    text: str,
+    *,
+    max_length: int,
+    overall_max_length: int,
+    minimum_value: float,
+    document_splits: Sequence[int] = (),
+) -> AnswerCheck:
+    """:func:`check_answer` for an answer as typed: one segment checks the first pick, several check
+    every pick, "none" checks that nothing is returned.
+
+    Raises:
+        AnswerError: the text is not segments (see :mod:`rse_core.teaching.answers`) or names a
+            chunk beyond the values.
+    """
+    array = single_query(values)
+    pairs = parse_segments(text, chunk_count=len(array))
+    expected = None if not pairs else pairs[0] if len(pairs) == 1 else list(pairs)
+    return check_answer(
+        array,
+        expected,
+        max_length=max_length,
+        overall_max_length=overall_max_length,
+        minimum_value=minimum_value,
+        document_splits=document_splits,
+    )
 
 
 def _is_pair(item: object) -> bool:

@@ -16,11 +16,11 @@ import numpy as np
 
 from rse_core.errors import ParameterError, RSEError
 from rse_core.evaluation.sweep import ValueBasis
+from rse_core.numerals import num
 from rse_core.params import RSEParams
 from rse_core.pipeline import Corpus, ExtractionResult, run_rse
 from rse_core.scoring import Calibration
 from rse_core.search import StopReason, find_best_segments
-from rse_core.teaching.wording import num
 
 PENALTY_GRID_STEP = 0.01
 """Step of the penalty scan in :func:`explain_chunk` (before bisecting to 1e-4): the app's

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rse_core.numerals import num
+from rse_core.params import RSEParams
 from rse_core.search.optimal import GreedyVsOptimal, compare_with_greedy
+from rse_core.teaching.course import COURSE_PARAMS, DEFAULT_PARAMS, search_limits
 from rse_core.teaching.score_steps import ValueRow, value_rows
 from rse_core.teaching.search_steps import StepExplanation, explain_search
-from rse_core.teaching.wording import num
 
 
 @dataclass(frozen=True)
@@ -21,16 +23,16 @@ class Example:
 
     Attributes:
         values: chunk values of one query, in document order.
-        max_length, overall_max_length, minimum_value: the search's limits (the course's
-            20 / 30 / 0.7 unless the point needs another).
+        max_length, overall_max_length, minimum_value: the search's limits (the course preset's
+            unless the point needs another).
         point: what the example shows, with the answer.
         source: where the numbers come from, when a class should know (e.g. another numbering).
     """
 
     values: tuple[float, ...]
-    max_length: int = 20
-    overall_max_length: int = 30
-    minimum_value: float = 0.7
+    max_length: int = COURSE_PARAMS.max_length
+    overall_max_length: int = COURSE_PARAMS.overall_max_length
+    minimum_value: float = COURSE_PARAMS.minimum_value
     point: str = ""
     source: str = ""
 
@@ -41,11 +43,7 @@ class Example:
 
     @property
     def limits(self) -> dict[str, float]:
-        return {
-            "max_length": self.max_length,
-            "overall_max_length": self.overall_max_length,
-            "minimum_value": self.minimum_value,
-        }
+        return search_limits(self)
 
     def greedy_vs_optimal(self) -> GreedyVsOptimal:
         """The greedy search's answer and the optimal one for these values and limits."""
@@ -103,16 +101,15 @@ class ScoresExample:
     """
 
     scores: tuple[float, ...]
-    beta_a: float = 0.4
-    beta_b: float = 0.4
-    decay_rate: float = 30.0
-    penalty: float = 0.2
+    params: RSEParams = COURSE_PARAMS
     point: str = ""
 
     def rows(self) -> list[ValueRow]:
-        return value_rows(
-            self.scores, beta_a=self.beta_a, beta_b=self.beta_b, decay_rate=self.decay_rate, penalty=self.penalty
-        )
+        return value_rows(self.scores, self.params)
+
+    @property
+    def limits(self) -> dict[str, float]:
+        return search_limits(self.params)
 
 
 SCORES_EXAMPLE = ScoresExample(
@@ -130,19 +127,18 @@ class QueriesExample:
     """Two (or more) short value lists that take turns, as several queries do in the search."""
 
     queries: tuple[tuple[float, ...], ...]
-    max_length: int = 20
-    overall_max_length: int = 30
-    minimum_value: float = 0.5
+    max_length: int = DEFAULT_PARAMS.max_length
+    overall_max_length: int = DEFAULT_PARAMS.overall_max_length
+    minimum_value: float = DEFAULT_PARAMS.minimum_value
     point: str = ""
+
+    @property
+    def limits(self) -> dict[str, float]:
+        return search_limits(self)
 
     def steps(self) -> list[StepExplanation]:
         """Every turn of the round-robin search, then why it stopped."""
-        return explain_search(
-            [list(values) for values in self.queries],
-            max_length=self.max_length,
-            overall_max_length=self.overall_max_length,
-            minimum_value=self.minimum_value,
-        )
+        return explain_search([list(values) for values in self.queries], **self.limits)
 
 
 ROUND_ROBIN_EXAMPLE = QueriesExample(

@@ -5,41 +5,26 @@ formula, the round-robin explanation), never typed in, so the bank, the app's ch
 printed answer key cannot disagree. Each :class:`Exercise` holds its prompt, its inputs as a
 teacher writes them, the answer, and an explanation with the numbers.
 
-Answers are written as a student writes them: segments ``"2-3, 6-7"`` (pick order, chunks from
-0, ranges inclusive) or ``"none"``; a number; chunk numbers ``"4, 6"``; or ``"yes"`` / ``"no"``.
+Answers are written as a student writes them (segments ``"2-3, 6-7"`` in pick order or ``"none"``;
+a number; chunk numbers ``"4, 6"``; ``"yes"`` / ``"no"``) and read by :mod:`rse_core.teaching.answers`,
+the grammar the worked example's own check reads too.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 
+from rse_core.numerals import num
 from rse_core.search import find_best_segments
+from rse_core.teaching.answers import AnswerKind, format_answer, parse_answer
 from rse_core.teaching.classroom import EXAMPLES, ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE, Example
+from rse_core.teaching.course import DEFAULT_PARAMS, limits_text, search_limits
 from rse_core.teaching.gaps import segment_gaps
 from rse_core.teaching.objective import strict_minimum_total
 from rse_core.teaching.search_steps import StepKind
-from rse_core.teaching.wording import num
 
 NUMBER_TOLERANCE = 0.005  # a value to two decimals is right
-
-
-class AnswerKind(StrEnum):
-    SEGMENTS = "segments"
-    NUMBER = "number"
-    CHUNKS = "chunks"
-    YES_NO = "yes/no"
-
-    @property
-    def hint(self) -> str:
-        return {
-            AnswerKind.SEGMENTS: "segments in pick order, e.g. 2-3, 6-7 (or none)",
-            AnswerKind.NUMBER: "a number to two decimals, e.g. -0.08",
-            AnswerKind.CHUNKS: "chunk numbers, e.g. 4, 6 (or none)",
-            AnswerKind.YES_NO: "yes or no",
-        }[self]
 
 
 @dataclass(frozen=True)
@@ -78,8 +63,8 @@ class Exercise:
         return format_answer(self.kind, self.answer)
 
     def check(self, text: str) -> Verdict:
-        """Whether ``text`` is this exercise's answer; raises ValueError if it cannot be read."""
-        given = parse(self.kind, text)
+        """Whether ``text`` is this exercise's answer; raises AnswerError if it cannot be read."""
+        given = parse_answer(self.kind, text)
         if self.kind is AnswerKind.NUMBER:
             right = abs(float(given) - float(self.answer)) <= NUMBER_TOLERANCE
         else:
@@ -87,58 +72,6 @@ class Exercise:
         if right:
             return Verdict(True, f"Right: {self.answer_text}. {self.explanation}")
         return Verdict(False, f"Not quite: you wrote {format_answer(self.kind, given)}. Try again, or open the key.")
-
-
-# --------------------------------------------------------------------------- reading and writing answers
-
-_NONE = {"none", "nothing", "no segment", "empty", "-", "—"}
-
-
-def parse(kind: AnswerKind, text: str) -> object:
-    """A student's answer in the normal form of :attr:`Exercise.answer`; raises ValueError."""
-    cleaned = (text or "").strip().lower().replace("\u2013", "-").replace("\u2212", "-")
-    if not cleaned:
-        raise ValueError("Type an answer first.")
-    if kind is AnswerKind.NUMBER:
-        try:
-            return float(cleaned)
-        except ValueError:
-            raise ValueError(f"{text.strip()[:30]!r} is not a number.") from None
-    if kind is AnswerKind.YES_NO:
-        if cleaned in ("yes", "y"):
-            return "yes"
-        if cleaned in ("no", "n"):
-            return "no"
-        raise ValueError("Answer yes or no.")
-    cleaned = re.sub(r"\bchunks?\b", "", cleaned).strip()
-    if cleaned in _NONE:
-        return ()
-    parts = [part.strip() for part in re.split(r"[,;]|\band\b|\bthen\b", cleaned) if part.strip()]
-    if kind is AnswerKind.CHUNKS:
-        if not all(part.isdigit() for part in parts):
-            raise ValueError("Write chunk numbers separated by commas, e.g. 4, 6.")
-        return tuple(sorted({int(part) for part in parts}))
-    pairs = []
-    for part in parts:
-        match = re.fullmatch(r"(\d+)\s*(?:(?:-|to)\s*(\d+))?", part)
-        if not match:
-            raise ValueError(f"Could not read {part[:30]!r}: write a segment as first-last, e.g. 2-3.")
-        first = int(match.group(1))
-        last = int(match.group(2)) if match.group(2) is not None else first
-        pairs.append((min(first, last), max(first, last)))
-    return tuple(pairs)
-
-
-def format_answer(kind: AnswerKind, answer: object) -> str:
-    if kind is AnswerKind.NUMBER:
-        return num(float(answer))
-    if kind is AnswerKind.YES_NO:
-        return str(answer)
-    if not answer:
-        return "none"
-    if kind is AnswerKind.CHUNKS:
-        return ", ".join(str(i) for i in answer)
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in answer)
 
 
 # --------------------------------------------------------------------------- building the bank
@@ -172,12 +105,13 @@ def _segments_exercise(id: str, topic: str, name: str, prompt: str) -> Exercise:
 # offline minilm scorer, chunks 83-94 rounded to two decimals (tests/teaching check them against a live run).
 TR10_FIRST = 83
 TR10_VALUES = (-0.1, -0.09, 0.8, -0.2, -0.2, 0.19, 0.26, -0.18, 0.29, 0.24, 0.01, -0.04)
-TR10_K = 5
+TR10_K = DEFAULT_PARAMS.top_k
 
 
 def _tr10_exercise() -> Exercise:
     values = list(TR10_VALUES)
-    picks = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.5)
+    limits = search_limits(DEFAULT_PARAMS)
+    picks = find_best_segments(values, **limits)
     rse = {TR10_FIRST + i for s in picks for i in range(s.start, s.end)}
     order = sorted(range(len(values)), key=lambda i: (-values[i], i))
     top = {TR10_FIRST + i for i in order[:TR10_K]}
@@ -185,8 +119,8 @@ def _tr10_exercise() -> Exercise:
     return Exercise(
         "E13",
         "top-k vs RSE on a real document",
-        f"Top-k sends the {TR10_K} chunks with the highest values; RSE sends its segments (default limits: 20 "
-        "per segment, 30 overall, minimum 0.5). Which chunks does RSE send that top-k drops?",
+        f"Top-k sends the {TR10_K} chunks with the highest values; RSE sends its segments (default limits: "
+        f"{limits_text(limits)}). Which chunks does RSE send that top-k drops?",
         (
             (f"values of chunks {TR10_FIRST}-{TR10_FIRST + len(values) - 1}", ", ".join(num(v) for v in values)),
             ("document", "the technical report, query tr-10 (a coolant leak), default parameters"),
@@ -207,7 +141,7 @@ def _builders() -> list[Callable[[], Exercise]]:
     scores_values = [row.value for row in rows]
     rr = ROUND_ROBIN_EXAMPLE
     rr_picks = [s for s in rr.steps() if s.kind is StepKind.PICK and s.query == 1]
-    limits_07 = {"max_length": 20, "overall_max_length": 30, "minimum_value": 0.7}
+    board = SCORES_EXAMPLE.params
     gap_picks = find_best_segments(list(gap.values), **gap.limits)
     gaps = tuple(g.index for g in segment_gaps(gap.values, list(gap_picks)))
     two = EXAMPLES["Two clusters: two segments"]
@@ -256,28 +190,31 @@ def _builders() -> list[Callable[[], Exercise]]:
         lambda: Exercise(
             "E08",
             "scores to values on the board",
-            "Turn the scores into values (beta a = b = 0.4, decay 30, penalty 0.2; rank 0 = best score). "
+            f"Turn the scores into values (beta a = {num(board.beta_a)}, b = {num(board.beta_b)}, decay "
+            f"{board.decay_rate:g}, penalty {num(board.irrelevant_chunk_penalty)}; rank 0 = best score). "
             "What is chunk 4's value?",
             (("scores", ", ".join(f"{s:g}" for s in SCORES_EXAMPLE.scores)),),
             AnswerKind.NUMBER,
             round(rows[4].value, 2),
-            f"Chunk 4: {rows[4].working(SCORES_EXAMPLE.decay_rate)}.",
+            f"Chunk 4: {rows[4].working(board.decay_rate)}.",
             where="Worked example → Board (reveal the columns)",
         ),
         lambda: Exercise(
             "E09",
             "scores to segments",
-            "With the values of E08 and limits 20 / 30 / minimum 0.7, which segments does the search pick?",
+            f"With the values of E08 and limits {limits_text(SCORES_EXAMPLE.limits)}, which segments does the "
+            "search pick?",
             (("scores", ", ".join(f"{s:g}" for s in SCORES_EXAMPLE.scores)),),
             AnswerKind.SEGMENTS,
-            _picks(scores_values, **limits_07),
+            _picks(scores_values, **SCORES_EXAMPLE.limits),
             SCORES_EXAMPLE.point,
             where="Worked example → Board (all 4 columns)",
         ),
         lambda: Exercise(
             "E10",
             "round robin",
-            "Two queries take turns (query 1 first), limits 20 / 30 / minimum 0.5. Which segments does query 2 pick?",
+            f"Two queries take turns (query 1 first), limits {limits_text(rr.limits)}. Which segments does "
+            "query 2 pick?",
             (
                 ("query 1", ", ".join(num(v) for v in rr.queries[0])),
                 ("query 2", ", ".join(num(v) for v in rr.queries[1])),
@@ -310,8 +247,9 @@ def _builders() -> list[Callable[[], Exercise]]:
         lambda: Exercise(
             "E14",
             "max length",
-            "Course example 2's values with at most 3 chunks per segment (20 overall, minimum 0.7): which segments?",
-            (("values", gap.text), ("limits", "max 3 per segment, 30 overall, minimum 0.7")),
+            f"Course example 2's values with at most {max2['max_length']} chunks per segment "
+            f"({max2['overall_max_length']} overall, minimum {num(max2['minimum_value'])}): which segments?",
+            (("values", gap.text), ("limits", f"max {limits_text(max2)}")),
             AnswerKind.SEGMENTS,
             _picks(gap.values, **max2),
             "Chunks 2-6 are 5 chunks, too long. The best segment of at most 3 chunks is 3-5 (0.8 - 0.1 + 0.6 = 1.3), "
@@ -329,4 +267,4 @@ def by_id(exercises: Sequence[Exercise]) -> dict[str, Exercise]:
     return {exercise.id: exercise for exercise in exercises}
 
 
-__all__ = ["AnswerKind", "Exercise", "Verdict", "exercise_bank", "format_answer", "parse"]
+__all__ = ["Exercise", "Verdict", "by_id", "exercise_bank"]

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rse_core.evaluation.metrics import score_result
+from rse_core.numerals import num
 from rse_core.pipeline import ExtractionResult
 from rse_core.teaching.gaps import Gap, positive_count, segment_gaps, window_by_position
-from rse_core.teaching.wording import num
 
 LESSON_WINDOW = 20  # the lesson's chunks 320-339
 LESSON_LEAD = 3  # 320 is 3 chunks before the statements' 323

@@ -17,10 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rse_core.numerals import num
 from rse_core.search import Segment, find_best_segments
 from rse_core.search.optimal import compare_with_greedy
 from rse_core.teaching.gaps import segment_gaps
-from rse_core.teaching.wording import chunk_range, join_and, num
+from rse_core.teaching.wording import chunk_range, join_and
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ the beta column from.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -19,8 +18,9 @@ import numpy as np
 from scipy.special import betainc  # what scipy.stats.beta.cdf computes, without importing scipy.stats (~0.6 s)
 
 from rse_core.errors import ParameterError
+from rse_core.numerals import num
 from rse_core.params import RSEParams
-from rse_core.teaching.wording import num
+from rse_core.teaching.course import COURSE_PARAMS
 from rse_core.values import chunk_values
 
 BETA_LOOKUP_POINTS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0)
@@ -59,21 +59,13 @@ class ValueRow:
         )
 
 
-def value_rows(
-    scores: Sequence[float] | np.ndarray,
-    *,
-    beta_a: float = 0.4,
-    beta_b: float = 0.4,
-    decay_rate: float = 30.0,
-    penalty: float = 0.2,
-) -> list[ValueRow]:
-    """The per-chunk table from raw scores to values (defaults: the course's 0.4 / 0.4, 30, 0.2).
+def value_rows(scores: Sequence[float] | np.ndarray, params: RSEParams = COURSE_PARAMS) -> list[ValueRow]:
+    """The per-chunk table from raw scores to values under ``params``' beta shape, decay and penalty
+    (the course's unless given).
 
     Raises:
-        ParameterError: a parameter is out of range.
         InvalidScoresError: a score is not a number in [0, 1].
     """
-    params = RSEParams(irrelevant_chunk_penalty=penalty, decay_rate=decay_rate, beta_a=beta_a, beta_b=beta_b)
     stages = chunk_values(scores, params)
     return [
         ValueRow(
@@ -103,16 +95,15 @@ class BetaRow:
         return self.transformed - self.score
 
 
-def beta_lookup(a: float = 0.4, b: float = 0.4, points: Sequence[float] = BETA_LOOKUP_POINTS) -> list[BetaRow]:
-    """The beta CDF at a few scores, for reading the beta column off a table.
+def beta_lookup(params: RSEParams = COURSE_PARAMS, points: Sequence[float] = BETA_LOOKUP_POINTS) -> list[BetaRow]:
+    """The beta CDF of ``params``' shape (the course's unless given) at a few scores, for reading the
+    beta column off a table.
 
     With a = b = 0.4 scores near 0 move up and scores near 1 move down (0.01 -> 0.094,
     0.99 -> 0.906): the transform spreads out what bunches at the ends.
     """
-    for name, shape in (("a", a), ("b", b)):
-        if not isinstance(shape, (int, float)) or not math.isfinite(shape) or shape <= 0:
-            raise ParameterError(f"beta {name} must be above 0; got {shape!r}.")
     grid = np.asarray(points, dtype=np.float64)
     if grid.ndim != 1 or not np.isfinite(grid).all() or (grid < 0).any() or (grid > 1).any():
         raise ParameterError("lookup points must be numbers in [0, 1].")
-    return [BetaRow(float(x), float(y)) for x, y in zip(grid, betainc(a, b, grid), strict=True)]
+    transformed = betainc(params.beta_a, params.beta_b, grid)
+    return [BetaRow(float(x), float(y)) for x, y in zip(grid, transformed, strict=True)]

@@ -15,28 +15,21 @@ from enum import StrEnum
 
 import numpy as np
 
+from rse_core.choices import LabelledChoice
+from rse_core.numerals import num
 from rse_core.search import SearchStep, Segment, StopReason, find_best_segments
-from rse_core.teaching.wording import chunk_range, join_and, nearly_equal, num, split_points, splits_crossed
+from rse_core.teaching.wording import chunk_range, join_and, nearly_equal, split_points, splits_crossed
 
 # --------------------------------------------------------------------------- explain the search
 
 
-class Constraint(StrEnum):
+class Constraint(LabelledChoice):
     """A limit on the search that can be relaxed to see whether it shaped a pick."""
 
-    MAX_LENGTH = "max_length"
-    BUDGET = "overall_budget"
-    OVERLAP = "overlap"
-    DOCUMENT_SPLITS = "document_splits"
-
-    @property
-    def label(self) -> str:
-        return {
-            Constraint.MAX_LENGTH: "max chunks per segment",
-            Constraint.BUDGET: "remaining overall chunk budget",
-            Constraint.OVERLAP: "no overlap with earlier picks",
-            Constraint.DOCUMENT_SPLITS: "document splits",
-        }[self]
+    MAX_LENGTH = "max_length", "max chunks per segment"
+    BUDGET = "overall_budget", "remaining overall chunk budget"
+    OVERLAP = "overlap", "no overlap with earlier picks"
+    DOCUMENT_SPLITS = "document_splits", "document splits"
 
 
 class StepKind(StrEnum):

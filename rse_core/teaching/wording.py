@@ -1,4 +1,4 @@
-"""Shared wording for the teaching aids: numbers, chunk ranges and lists as a teacher writes them.
+"""Shared wording for the teaching aids: chunk ranges and lists as a teacher writes them.
 
 Chunk numbers are 0-based corpus indices, as in the course's worked examples; ranges are
 inclusive in words ("chunks 2-4") and end-exclusive in :class:`~rse_core.search.Segment`.
@@ -11,22 +11,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from rse_core.errors import ParameterError
+from rse_core.numerals import num
 
 MINIMUM_RULE = (
     "A segment worth exactly the minimum segment value is kept: dsRAG's rule is value >= minimum "
     '(one course text says "greater than", which differs only on that boundary).'
 )
 """One sentence for wherever the minimum segment value is explained."""
-
-
-def num(x: float) -> str:
-    """Two decimals, one trailing zero dropped ("1.2", "0.35", "2.0"); tiny values keep two digits."""
-    if x != 0 and abs(x) < 0.005:
-        return f"{x:.2g}"
-    text = f"{x:.2f}"
-    if text.endswith("0"):
-        text = text[:-1]
-    return "0.0" if text in ("-0.0", "0.0") else text
 
 
 def chunk_range(start: int, end: int) -> str:

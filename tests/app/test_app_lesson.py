@@ -239,7 +239,7 @@ def test_lesson_page_quotes_the_lesson_and_computes_our_numbers():
 
 
 def num(x: float) -> str:
-    from rse_core.teaching.wording import num as teacher_num
+    from rse_core.numerals import num as teacher_num
 
     return teacher_num(float(x))
 

@@ -20,14 +20,16 @@ from streamlit.testing.v1 import AppTest
 
 from rse_core import RSEParams, find_best_segments
 from rse_core.evaluation.metrics import span_score
-from rse_core.figures.teaching import Stage, calibration_warnings, half_negative_penalty
+from rse_core.figures.teaching import Stage
 from rse_core.search import Segment
-from rse_core.teaching import check_answer, explain_chunk, explain_search
+from rse_core.teaching import check_answer, check_typed_answer, explain_chunk, explain_search
+from rse_core.teaching.calibration import calibration_warnings, half_negative_penalty
 from rse_core.values import ChunkValues, chunk_values
 from tests.support.apptest_support import APP, chart_specs, new_app, open_page, rendered, result_of
 
 COURSE_1 = [-0.2, -0.2, 0.4, 0.8, -0.1]
 COURSE_2 = [-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2]
+TWO_CLUSTERS = [0.5, 0.7, -0.3, -0.4, -0.5, -0.2, 0.6, 0.4, 0.3, -0.1]
 COURSE_LIMITS = {"max_length": 20, "overall_max_length": 30, "minimum_value": 0.7}
 
 
@@ -188,6 +190,28 @@ def test_check_yourself_says_right_and_wrong_and_why(worked):
     at.text_input(key="we_answer").input("3-12").run()
     assert "Chunk 12 does not exist" in at.error[0].value
     assert not at.exception
+
+
+@pytest.mark.parametrize("typed", ["6..8", "6-8 then 0-1", "none"])
+def test_both_modes_of_the_worked_example_read_an_answer_the_same_way(worked, typed):
+    """The same answer typed in the segments mode's check and in the exercise on the same values
+    (E03, two clusters) is read by one grammar: neither mode refuses what the other accepts."""
+    from rse_core.teaching.exercises import by_id, exercise_bank
+
+    at = worked
+    at.selectbox(key="we_example").set_value("Two clusters: two segments").run()
+    at.text_input(key="we_answer").input(typed).run()
+    assert not at.error and not at.exception
+    check = check_typed_answer(TWO_CLUSTERS, typed, **COURSE_LIMITS)
+    assert check.correct == (typed != "none")  # one range checks the first pick: 6-8
+    assert texts(at.success if check.correct else at.warning) == [check.message]
+    at.radio(key="we_mode").set_value("exercises").run()
+    at.selectbox(key="we_exercise").set_value("E03").run()
+    at.text_input(key="we_exercise_answer_E03").input(typed).run()
+    assert not at.error and not at.exception
+    verdict = by_id(exercise_bank())["E03"].check(typed)
+    assert texts(at.success if verdict.correct else at.warning) == [verdict.message]
+    assert verdict.correct == (typed == "6-8 then 0-1")  # the whole answer, in pick order
 
 
 CLASSROOM_PICKS = {  # (first, last) chunks and value of each pick, worked out by hand

@@ -1,5 +1,5 @@
-"""Issue 21: the teaching texts checked against hand computations (gaps, the objective, the >=
-boundary, the explain panel's reason, the gap outline, the exercise bank and its handout)."""
+"""The teaching texts checked against hand computations: gaps, the objective, the >= boundary, the
+explain panel's reason, the gap outline, the exercise bank and its handout."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from rse_core.figures.teaching import Band, worked_example_chart
 from rse_core.scoring import Calibration
 from rse_core.search import Segment
 from rse_core.teaching import explain_chunk
+from rse_core.teaching.answers import AnswerError, AnswerKind, parse_answer
 from rse_core.teaching.classroom import EXAMPLES, ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE
-from rse_core.teaching.exercises import AnswerKind, exercise_bank, parse
+from rse_core.teaching.exercises import exercise_bank
 from rse_core.teaching.gaps import positive_count, segment_gaps, window_by_position
 from rse_core.teaching.handout import answer_key_html, handout_html
 from rse_core.teaching.objective import explain_objective, kadane, strict_minimum_total
@@ -28,7 +29,7 @@ GAPPED = [-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2]
 COURSE = {"max_length": 20, "overall_max_length": 30, "minimum_value": 0.7}
 
 
-# --------------------------------------------------------------------------- gaps (item 2)
+# --------------------------------------------------------------------------- gaps
 
 
 def test_a_gap_is_low_on_its_own_and_paid_for_by_its_neighbours():
@@ -46,7 +47,7 @@ def test_the_lessons_window_is_by_position_and_counts_chunks_above_zero():
     assert positive_count(GAPPED, 0, 9) == 4  # 0.4, 0.8, 0.6, 0.3
 
 
-# --------------------------------------------------------------------------- the objective (item 3)
+# --------------------------------------------------------------------------- the objective
 
 
 def test_course_example_2_the_optimum_cuts_the_gap_the_lesson_keeps():
@@ -72,7 +73,7 @@ def test_kadane_ignores_the_limits_rse_adds():
     assert objective.kadane[:2] == (0, 5) and [(s.start, s.end) for s in objective.greedy] == [(1, 4)]
 
 
-# --------------------------------------------------------------------------- the >= boundary (item 4)
+# --------------------------------------------------------------------------- the >= boundary
 
 
 def test_overall_budget_example_says_its_answer_depends_on_greater_or_equal():
@@ -85,7 +86,7 @@ def test_overall_budget_example_says_its_answer_depends_on_greater_or_equal():
     assert "exactly the minimum 0.7" in ex.point and "stops after S1 at 2.0" in ex.point and ">=" in ex.point
 
 
-# --------------------------------------------------------------------------- the explain panel (item 6)
+# --------------------------------------------------------------------------- the explain panel
 
 
 def test_a_chunk_scored_zero_is_explained_by_its_score_not_its_rank():
@@ -173,10 +174,10 @@ def test_each_exercise_checks_its_own_answer_and_refuses_a_wrong_one():
             AnswerKind.YES_NO: "yes" if exercise.answer == "no" else "no",
         }[exercise.kind]
         assert not exercise.check(wrong).correct, exercise.id
-    assert parse(AnswerKind.SEGMENTS, "chunks 6-8 then 0-1") == ((6, 8), (0, 1))
-    assert parse(AnswerKind.CHUNKS, "none") == ()
-    with pytest.raises(ValueError):
-        parse(AnswerKind.NUMBER, "abc")
+    assert parse_answer(AnswerKind.SEGMENTS, "chunks 6-8 then 0-1") == ((6, 8), (0, 1))
+    assert parse_answer(AnswerKind.CHUNKS, "none") == ()
+    with pytest.raises(AnswerError):
+        parse_answer(AnswerKind.NUMBER, "abc")
 
 
 def test_handout_has_no_answers_and_the_key_has_every_answer(tmp_path):
