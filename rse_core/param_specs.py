@@ -183,7 +183,7 @@ DECAY_RATE = ParamSpec(
     "decay_rate", float, "Decay rate", "Value x exp(-rank / decay): lower -> only the top-ranked chunks count.",
     ParamGroup.VALUES, url="decay", cli="--decay-rate",
     bounds=Bounds(0, low_inclusive=False, reason="it divides the rank"), slider=SliderRange(1.0, 500.0, 1.0),
-    unit="ranks", preset=True, sweep_axis=(5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 400, 500),
+    preset=True, sweep_axis=(5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 400, 500),
     tuned=True, knowledge_base=True, dsrag=True,
 )  # fmt: skip
 _BETA = Bounds(0, low_inclusive=False, reason="a beta shape of 0 is undefined")
@@ -199,13 +199,13 @@ MAX_LENGTH = ParamSpec(
     "max_length", int, "Max chunks per segment",
     "Caps one segment's length: lower -> whole sections get cut into pieces.",
     ParamGroup.SEARCH, url="maxlen", cli="--max-length", bounds=Bounds(1), slider=SliderRange(1, 60, 1),
-    unit="chunks", preset=True, sweep_axis=(1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40), tuned=True,
+    preset=True, sweep_axis=(1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40), tuned=True,
     knowledge_base=True, dsrag=True,
 )  # fmt: skip
 OVERALL_MAX_LENGTH = ParamSpec(
     "overall_max_length", int, "Max chunks overall", "Total budget for all segments: lower -> fewer segments.",
     ParamGroup.SEARCH, url="overall", cli="--overall-max-length", bounds=Bounds(1), slider=SliderRange(1, 300, 1),
-    unit="chunks", preset=True, sweep_axis=(5, 10, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250),
+    preset=True, sweep_axis=(5, 10, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250),
     knowledge_base=True, dsrag=True,
 )  # fmt: skip
 MINIMUM_VALUE = ParamSpec(
@@ -245,7 +245,7 @@ PER_DOCUMENT_CALIBRATION = ParamSpec(
 WINDOW = ParamSpec(
     "window", int, "Window (baseline)",
     "The lesson's fixed window: each top-k hit grown by this many neighbouring chunks on both sides.",
-    ParamGroup.BASELINE, url="window", cli="--window", bounds=Bounds(0), slider=SliderRange(0, 10, 1), unit="chunks",
+    ParamGroup.BASELINE, url="window", cli="--window", bounds=Bounds(0), slider=SliderRange(0, 10, 1),
 )  # fmt: skip
 CONTEXT_ORDER = ParamSpec(
     "context_order", ContextOrder, "Context order",

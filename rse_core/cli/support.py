@@ -18,6 +18,9 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 
+from rse_core.cli.param_options import add_param_options
+from rse_core.param_specs import CHUNK_HEADERS, PER_DOCUMENT_CALIBRATION
+
 EXIT_ERROR = 2
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """C0 controls but tab and line feed, DEL, and C1 controls (CSI, OSC... as single characters)."""
@@ -33,22 +36,7 @@ class OneLineParser(argparse.ArgumentParser):
 def add_scoring_switches(parser: argparse.ArgumentParser) -> None:
     """``--headers/--no-headers`` and ``--calibrate-over-collection``: how chunks are scored and
     calibrated, the same in every command (unset: the parameters' default)."""
-    headers = parser.add_mutually_exclusive_group()
-    headers.add_argument(
-        "--headers",
-        dest="chunk_headers",
-        action="store_true",
-        default=None,
-        help="score each chunk with its document title and section heading (contextual chunk headers; the default)",
-    )
-    headers.add_argument("--no-headers", dest="chunk_headers", action="store_false", help="score the chunk text alone")
-    parser.add_argument(
-        "--calibrate-over-collection",
-        dest="per_document_calibration",
-        action="store_false",
-        default=None,
-        help="calibrate and rank over every loaded chunk instead of within each document (see docs/evaluation.md)",
-    )
+    add_param_options(parser, (CHUNK_HEADERS, PER_DOCUMENT_CALIBRATION))
 
 
 def terminal_safe(text: str) -> str:
