@@ -7,14 +7,14 @@ typed :class:`Inputs` for the rest of the run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 import streamlit as st
 
 from rse_core import Preset, RSEParams, ScorerName, preset
-from rse_core.param_specs import PARAM_SPECS, ParamSpec
+from rse_core.param_specs import PARAM_SPECS, ParamSpec, spec_of
 from rse_core.params import PRESET_INDEPENDENT_FIELDS, PRESETS
 
 from . import keys, models
@@ -200,6 +200,14 @@ def matching_preset(params: RSEParams) -> str:
         if values.with_changes(**kept) == params:
             return name.value
     return CUSTOM_PRESET
+
+
+def set_param_values(values: Mapping[str, object]) -> None:
+    """For a callback: put parameter values (by field) into their sidebar widgets, each moved into its
+    widget's range, and mark the preset they match (or custom)."""
+    for name, value in values.items():
+        st.session_state[keys.PARAM_KEYS[name]] = spec_of(name).fit_to_widget(value)
+    st.session_state[keys.PRESET] = matching_preset(read_params())
 
 
 def read_params() -> RSEParams:

@@ -24,13 +24,13 @@ from rse_core.figures.teaching import (
     score_histograms,
     stage_chart,
 )
+from rse_core.param_specs import PENALTY
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
 
 
 def _apply_penalty(penalty: float) -> None:
-    st.session_state[keys.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
+    state.set_param_values({PENALTY.name: penalty})
 
 
 @components.guarded

@@ -18,9 +18,6 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 
-from rse_core.cli.param_options import add_param_options
-from rse_core.param_specs import CHUNK_HEADERS, PER_DOCUMENT_CALIBRATION
-
 EXIT_ERROR = 2
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 """C0 controls but tab and line feed, DEL, and C1 controls (CSI, OSC... as single characters)."""
@@ -31,12 +28,6 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         fail(f"{message} (see {self.prog} --help)")
-
-
-def add_scoring_switches(parser: argparse.ArgumentParser) -> None:
-    """``--headers/--no-headers`` and ``--calibrate-over-collection``: how chunks are scored and
-    calibrated, the same in every command (unset: the parameters' default)."""
-    add_param_options(parser, (CHUNK_HEADERS, PER_DOCUMENT_CALIBRATION))
 
 
 def terminal_safe(text: str) -> str:
