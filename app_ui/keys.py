@@ -40,7 +40,14 @@ PRESET: Final = "sb_preset"
 COHERE_API_KEY: Final = "sb_cohere_api_key"
 COHERE_MODEL: Final = "sb_cohere_model"
 CROSS_ENCODER_MODEL: Final = "sb_cross_encoder_model"
-PARAM_KEYS: Final[dict[str, str]] = {spec.name: f"sb_{spec.name}" for spec in PARAM_SPECS}
+
+
+def param_key(field: str) -> str:
+    """The key of the sidebar widget of an RSEParams field."""
+    return f"sb_{field}"
+
+
+PARAM_KEYS: Final[dict[str, str]] = {spec.name: param_key(spec.name) for spec in PARAM_SPECS}
 """RSEParams field -> its sidebar widget's key."""
 SIDEBAR_VALUES: Final = (SAMPLES, QUERY, QUERY_2, SCORER, PRESET, COHERE_API_KEY, COHERE_MODEL, CROSS_ENCODER_MODEL)
 """The sidebar widgets whose values a page switch must keep (with ``PARAM_KEYS`` and ``PRESENT``;

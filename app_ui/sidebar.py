@@ -9,6 +9,7 @@ user's settings must survive a visit to such a page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 import streamlit as st
@@ -122,15 +123,15 @@ def render_sidebar(url_path: str = "") -> None:
         _scorer_section(scope)
 
 
-def render_parameters(url_path: str = "") -> None:
+def render_parameters(url_path: str = "", specs: Sequence[ParamSpec] = PARAM_SPECS) -> None:
     """The preset, chunk size, switches and sliders, in the sidebar's current position.
 
     Drawn by the page fragment (:mod:`app_ui.page_frame`), so moving one reruns only the
     fragment, which recomputes the result; the controls above stay as they are.
     """
     scope = scope_of(url_path)
-    _values_section(scope)
-    _slider_section(scope)
+    _values_section(scope, specs)
+    _slider_section(scope, specs)
 
 
 def _documents_section(samples: dict, scope: frozenset[Group]) -> None:
@@ -195,7 +196,7 @@ def _scorer_section(scope: frozenset[Group]) -> None:
         _cross_encoder_picker(disabled=scorer_off)
 
 
-def _values_section(scope: frozenset[Group]) -> None:
+def _values_section(scope: frozenset[Group], specs: Sequence[ParamSpec]) -> None:
     """Preset, chunk size and the switches that rescore or recalibrate."""
     st.subheader("RSE parameters")
     if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
@@ -217,14 +218,14 @@ def _values_section(scope: frozenset[Group]) -> None:
             "The course's numbers are computed under the **course** preset (minimum segment value 0.7); "
             "the app opens on **default** (minimum 0.5, tuned for minilm)."
         )
-    for spec in PARAM_SPECS:
+    for spec in specs:
         if spec.group is ParamGroup.CHUNKING:
             _param_control(spec, scope)
 
 
-def _slider_section(scope: frozenset[Group]) -> None:
+def _slider_section(scope: frozenset[Group], specs: Sequence[ParamSpec]) -> None:
     """The sliders, switches and choices of every parameter that does not shape chunking, in the specs' order."""
-    for spec in PARAM_SPECS:
+    for spec in specs:
         if spec.group is not ParamGroup.CHUNKING:
             _param_control(spec, scope)
 
@@ -232,7 +233,7 @@ def _slider_section(scope: frozenset[Group]) -> None:
 def _param_control(spec: ParamSpec, scope: frozenset[Group]) -> None:
     """One parameter's widget, chosen by its spec: a slider, offered sizes, a switch or a choice."""
     common = {
-        "key": keys.PARAM_KEYS[spec.name],
+        "key": keys.param_key(spec.name),
         "help": spec.help,
         "on_change": _on_param_change,
         "disabled": SIDEBAR_GROUP[spec.group] not in scope,

@@ -43,7 +43,7 @@ class SliderSpec:
 
     @property
     def key(self) -> str:
-        return keys.PARAM_KEYS[self.field]
+        return keys.param_key(self.field)
 
     def clamp(self, value: float) -> float:
         return min(max(value, self.low), self.high)
@@ -206,7 +206,7 @@ def set_param_values(values: Mapping[str, object]) -> None:
     """For a callback: put parameter values (by field) into their sidebar widgets, each moved into its
     widget's range, and mark the preset they match (or custom)."""
     for name, value in values.items():
-        st.session_state[keys.PARAM_KEYS[name]] = spec_of(name).fit_to_widget(value)
+        st.session_state[keys.param_key(name)] = spec_of(name).fit_to_widget(value)
     st.session_state[keys.PRESET] = matching_preset(read_params())
 
 
