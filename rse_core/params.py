@@ -149,40 +149,24 @@ class Preset(StrEnum):
         return parse_choice(cls, name, "preset", ParameterError)
 
 
+def _preset(*, penalty: float, decay: float, max_length: int, overall: int, minimum: float, adjust: bool) -> RSEParams:
+    """A preset's six numbers, in dsRAG's order; the other fields keep their defaults."""
+    return RSEParams(
+        irrelevant_chunk_penalty=penalty,
+        decay_rate=decay,
+        max_length=max_length,
+        overall_max_length=overall,
+        minimum_value=minimum,
+        chunk_length_adjustment=adjust,
+    )
+
+
 PRESETS: dict[Preset, RSEParams] = {
     Preset.DEFAULT: RSEParams(),
-    Preset.BALANCED: RSEParams(
-        irrelevant_chunk_penalty=0.18,
-        decay_rate=30,
-        max_length=15,
-        overall_max_length=30,
-        minimum_value=0.5,
-        chunk_length_adjustment=True,
-    ),
-    Preset.PRECISION: RSEParams(
-        irrelevant_chunk_penalty=0.2,
-        decay_rate=30,
-        max_length=15,
-        overall_max_length=30,
-        minimum_value=0.7,
-        chunk_length_adjustment=True,
-    ),
-    Preset.FIND_ALL: RSEParams(
-        irrelevant_chunk_penalty=0.18,
-        decay_rate=200,
-        max_length=40,
-        overall_max_length=200,
-        minimum_value=0.4,
-        chunk_length_adjustment=True,
-    ),
-    Preset.COURSE: RSEParams(
-        irrelevant_chunk_penalty=0.2,
-        decay_rate=30,
-        max_length=20,
-        overall_max_length=30,
-        minimum_value=0.7,
-        chunk_length_adjustment=False,
-    ),
+    Preset.BALANCED: _preset(penalty=0.18, decay=30, max_length=15, overall=30, minimum=0.5, adjust=True),
+    Preset.PRECISION: _preset(penalty=0.2, decay=30, max_length=15, overall=30, minimum=0.7, adjust=True),
+    Preset.FIND_ALL: _preset(penalty=0.18, decay=200, max_length=40, overall=200, minimum=0.4, adjust=True),
+    Preset.COURSE: _preset(penalty=0.2, decay=30, max_length=20, overall=30, minimum=0.7, adjust=False),
 }
 
 
