@@ -13,10 +13,9 @@ here, so the link parser (``app_ui.query_params``) stays free of it.
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Final
 
-from rse_core import RSEParams
+from rse_core.param_specs import PARAM_SPECS, url_names
 
 # --- URL parameters: byte-identical forever (shared links carry them) -------------------------
 URL_DOCS: Final = "docs"
@@ -26,23 +25,8 @@ URL_SCORER: Final = "scorer"
 URL_PRESET: Final = "preset"
 URL_MODEL: Final = "model"
 URL_UPLOADS: Final = "up"  # uploads the view used, by content hash and name (never their contents)
-URL_PARAMS: Final[dict[str, str]] = {
-    "chunk_size": "chunk",
-    "irrelevant_chunk_penalty": "penalty",
-    "decay_rate": "decay",
-    "beta_a": "a",
-    "beta_b": "b",
-    "max_length": "maxlen",
-    "overall_max_length": "overall",
-    "minimum_value": "minval",
-    "top_k": "topk",
-    "chunk_length_adjustment": "adjust",
-    "window": "window",
-    "context_order": "order",
-    "chunk_headers": "headers",
-    "per_document_calibration": "perdoc",
-}
-"""RSEParams field -> URL name, in the order a link lists them."""
+URL_PARAMS: Final[dict[str, str]] = url_names()
+"""RSEParams field -> URL name, in the order a link lists them (named in :mod:`rse_core.param_specs`)."""
 URL_PRESENT: Final = "present"  # presenter mode (app_ui.presenter): a view setting, not part of the state
 URL_STREAMLIT_OWN: Final = frozenset({"embed", "embed_options", URL_PRESENT})  # not RSE state: never a notice
 
@@ -56,7 +40,14 @@ PRESET: Final = "sb_preset"
 COHERE_API_KEY: Final = "sb_cohere_api_key"
 COHERE_MODEL: Final = "sb_cohere_model"
 CROSS_ENCODER_MODEL: Final = "sb_cross_encoder_model"
-PARAM_KEYS: Final[dict[str, str]] = {field.name: f"sb_{field.name}" for field in fields(RSEParams)}
+
+
+def param_key(field: str) -> str:
+    """The key of the sidebar widget of an RSEParams field."""
+    return f"sb_{field}"
+
+
+PARAM_KEYS: Final[dict[str, str]] = {spec.name: param_key(spec.name) for spec in PARAM_SPECS}
 """RSEParams field -> its sidebar widget's key."""
 SIDEBAR_VALUES: Final = (SAMPLES, QUERY, QUERY_2, SCORER, PRESET, COHERE_API_KEY, COHERE_MODEL, CROSS_ENCODER_MODEL)
 """The sidebar widgets whose values a page switch must keep (with ``PARAM_KEYS`` and ``PRESENT``;
@@ -386,13 +377,7 @@ class KnowledgeBase:
     INITIALIZED: Final = "_kb_initialized"
     SESSION_BASE: Final = "_kb_session_base"  # this session's base built from uploads (app_ui.knowledge_bases)
     FIRST_STAGE_CACHE: Final = "_kb_first_stage_cache"
-    PARAM_FIELDS: Final = (
-        "irrelevant_chunk_penalty",
-        "decay_rate",
-        "minimum_value",
-        "max_length",
-        "overall_max_length",
-    )
+    PARAM_FIELDS: Final = tuple(spec.name for spec in PARAM_SPECS if spec.knowledge_base)
     """The RSE parameters the page has sliders for (the others come from its preset)."""
 
     @staticmethod

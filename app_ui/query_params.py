@@ -12,45 +12,28 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rse_core import ScorerName
+from rse_core.param_specs import PARAM_SPECS, ParamSpec
 
 from . import keys
 
-_PARAM_TYPES: dict[str, type] = {
-    "chunk_size": int,
-    "irrelevant_chunk_penalty": float,
-    "decay_rate": float,
-    "beta_a": float,
-    "beta_b": float,
-    "max_length": int,
-    "overall_max_length": int,
-    "minimum_value": float,
-    "top_k": int,
-    "chunk_length_adjustment": bool,
-    "window": int,
-    "context_order": str,
-    "chunk_headers": bool,
-    "per_document_calibration": bool,
-}
-# URL name -> (RSEParams field, type), in the order a link lists them (names: app_ui.keys.URL_PARAMS)
-PARAM_FIELDS: dict[str, tuple[str, type]] = {
-    url_name: (field_name, _PARAM_TYPES[field_name]) for field_name, url_name in keys.URL_PARAMS.items()
-}
-KNOWN = frozenset(
-    {
-        keys.URL_DOCS,
-        keys.URL_QUERY,
-        keys.URL_QUERY_2,
-        keys.URL_SCORER,
-        keys.URL_PRESET,
-        keys.URL_MODEL,
-        keys.URL_UPLOADS,
-        *PARAM_FIELDS,
-    }
-)
+
+def param_fields(specs: Iterable[ParamSpec] = PARAM_SPECS) -> dict[str, tuple[str, type]]:
+    """URL name -> (RSEParams field, the type a link's value is read as), in the order a link lists them."""
+    return {spec.url: (spec.name, str if spec.choices else spec.kind) for spec in specs}
+
+
+def known_names(specs: Iterable[ParamSpec] = PARAM_SPECS) -> frozenset[str]:
+    """Every URL name a link may carry: the view's and the parameters'."""
+    views = (keys.URL_DOCS, keys.URL_QUERY, keys.URL_QUERY_2, keys.URL_SCORER, keys.URL_PRESET, keys.URL_MODEL)
+    return frozenset({*views, keys.URL_UPLOADS, *param_fields(specs)})
+
+
+PARAM_FIELDS = param_fields()
+KNOWN = known_names()
 STREAMLIT_OWN = keys.URL_STREAMLIT_OWN
 
 QUERY_CHARS = 2000  # what a scorer reads of a query (rse_core.scoring.base.MAX_QUERY_CHARS)
@@ -87,6 +70,7 @@ class LinkChoices:
     cross_encoders: Collection[str]
     bounds: Mapping[str, NumberBounds]  # RSEParams field -> bounds (booleans need none)
     texts: Mapping[str, Collection[str]] = field(default_factory=dict)  # RSEParams field -> allowed words
+    params: tuple[ParamSpec, ...] = PARAM_SPECS  # the parameters a link may set
 
 
 @dataclass(frozen=True)
@@ -126,7 +110,7 @@ def parse_link(params: Mapping[str, object], choices: LinkChoices) -> LinkState:
     (``st.query_params``, a dict from a test) works as long as it has ``keys`` and ``get``.
     """
     notices: list[str] = []
-    values = _single_values(params, notices)
+    values = _single_values(params, known_names(choices.params), notices)
 
     samples = _samples(values.get(keys.URL_DOCS), choices.samples, notices)
     query = _query(values.get(keys.URL_QUERY), "query", notices)
@@ -135,7 +119,7 @@ def parse_link(params: Mapping[str, object], choices: LinkChoices) -> LinkState:
     model = _model(values.get(keys.URL_MODEL), scorer, choices.cross_encoders, notices)
     preset = _choice(values.get(keys.URL_PRESET), choices.presets, "preset", notices, "using the default")
     numbers: dict[str, object] = {}
-    for url_name, (field_name, kind) in PARAM_FIELDS.items():
+    for url_name, (field_name, kind) in param_fields(choices.params).items():
         raw = values.get(url_name)
         if raw is None:
             continue
@@ -156,10 +140,11 @@ def link_values(
     model: str | None,
     numbers: Mapping[str, object],
     uploads: Sequence[LinkUpload] = (),
+    specs: Iterable[ParamSpec] = PARAM_SPECS,
 ) -> dict[str, str]:
     """The URL parameters of a view, each bounded as :func:`parse_link` would read it back.
 
-    ``numbers`` maps RSEParams fields to values. A long query is written only as far as a scorer
+    ``numbers`` maps RSEParams fields (those of ``specs``) to values. A long query is written only as far as a scorer
     reads it (:data:`QUERY_CHARS`), so a 100,000-character query never becomes a huge link.
     """
     wanted: dict[str, str] = {
@@ -171,7 +156,7 @@ def link_values(
         wanted[keys.URL_QUERY_2] = queries[1][:QUERY_CHARS]
     if model:
         wanted[keys.URL_MODEL] = model[:NAME_CHARS]
-    for url_name, (field_name, _) in PARAM_FIELDS.items():
+    for url_name, (field_name, _) in param_fields(specs).items():
         if field_name in numbers:
             wanted[url_name] = format_value(numbers[field_name])
     named = [upload.encoded() for upload in uploads[:MAX_DOCS] if _UPLOAD.fullmatch(upload.encoded())]
@@ -205,7 +190,7 @@ def shown(raw: str) -> str:
     return repr(text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "\u2026")
 
 
-def _single_values(params: Mapping[str, object], notices: list[str]) -> dict[str, str]:
+def _single_values(params: Mapping[str, object], known: Collection[str], notices: list[str]) -> dict[str, str]:
     """One string per known name (the first of a repeated one); notices for the rest."""
     try:
         names = [str(name) for name in list(params.keys())[:MAX_PARAMS]]
@@ -213,9 +198,9 @@ def _single_values(params: Mapping[str, object], notices: list[str]) -> dict[str
     except Exception:  # not a mapping after all: read nothing
         return {}
     values: dict[str, str] = {}
-    unknown = [name for name in names if name not in KNOWN and name not in STREAMLIT_OWN]
+    unknown = [name for name in names if name not in known and name not in STREAMLIT_OWN]
     for name in names:
-        if name not in KNOWN:
+        if name not in known:
             continue
         raw = params.get(name)
         if isinstance(raw, (list, tuple)):

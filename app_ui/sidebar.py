@@ -9,11 +9,13 @@ user's settings must survive a visit to such a page.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 import streamlit as st
 
 from rse_core import Preset, ScorerName
+from rse_core.param_specs import PARAM_SPECS, ParamGroup, ParamSpec
 
 from . import keys, models, state
 from . import query_params as qp
@@ -49,7 +51,6 @@ PAGE_SCOPES: dict[str, frozenset[Group]] = {
 }
 """URL path -> the groups of controls the page uses (pages not listed use all of them)."""
 
-SEARCH_FIELDS = frozenset({"max_length", "overall_max_length", "minimum_value"})
 NOT_APPLYING = {
     "worked-example": "Nothing in this sidebar applies on Worked example: the page uses its own chunk values and "
     "limits (set them on the page). The controls are kept for the other pages.",
@@ -71,10 +72,14 @@ def _not_here(applies: bool) -> None:
         st.caption("Not used on this page.")
 
 
-def _group_of(field: str) -> Group:
-    if field in ("top_k", "window"):
-        return Group.TOP_K
-    return Group.SEARCH if field in SEARCH_FIELDS else Group.VALUES
+SIDEBAR_GROUP = {
+    ParamGroup.VALUES: Group.VALUES,
+    ParamGroup.CHUNKING: Group.VALUES,
+    ParamGroup.SEARCH: Group.SEARCH,
+    ParamGroup.BASELINE: Group.TOP_K,
+    ParamGroup.OUTPUT: Group.TOP_K,
+}
+"""The sidebar group whose scope enables a parameter's control, by the part of the method it shapes."""
 
 
 def _on_preset_change() -> None:
@@ -118,15 +123,15 @@ def render_sidebar(url_path: str = "") -> None:
         _scorer_section(scope)
 
 
-def render_parameters(url_path: str = "") -> None:
+def render_parameters(url_path: str = "", specs: Sequence[ParamSpec] = PARAM_SPECS) -> None:
     """The preset, chunk size, switches and sliders, in the sidebar's current position.
 
     Drawn by the page fragment (:mod:`app_ui.page_frame`), so moving one reruns only the
     fragment, which recomputes the result; the controls above stay as they are.
     """
     scope = scope_of(url_path)
-    _values_section(scope)
-    _slider_section(scope)
+    _values_section(scope, specs)
+    _slider_section(scope, specs)
 
 
 def _documents_section(samples: dict, scope: frozenset[Group]) -> None:
@@ -191,7 +196,7 @@ def _scorer_section(scope: frozenset[Group]) -> None:
         _cross_encoder_picker(disabled=scorer_off)
 
 
-def _values_section(scope: frozenset[Group]) -> None:
+def _values_section(scope: frozenset[Group], specs: Sequence[ParamSpec]) -> None:
     """Preset, chunk size and the switches that rescore or recalibrate."""
     st.subheader("RSE parameters")
     if not scope & {Group.VALUES, Group.SEARCH, Group.TOP_K}:
@@ -213,60 +218,35 @@ def _values_section(scope: frozenset[Group]) -> None:
             "The course's numbers are computed under the **course** preset (minimum segment value 0.7); "
             "the app opens on **default** (minimum 0.5, tuned for minilm)."
         )
-    st.select_slider(
-        "Chunk size (characters)",
-        options=state.CHUNK_SIZES,
-        key=keys.PARAM_KEYS["chunk_size"],
-        help="Longer chunks -> fewer, coarser bars. Changing it rescores the documents.",
-        disabled=Group.VALUES not in scope,
-    )
-    st.toggle(
-        "Contextual chunk headers",
-        key=keys.PARAM_KEYS["chunk_headers"],
-        help="Score each chunk with its document title and section heading in front (segments keep the "
-        "exact text). Changing it rescores the documents.",
-    )
-    st.toggle(
-        "Calibrate each document alone",
-        key=keys.PARAM_KEYS["per_document_calibration"],
-        help="On: scores are calibrated and ranked within each document, so a document's values never change "
-        "when you load another beside it. Off: over every loaded chunk, which tells relevant from irrelevant "
-        "documents apart better in a collection of many small ones.",
-        disabled=Group.VALUES not in scope,
-    )
+    for spec in specs:
+        if spec.group is ParamGroup.CHUNKING:
+            _param_control(spec, scope)
 
 
-def _slider_section(scope: frozenset[Group]) -> None:
-    """The parameter sliders, the length adjustment and the context order."""
-    for spec in state.SLIDERS:
-        st.slider(
-            spec.label,
-            spec.low,
-            spec.high,
-            step=spec.step,
-            key=spec.key,
-            help=spec.help,
-            on_change=_on_param_change,
-            disabled=_group_of(spec.field) not in scope,
-        )
-    st.toggle(
-        "Chunk-length adjustment",
-        key=keys.PARAM_KEYS["chunk_length_adjustment"],
-        help="Scale values by max(length, 700) / 700: long chunks count more.",
-        on_change=_on_param_change,
-        disabled=Group.VALUES not in scope,
-    )
-    st.radio(
-        "Context order",
-        options=list(state.CONTEXT_ORDERS),
-        format_func=state.CONTEXT_ORDERS.__getitem__,
-        key=keys.PARAM_KEYS["context_order"],
-        horizontal=True,
-        on_change=_on_param_change,
-        disabled=Group.TOP_K not in scope,
-        help="How the context reaches the LLM: segments (and the baselines' chunks) as they stand in the "
-        "documents, as the lesson sends them, or most relevant first.",
-    )
+def _slider_section(scope: frozenset[Group], specs: Sequence[ParamSpec]) -> None:
+    """The sliders, switches and choices of every parameter that does not shape chunking, in the specs' order."""
+    for spec in specs:
+        if spec.group is not ParamGroup.CHUNKING:
+            _param_control(spec, scope)
+
+
+def _param_control(spec: ParamSpec, scope: frozenset[Group]) -> None:
+    """One parameter's widget, chosen by its spec: a slider, offered sizes, a switch or a choice."""
+    common = {
+        "key": keys.param_key(spec.name),
+        "help": spec.help,
+        "on_change": _on_param_change,
+        "disabled": SIDEBAR_GROUP[spec.group] not in scope,
+    }
+    if spec.slider is not None:
+        st.slider(spec.display_label, spec.slider.low, spec.slider.high, step=spec.slider.step, **common)
+    elif spec.options:
+        st.select_slider(spec.display_label, options=spec.options, **common)
+    elif spec.kind is bool:
+        st.toggle(spec.display_label, **common)
+    else:
+        labels = dict(zip(spec.choices, spec.option_labels or spec.choices, strict=True))
+        st.radio(spec.display_label, options=spec.choices, format_func=labels.__getitem__, horizontal=True, **common)
 
 
 def _cross_encoder_picker(disabled: bool = False) -> None:

@@ -7,15 +7,15 @@ typed :class:`Inputs` for the rest of the run.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 import streamlit as st
 
 from rse_core import Preset, RSEParams, ScorerName, preset
+from rse_core.param_specs import PARAM_SPECS, ParamSpec, spec_of
 from rse_core.params import PRESET_INDEPENDENT_FIELDS, PRESETS
-from rse_core.teaching import MINIMUM_RULE
 
 from . import keys, models
 from . import query_params as qp
@@ -28,7 +28,6 @@ SCORERS: tuple[str, ...] = tuple(
 MODEL_SCORERS = frozenset({ScorerName.COHERE, ScorerName.CROSS_ENCODER})  # scorers a link may name a model for
 DEFAULT_COHERE_MODEL = "rerank-v3.5"
 CUSTOM_PRESET = "custom"
-CHUNK_SIZES = (200, 300, 400, 500, 600, 800, 1000, 1200, 1600, 2000)
 
 
 @dataclass(frozen=True)
@@ -44,61 +43,29 @@ class SliderSpec:
 
     @property
     def key(self) -> str:
-        return keys.PARAM_KEYS[self.field]
+        return keys.param_key(self.field)
 
     def clamp(self, value: float) -> float:
         return min(max(value, self.low), self.high)
 
 
-SLIDERS = (
-    SliderSpec(
-        "irrelevant_chunk_penalty",
-        "Irrelevant chunk penalty",
-        0.0,
-        1.0,
-        0.01,
-        "Subtracted from every chunk: higher penalty -> shorter segments.",
-    ),
-    SliderSpec(
-        "decay_rate",
-        "Decay rate",
-        1.0,
-        300.0,
-        1.0,
-        "Value x exp(-rank / decay): lower -> only the top-ranked chunks count.",
-    ),
-    SliderSpec("beta_a", "Beta a", 0.1, 3.0, 0.05, "Beta CDF shape: a = b = 0.4 spreads scores bunched near 0 and 1."),
-    SliderSpec("beta_b", "Beta b", 0.1, 3.0, 0.05, "Beta CDF shape: b > a lifts low scores, a > b pushes them down."),
-    SliderSpec(
-        "max_length",
-        "Max chunks per segment",
-        1,
-        60,
-        1,
-        "Caps one segment's length: lower -> whole sections get cut into pieces.",
-    ),
-    SliderSpec(
-        "overall_max_length", "Max chunks overall", 1, 300, 1, "Total budget for all segments: lower -> fewer segments."
-    ),
-    SliderSpec(
-        "minimum_value",
-        "Minimum segment value",
-        0.0,
-        3.0,
-        0.05,
-        "Segments worth less are dropped: higher -> fewer, surer segments. " + MINIMUM_RULE,
-    ),
-    SliderSpec("top_k", "Top-k (baseline)", 1, 30, 1, "How many best-scored chunks the top-k baseline keeps."),
-    SliderSpec(
-        "window",
-        "Window (baseline)",
-        0,
-        10,
-        1,
-        "The lesson's fixed window: each top-k hit grown by this many neighbouring chunks on both sides.",
-    ),
-)
-CONTEXT_ORDERS = {"document": "document order (the lesson's)", "score": "best first"}
+def sliders(specs: Iterable[ParamSpec] = PARAM_SPECS) -> tuple[SliderSpec, ...]:
+    """The sidebar's sliders: every parameter whose spec has a slider range, in the specs' order."""
+    return tuple(
+        SliderSpec(spec.name, spec.display_label, spec.slider.low, spec.slider.high, spec.slider.step, spec.help)
+        for spec in specs
+        if spec.slider is not None
+    )
+
+
+def widget_bounds(specs: Iterable[ParamSpec] = PARAM_SPECS) -> dict[str, qp.NumberBounds]:
+    """RSEParams field -> the range its widget offers (a link's number must fall in it)."""
+    return {
+        spec.name: qp.NumberBounds(*spec.widget_range, spec.options) for spec in specs if spec.widget_range is not None
+    }
+
+
+SLIDERS = sliders()
 SLIDER_BY_FIELD = {spec.field: spec for spec in SLIDERS}
 
 
@@ -124,12 +91,7 @@ def keep_choice(
 
 def fit_to_widgets(params: RSEParams) -> RSEParams:
     """Move values into the widgets' ranges (a shared link may carry any number)."""
-    changes: dict[str, object] = {
-        field: type(getattr(params, field))(spec.clamp(getattr(params, field)))
-        for field, spec in SLIDER_BY_FIELD.items()
-    }
-    changes["chunk_size"] = min(CHUNK_SIZES, key=lambda size: abs(size - params.chunk_size))
-    return params.with_changes(**changes)
+    return params.with_changes(**{spec.name: spec.fit_to_widget(getattr(params, spec.name)) for spec in PARAM_SPECS})
 
 
 @dataclass(frozen=True)
@@ -165,15 +127,13 @@ def init_state() -> None:
 
 def link_choices(samples) -> qp.LinkChoices:
     """What a link may name in this app: the samples, scorers, presets, offered models, slider ranges."""
-    bounds = {spec.field: qp.NumberBounds(spec.low, spec.high) for spec in SLIDERS}
-    bounds["chunk_size"] = qp.NumberBounds(min(CHUNK_SIZES), max(CHUNK_SIZES), CHUNK_SIZES)
     return qp.LinkChoices(
         samples=tuple(samples),
         scorers=SCORERS,
         presets=tuple(preset.value for preset in Preset),
         cross_encoders=tuple(models.offered_cross_encoders()),
-        bounds=bounds,
-        texts={"context_order": tuple(CONTEXT_ORDERS)},
+        bounds=widget_bounds(),
+        texts={spec.name: spec.choices for spec in PARAM_SPECS if spec.choices},
     )
 
 
@@ -242,6 +202,14 @@ def matching_preset(params: RSEParams) -> str:
     return CUSTOM_PRESET
 
 
+def set_param_values(values: Mapping[str, object]) -> None:
+    """For a callback: put parameter values (by field) into their sidebar widgets, each moved into its
+    widget's range, and mark the preset they match (or custom)."""
+    for name, value in values.items():
+        st.session_state[keys.param_key(name)] = spec_of(name).fit_to_widget(value)
+    st.session_state[keys.PRESET] = matching_preset(read_params())
+
+
 def read_params() -> RSEParams:
     """The parameters the widgets hold (always valid: widget ranges keep them so)."""
     return RSEParams(**{field_name: st.session_state[key] for field_name, key in keys.PARAM_KEYS.items()})
@@ -271,7 +239,7 @@ def sync_url(inputs: Inputs, uploads: Sequence[qp.LinkUpload] = ()) -> None:
     like the parser reads it back: a long query is written only as far as it is scored.
     """
     model = dict(inputs.scorer_options).get("model") if inputs.scorer in MODEL_SCORERS else None
-    numbers = {field_name: getattr(inputs.params, field_name) for field_name, _ in qp.PARAM_FIELDS.values()}
+    numbers = inputs.params.to_dict()
     wanted = qp.link_values(inputs.samples, inputs.queries, inputs.scorer, model, numbers, uploads)
     if st.session_state.get(keys.PRESENT):  # presenter mode is a view setting, kept in the link too
         wanted[keys.URL_PRESENT] = "1"

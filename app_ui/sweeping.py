@@ -14,24 +14,28 @@ import streamlit as st
 
 from rse_core import ExtractionResult, RSEError
 from rse_core.evaluation.golden import GoldenQuery, GoldenSet
-from rse_core.evaluation.sweep import SweepParam, SweepResult, default_axis, sweep
+from rse_core.evaluation.sweep import SweepParam, SweepParamBase, SweepResult, sweep
+from rse_core.param_specs import MINIMUM_VALUE, PENALTY
 
 from . import caching, corpora, keys, state
 from .samples import list_samples
 
 PENALTY_AXIS = tuple(round(0.02 * i, 2) for i in range(26))  # 0 to 0.5 on the slider's 0.01 grid
 MINIMUM_AXIS = tuple(round(0.1 * i, 1) for i in range(21))  # 0 to 2 on the slider's 0.05 grid
+ON_SLIDER_GRID = {PENALTY.name: PENALTY_AXIS, MINIMUM_VALUE.name: MINIMUM_AXIS}
+"""The axes the page sweeps instead of the spec's, whose steps fall between the slider's."""
+X_PARAM = SweepParam(PENALTY.name)
 
 
-def axes(result: ExtractionResult, y_param: SweepParam) -> tuple[tuple[float, ...], tuple[float, ...]]:
+def axes(result: ExtractionResult, y_param: SweepParamBase) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """The penalty axis and the y axis, each including the current setting."""
-    params = result.params
-    x_values = tuple(sorted({*PENALTY_AXIS, params.irrelevant_chunk_penalty}))
-    if y_param is SweepParam.MINIMUM_VALUE:
-        y_values = tuple(sorted({*MINIMUM_AXIS, params.minimum_value}))
-    else:
-        y_values = tuple(int(v) for v in default_axis(y_param, params.max_length))
+    x_values, y_values = (_axis(param, getattr(result.params, param.value)) for param in (X_PARAM, y_param))
     return x_values, y_values
+
+
+def _axis(param: SweepParamBase, current: float) -> tuple[float, ...]:
+    values = ON_SLIDER_GRID.get(param.value, param.axis)
+    return tuple(sorted({*(param.spec.kind(value) for value in values), current}))
 
 
 def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[GoldenQuery, ...]:
@@ -56,7 +60,9 @@ def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[GoldenQuer
     return tuple(queries)
 
 
-def run_sweep(result: ExtractionResult, y_param: SweepParam, gold: tuple[int, int] | None) -> tuple[SweepResult, float]:
+def run_sweep(
+    result: ExtractionResult, y_param: SweepParamBase, gold: tuple[int, int] | None
+) -> tuple[SweepResult, float]:
     """The sweep for this result (cached per session for the last few settings) and its time in ms."""
     x_values, y_values = axes(result, y_param)
 
@@ -68,7 +74,7 @@ def run_sweep(result: ExtractionResult, y_param: SweepParam, gold: tuple[int, in
             [values.raw for values in result.values],
             result.calibration,
             result.params,
-            x_param=SweepParam.PENALTY,
+            x_param=X_PARAM,
             x_values=x_values,
             y_param=y_param,
             y_values=y_values,
@@ -98,11 +104,6 @@ def cell_from_selection(selection: dict, x_values: Sequence[float], y_values: Se
     return None
 
 
-def apply_setting(x_param: SweepParam, x: float, y_param: SweepParam, y: float) -> None:
+def apply_setting(x_param: SweepParamBase, x: float, y_param: SweepParamBase, y: float) -> None:
     """Set the sidebar sliders to one cell and mark the preset as matching (or custom)."""
-    for param, value in ((x_param, x), (y_param, y)):
-        key = keys.PARAM_KEYS[param.value]
-        st.session_state[key] = (
-            int(value) if param in (SweepParam.MAX_LENGTH, SweepParam.OVERALL_MAX_LENGTH) else float(value)
-        )
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
+    state.set_param_values({x_param.value: x, y_param.value: y})

@@ -28,15 +28,16 @@ import numpy as np  # noqa: E402
 
 from rse_core import Document, build_corpus, chunk_document, preset, run_rse  # noqa: E402
 from rse_core.evaluation.sweep import default_axis, sweep  # noqa: E402
+from rse_core.param_specs import DECAY_RATE, MAX_LENGTH, MINIMUM_VALUE, OVERALL_MAX_LENGTH, PENALTY  # noqa: E402
 from rse_core.scoring import Calibration  # noqa: E402
 
 CHUNK_SIZE = 400
 DOCUMENTS = 4
 TARGET_CHUNKS = 1_000
 AXES = (
-    ("irrelevant_chunk_penalty", "minimum_value"),
-    ("irrelevant_chunk_penalty", "max_length"),
-    ("decay_rate", "overall_max_length"),
+    (PENALTY.name, MINIMUM_VALUE.name),
+    (PENALTY.name, MAX_LENGTH.name),
+    (DECAY_RATE.name, OVERALL_MAX_LENGTH.name),
 )
 
 

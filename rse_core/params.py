@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import math
 import numbers
 from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
 
-from rse_core.chunking import DEFAULT_CHUNK_HEADERS, DEFAULT_CHUNK_SIZE, MIN_CHUNK_SIZE
+from rse_core.chunking import DEFAULT_CHUNK_HEADERS, DEFAULT_CHUNK_SIZE
 from rse_core.context import ContextOrder
 from rse_core.errors import ParameterError
+from rse_core.param_specs import PARAM_SPECS, preset_independent, problems
 from rse_core.topk import DEFAULT_WINDOW
 from rse_core.validation import parse_choice
 
@@ -76,16 +76,17 @@ class RSEParams:
     context_order: ContextOrder = ContextOrder.DOCUMENT
 
     def __post_init__(self) -> None:
-        for name in _INT_FIELDS:  # numpy integers (a slider, an array element) are whole numbers too
-            value = getattr(self, name)
-            if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
-                object.__setattr__(self, name, int(value))
-        problems = list(_problems(self))
-        if problems:
-            raise ParameterError("Invalid RSE parameters: " + "; ".join(problems) + ".")
-        object.__setattr__(self, "context_order", ContextOrder.parse(self.context_order))
-        for name in _FLOAT_FIELDS:  # 30 and 30.0 are the same setting: store one type
-            object.__setattr__(self, name, float(getattr(self, name)))
+        """Validate every field by its spec (:mod:`rse_core.param_specs`) and store one type per field."""
+        for spec in PARAM_SPECS:  # numpy integers (a slider, an array element) are whole numbers too
+            value = getattr(self, spec.name)
+            if spec.kind is int and isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
+                object.__setattr__(self, spec.name, int(value))
+        refused = list(problems(self))
+        if refused:
+            raise ParameterError("Invalid RSE parameters: " + "; ".join(refused) + ".")
+        for spec in PARAM_SPECS:  # 30 and 30.0 are the same setting, "score" and ContextOrder.SCORE too
+            if spec.kind is float or spec.choices:
+                object.__setattr__(self, spec.name, spec.kind(getattr(self, spec.name)))
 
     def with_changes(self, **changes: object) -> RSEParams:
         """A copy with some fields changed (validated like a new instance)."""
@@ -115,75 +116,23 @@ class RSEParams:
         window, chunking and calibration are not RSE parameters in dsRAG (its reranker owns the
         transform): see :func:`tuning_note`.
         """
-        return {
-            "max_length": self.max_length,
-            "overall_max_length": self.overall_max_length,
-            "minimum_value": self.minimum_value,
-            "irrelevant_chunk_penalty": self.irrelevant_chunk_penalty,
-            "overall_max_length_extension": 0,
-            "decay_rate": self.decay_rate,
-            "top_k_for_document_selection": top_k_for_document_selection,
-            "chunk_length_adjustment": self.chunk_length_adjustment,
-        }
+        own = {spec.name: getattr(self, spec.name) for spec in PARAM_SPECS if spec.dsrag}
+        return own | {"overall_max_length_extension": 0, "top_k_for_document_selection": top_k_for_document_selection}
 
 
-_FLOAT_FIELDS = ("irrelevant_chunk_penalty", "decay_rate", "beta_a", "beta_b", "minimum_value")
-_INT_FIELDS = ("max_length", "overall_max_length", "top_k", "chunk_size")
-
-
-def _problems(params: RSEParams):
-    def number(name: str) -> float | None:
-        value = getattr(params, name)
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            return None
-        try:
-            value = float(value)
-        except OverflowError:  # an int beyond 1e308
-            return None
-        return value if math.isfinite(value) else None
-
-    penalty = number("irrelevant_chunk_penalty")
-    if penalty is None or not 0 <= penalty <= 1:
-        yield f"irrelevant_chunk_penalty must be between 0 and 1 (got {_shown(params.irrelevant_chunk_penalty)})"
-    decay = number("decay_rate")
-    if decay is None or decay <= 0:
-        yield f"decay_rate must be above 0 (got {_shown(params.decay_rate)}); it divides the rank"
-    for name in ("beta_a", "beta_b"):
-        shape = number(name)
-        if shape is None or shape <= 0:
-            yield f"{name} must be above 0 (got {_shown(getattr(params, name))}); a beta shape of 0 is undefined"
-    minimum = number("minimum_value")
-    if minimum is None or minimum < 0:
-        yield f"minimum_value must be 0 or more (got {_shown(params.minimum_value)})"
-    limits = (("max_length", 1), ("overall_max_length", 1), ("top_k", 1), ("chunk_size", MIN_CHUNK_SIZE), ("window", 0))
-    for name, low in limits:
-        value = getattr(params, name)
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            yield f"{name} must be a whole number of at least {low} (got {_shown(value)})"
-    for name in ("chunk_length_adjustment", "chunk_headers", "per_document_calibration"):
-        if not isinstance(getattr(params, name), bool):
-            yield f"{name} must be True or False (got {getattr(params, name)!r})"
-    if not isinstance(params.context_order, str) or params.context_order not in {o.value for o in ContextOrder}:
-        valid = ", ".join(order.value for order in ContextOrder)
-        yield f"context_order must be one of {valid} (got {params.context_order!r})"
-
-
-PRESET_INDEPENDENT_FIELDS = (
-    "chunk_size",
-    "chunk_headers",
-    "per_document_calibration",
-    "top_k",
-    "window",
-    "context_order",
-)
+PRESET_INDEPENDENT_FIELDS = preset_independent()
 """Fields no preset sets: how text is chunked and scored, what RSE is compared with and how it is sent."""
 
 
-def _shown(value: object) -> str:
-    """``repr`` for a message; a huge int (whose repr Python may refuse) by its size instead."""
-    if isinstance(value, int) and value.bit_length() > 128:
-        return f"an integer of about {int(value.bit_length() * 0.30103):,} digits"
-    return repr(value)[:60]
+def _check_specs_name_the_fields() -> None:
+    """The spec table and the dataclass must list the same fields in the same order (a new field needs both)."""
+    names = tuple(field.name for field in fields(RSEParams))
+    described = tuple(spec.name for spec in PARAM_SPECS)
+    if names != described:
+        raise RuntimeError(f"rse_core.param_specs describes {described}, but RSEParams has {names}.")
+
+
+_check_specs_name_the_fields()
 
 
 class Preset(StrEnum):
@@ -200,40 +149,24 @@ class Preset(StrEnum):
         return parse_choice(cls, name, "preset", ParameterError)
 
 
+def _preset(*, penalty: float, decay: float, max_length: int, overall: int, minimum: float, adjust: bool) -> RSEParams:
+    """A preset's six numbers, in dsRAG's order; the other fields keep their defaults."""
+    return RSEParams(
+        irrelevant_chunk_penalty=penalty,
+        decay_rate=decay,
+        max_length=max_length,
+        overall_max_length=overall,
+        minimum_value=minimum,
+        chunk_length_adjustment=adjust,
+    )
+
+
 PRESETS: dict[Preset, RSEParams] = {
     Preset.DEFAULT: RSEParams(),
-    Preset.BALANCED: RSEParams(
-        irrelevant_chunk_penalty=0.18,
-        decay_rate=30,
-        max_length=15,
-        overall_max_length=30,
-        minimum_value=0.5,
-        chunk_length_adjustment=True,
-    ),
-    Preset.PRECISION: RSEParams(
-        irrelevant_chunk_penalty=0.2,
-        decay_rate=30,
-        max_length=15,
-        overall_max_length=30,
-        minimum_value=0.7,
-        chunk_length_adjustment=True,
-    ),
-    Preset.FIND_ALL: RSEParams(
-        irrelevant_chunk_penalty=0.18,
-        decay_rate=200,
-        max_length=40,
-        overall_max_length=200,
-        minimum_value=0.4,
-        chunk_length_adjustment=True,
-    ),
-    Preset.COURSE: RSEParams(
-        irrelevant_chunk_penalty=0.2,
-        decay_rate=30,
-        max_length=20,
-        overall_max_length=30,
-        minimum_value=0.7,
-        chunk_length_adjustment=False,
-    ),
+    Preset.BALANCED: _preset(penalty=0.18, decay=30, max_length=15, overall=30, minimum=0.5, adjust=True),
+    Preset.PRECISION: _preset(penalty=0.2, decay=30, max_length=15, overall=30, minimum=0.7, adjust=True),
+    Preset.FIND_ALL: _preset(penalty=0.18, decay=200, max_length=40, overall=200, minimum=0.4, adjust=True),
+    Preset.COURSE: _preset(penalty=0.2, decay=30, max_length=20, overall=30, minimum=0.7, adjust=False),
 }
 
 

@@ -7,8 +7,6 @@ Applying the tuned setting writes the four sidebar sliders it changes.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pandas as pd
 import streamlit as st
 
@@ -21,8 +19,9 @@ from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.scored_sets import ScoredSet
 from rse_core.evaluation.tuning import TunePoint, TuneResult, tune
 from rse_core.figures.evaluation import budget_figure
+from rse_core.param_specs import PARAM_SPECS
 
-TUNED_FIELDS = ("irrelevant_chunk_penalty", "minimum_value", "decay_rate", "max_length")
+TUNED_FIELDS = tuple(spec.name for spec in PARAM_SPECS if spec.tuned)
 
 
 def equal_budget_table(scored: ScoredSet, curves: dict[str, list[Curve]], params: RSEParams) -> pd.DataFrame:
@@ -52,7 +51,7 @@ def equal_budget_table(scored: ScoredSet, curves: dict[str, list[Curve]], params
 
 def _settings_key(golden: GoldenSet, inputs: state.Inputs) -> tuple:
     """What a tuning result depends on: the set, scorer and every parameter the tuner does not change."""
-    untuned = replace(inputs.params, irrelevant_chunk_penalty=0.0, minimum_value=0.0, decay_rate=1.0, max_length=1)
+    untuned = tuple((name, value) for name, value in inputs.params.to_dict().items() if name not in TUNED_FIELDS)
     return (golden.document_name, tuple(q.id for q in golden.queries), inputs.scorer, inputs.scorer_options, untuned)
 
 
@@ -84,7 +83,7 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
     stored = st.session_state.get(keys.EvaluateBudget.RESULT)
     tuned: TuneResult | None = stored[1] if stored and stored[0] == key else None
     current_curve = next(curve for curve in curves[kind] if curve.method == "rse")
-    here = next((p for p in current_curve.points if p.setting == inputs.params.irrelevant_chunk_penalty), None)
+    here = next((p for p in current_curve.points if p.setting == getattr(inputs.params, current_curve.parameter)), None)
     current = None if here is None else TunePoint(inputs.params, here.recall, here.characters)
     st.plotly_chart(
         budget_figure(curves[kind], current, tuned if kind == "all" else None),
@@ -159,8 +158,4 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
 
 def apply_tuned(params: RSEParams) -> None:
     """Callback: set the four tuned sliders and mark the preset as matching (or custom)."""
-    for field in TUNED_FIELDS:
-        spec = state.SLIDER_BY_FIELD[field]
-        value = spec.clamp(getattr(params, field))
-        st.session_state[keys.PARAM_KEYS[field]] = int(value) if field == "max_length" else float(value)
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
+    state.set_param_values({name: getattr(params, name) for name in TUNED_FIELDS})

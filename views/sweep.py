@@ -17,10 +17,11 @@ from app_ui.sweeping import apply_setting, cell_from_selection, gold_for, run_sw
 from rse_core import RSEError
 from rse_core.evaluation.sweep import SweepParam
 from rse_core.figures.teaching import METRIC_LABELS, sweep_heatmap
+from rse_core.param_specs import MAX_LENGTH, MINIMUM_VALUE
 
 NO_GOLD = ""
 
-Y_PARAMS = (SweepParam.MINIMUM_VALUE, SweepParam.MAX_LENGTH)
+Y_PARAMS = (SweepParam(MINIMUM_VALUE.name), SweepParam(MAX_LENGTH.name))
 
 
 def _on_cell_click(chart_key: str) -> None:
@@ -93,7 +94,7 @@ def render() -> None:
         return
     st.session_state[keys.Sweep.LAST] = (swept.x_param, swept.x_values, swept.y_param, swept.y_values)
     params = result.params
-    current = (params.irrelevant_chunk_penalty, getattr(params, y_param.value))
+    current = (getattr(params, swept.x_param.value), getattr(params, y_param.value))
     _heatmap(swept, metric, current)
     _summary(swept, current, elapsed, matching if gold_span else None)
 

@@ -17,14 +17,14 @@ from app_ui import components, keys, state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.teaching import Stage, beta_cdf_chart, decay_chart, score_histograms, stage_chart
+from rse_core.param_specs import PENALTY
 from rse_core.teaching.calibration import calibration_warnings
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
 
 
 def _apply_penalty(penalty: float) -> None:
-    st.session_state[keys.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
+    state.set_param_values({PENALTY.name: penalty})
 
 
 @components.guarded

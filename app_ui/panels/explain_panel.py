@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from rse_core import ExtractionResult, RSEError, run_rse
+from rse_core.param_specs import PENALTY
 from rse_core.teaching import ChunkExplanation, explain_chunk
 from rse_core.teaching.chunk_explain import format_penalty
 
@@ -67,8 +68,7 @@ def penalty_to_apply(result: ExtractionResult, explanation: ChunkExplanation) ->
 
 
 def _apply_penalty(penalty: float) -> None:
-    st.session_state[keys.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
+    state.set_param_values({PENALTY.name: penalty})
 
 
 def stage_table(result: ExtractionResult, chunk_index: int) -> pd.DataFrame:

@@ -9,16 +9,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rse_core.cli.evaluate_kb import KB_SET_NAMES, add_kb_options, run_kb_set
-from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, run, say
+from rse_core.cli.param_options import add_param_options, param_changes
+from rse_core.cli.support import OneLineParser, fail, run, say
 from rse_core.errors import RSEError
 from rse_core.evaluation.golden import load_golden_set
 from rse_core.evaluation.metrics import summarize
 from rse_core.evaluation.runs import Evaluation, evaluate, format_markdown, format_summary, format_table, rows_to_csv
 from rse_core.evaluation.sets import SetName
+from rse_core.param_specs import CHUNK_HEADERS, PER_DOCUMENT_CALIBRATION, TOP_K, WINDOW
 from rse_core.params import Preset, RSEParams, preset
 from rse_core.scoring import ScorerName, get_scorer
 
-_PARAM_OPTIONS = ("window", "top_k", "chunk_headers", "per_document_calibration")
+_PARAM_OPTIONS = (WINDOW, TOP_K, CHUNK_HEADERS, PER_DOCUMENT_CALIBRATION)
 """Command-line options that override a field of the preset's parameters."""
 
 
@@ -41,11 +43,7 @@ def _parser() -> OneLineParser:
     parser.add_argument("--set", dest="sets", action="append", default=[], help="a named set to run (repeatable)")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
-    parser.add_argument(
-        "--window", type=int, help="neighbouring chunks the window baseline adds on each side of a top-k hit"
-    )
-    parser.add_argument("--top-k", type=int, help="chunks in the top-k baseline (and hits of the window baseline)")
-    add_scoring_switches(parser)
+    add_param_options(parser, _PARAM_OPTIONS)
     parser.add_argument("--json", type=Path, help="write every evaluation (per-query rows and summary) as JSON")
     parser.add_argument("--csv", type=Path, help="write per-query rows of all golden sets as CSV")
     parser.add_argument(
@@ -61,8 +59,7 @@ def _parser() -> OneLineParser:
 
 def _params(args: argparse.Namespace) -> RSEParams:
     """The preset's parameters with the fields given on the command line."""
-    changes = {name: getattr(args, name) for name in _PARAM_OPTIONS if getattr(args, name) is not None}
-    return preset(args.preset).with_changes(**changes)
+    return preset(args.preset).with_changes(**param_changes(args, _PARAM_OPTIONS))
 
 
 def _main(argv: Sequence[str] | None) -> int:

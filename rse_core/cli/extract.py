@@ -6,33 +6,19 @@ import argparse
 import json
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from rse_core.cli.support import OneLineParser, add_scoring_switches, fail, json_terminal_safe, run, say, write_stdout
-from rse_core.context import ContextOrder
+from rse_core.cli.param_options import add_param_options, param_changes
+from rse_core.cli.support import OneLineParser, fail, json_terminal_safe, run, say, write_stdout
 from rse_core.documents import load_document
 from rse_core.errors import RSEError
+from rse_core.param_specs import PARAM_SPECS, ParamSpec
 from rse_core.params import Preset, portable_parameters, preset
 from rse_core.pipeline import ExtractionResult, extract
 from rse_core.scoring import ScorerName, get_scorer
-from rse_core.topk import DEFAULT_WINDOW
-
-_OVERRIDES = {
-    "penalty": "irrelevant_chunk_penalty",
-    "decay_rate": "decay_rate",
-    "beta_a": "beta_a",
-    "beta_b": "beta_b",
-    "max_length": "max_length",
-    "overall_max_length": "overall_max_length",
-    "minimum_value": "minimum_value",
-    "top_k": "top_k",
-    "chunk_size": "chunk_size",
-    "window": "window",
-    "context_order": "context_order",
-}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m rse_core",
         description="Relevant Segment Extraction: find the best contiguous segments of documents for a query.",
@@ -42,29 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
     parser.add_argument("--model", help="model name for the cohere or cross-encoder scorer")
-    parser.add_argument("--penalty", type=float, help="irrelevant chunk penalty (higher -> shorter segments)")
-    parser.add_argument("--decay-rate", type=float)
-    parser.add_argument("--beta-a", type=float)
-    parser.add_argument("--beta-b", type=float)
-    parser.add_argument("--max-length", type=int, help="most chunks per segment")
-    parser.add_argument("--overall-max-length", type=int, help="most chunks in all segments")
-    parser.add_argument("--minimum-value", type=float, help="least value of a returned segment")
-    parser.add_argument("--top-k", type=int)
-    parser.add_argument("--chunk-size", type=int)
-    parser.add_argument(
-        "--window",
-        type=int,
-        help=f"window baseline: neighbouring chunks added on each side of a top-k hit (default {DEFAULT_WINDOW})",
-    )
-    parser.add_argument(
-        "--context-order",
-        choices=[order.value for order in ContextOrder],
-        help="order of the context sent to an LLM: as in the documents (default, the lesson's) or best first",
-    )
-    adjustment = parser.add_mutually_exclusive_group()
-    adjustment.add_argument("--length-adjustment", dest="length_adjustment", action="store_true", default=None)
-    adjustment.add_argument("--no-length-adjustment", dest="length_adjustment", action="store_false")
-    add_scoring_switches(parser)
+    add_param_options(parser, specs)
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument(
         "--verbose", "-v", action="store_true", help="show model loading and embedding progress on stderr"
@@ -80,16 +44,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        params = preset(args.preset)
-        changes = {
-            field: getattr(args, option) for option, field in _OVERRIDES.items() if getattr(args, option) is not None
-        }
-        if args.length_adjustment is not None:
-            changes["chunk_length_adjustment"] = args.length_adjustment
-        for flag in ("chunk_headers", "per_document_calibration"):
-            if getattr(args, flag) is not None:
-                changes[flag] = getattr(args, flag)
-        params = params.with_changes(**changes)
+        params = preset(args.preset).with_changes(**param_changes(args))
         options = (
             {"model": args.model} if args.model and args.scorer in (ScorerName.COHERE, ScorerName.CROSS_ENCODER) else {}
         )

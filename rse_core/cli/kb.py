@@ -15,9 +15,10 @@ import argparse
 import json
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from rse_core.cli.param_options import add_param_options, param_changes
 from rse_core.cli.support import OneLineParser, fail, one_line, run, write_stdout
 from rse_core.errors import QueryError, RSEError
 from rse_core.kb import (
@@ -30,19 +31,12 @@ from rse_core.kb import (
     query_kb,
 )
 from rse_core.kb.build import DEFAULT_BATCH_CHUNKS
+from rse_core.param_specs import PARAM_SPECS, ParamSpec
 from rse_core.params import Preset, preset
 from rse_core.pipeline import normalize_queries
 
-_RSE_OVERRIDES = {
-    "penalty": "irrelevant_chunk_penalty",
-    "decay_rate": "decay_rate",
-    "max_length": "max_length",
-    "overall_max_length": "overall_max_length",
-    "minimum_value": "minimum_value",
-}
 
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="python -m rse_core.kb",
         description="Build a knowledge base from files and run RSE over all of it.",
@@ -88,11 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rank chunks within their own document for the decay (default: across the selected documents)",
     )
     query_cmd.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
-    query_cmd.add_argument("--penalty", type=float, help="irrelevant chunk penalty")
-    query_cmd.add_argument("--decay-rate", type=float)
-    query_cmd.add_argument("--max-length", type=int, help="most chunks per segment")
-    query_cmd.add_argument("--overall-max-length", type=int, help="most chunks in all segments")
-    query_cmd.add_argument("--minimum-value", type=float, help="least value of a returned segment")
+    add_param_options(query_cmd, (spec for spec in specs if spec.knowledge_base))
 
     info_cmd = commands.add_parser("info", help="documents, chunks and size of a knowledge base")
     info_cmd.add_argument("kb_dir")
@@ -147,10 +137,7 @@ def _query(args: argparse.Namespace) -> int:
         fusion_weight=args.fusion_weight,
         rank_across_documents=not args.rank_within_documents,
     )
-    changes = {
-        field: getattr(args, option) for option, field in _RSE_OVERRIDES.items() if getattr(args, option) is not None
-    }
-    params = preset(args.preset).with_changes(**changes)
+    params = preset(args.preset).with_changes(**param_changes(args))
     kb = KnowledgeBase.open(args.kb_dir)
     if args.batch is not None:
         groups = [[query] for query in _read_batch(args.batch)]

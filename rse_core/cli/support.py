@@ -30,27 +30,6 @@ class OneLineParser(argparse.ArgumentParser):
         fail(f"{message} (see {self.prog} --help)")
 
 
-def add_scoring_switches(parser: argparse.ArgumentParser) -> None:
-    """``--headers/--no-headers`` and ``--calibrate-over-collection``: how chunks are scored and
-    calibrated, the same in every command (unset: the parameters' default)."""
-    headers = parser.add_mutually_exclusive_group()
-    headers.add_argument(
-        "--headers",
-        dest="chunk_headers",
-        action="store_true",
-        default=None,
-        help="score each chunk with its document title and section heading (contextual chunk headers; the default)",
-    )
-    headers.add_argument("--no-headers", dest="chunk_headers", action="store_false", help="score the chunk text alone")
-    parser.add_argument(
-        "--calibrate-over-collection",
-        dest="per_document_calibration",
-        action="store_false",
-        default=None,
-        help="calibrate and rank over every loaded chunk instead of within each document (see docs/evaluation.md)",
-    )
-
-
 def terminal_safe(text: str) -> str:
     """``text`` without control characters other than ``\\n`` and ``\\t``: nothing in it can move
     the cursor, clear the screen, set the title or start an escape sequence."""

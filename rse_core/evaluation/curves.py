@@ -30,7 +30,8 @@ import numpy as np
 
 from rse_core.evaluation.metrics import chunk_pieces, score_sent
 from rse_core.evaluation.scored_sets import ScoredCase, ScoredSet
-from rse_core.evaluation.sweep import SweepParam, ValueBasis, default_axis
+from rse_core.evaluation.sweep import ValueBasis, default_axis
+from rse_core.param_specs import PENALTY
 from rse_core.params import RSEParams
 from rse_core.scoring import Calibration
 from rse_core.search import find_best_segments
@@ -38,7 +39,7 @@ from rse_core.topk import ranked_chunks, window
 from rse_core.values import rank_by_score
 
 MAX_CHARACTERS = 12_000
-PENALTIES = default_axis(SweepParam.PENALTY)  # 0 to 0.5 in steps of 0.025
+PENALTIES = default_axis(PENALTY.name)  # 0 to 0.5 in steps of 0.025
 TOP_KS = tuple(range(1, 21))
 METHOD_NAMES = {"rse": "RSE (penalty sweep)", "top_k": "top-k (k = 1-20)", "window": "fixed window (k = 1-20)"}
 
@@ -185,7 +186,7 @@ def rse_curve(
         _mean_point(penalty, [rse_outcome(c, params.with_changes(irrelevant_chunk_penalty=penalty)) for c in cases])
         for penalty in penalties
     ]
-    return Curve("rse", kind, SweepParam.PENALTY.value, tuple(points))
+    return Curve("rse", kind, PENALTY.name, tuple(points))
 
 
 def top_k_curve(cases: Sequence[PreparedCase], ks: Sequence[int] = TOP_KS, kind: str = "all") -> Curve:
@@ -205,7 +206,7 @@ def budget_curves(scored: ScoredSet, params: RSEParams) -> dict[str, list[Curve]
     evaluation at ``params``.
     """
     prepared = prepare(scored, params)
-    penalties = default_axis(SweepParam.PENALTY, params.irrelevant_chunk_penalty)
+    penalties = default_axis(PENALTY.name, params.irrelevant_chunk_penalty)
     kinds = list(dict.fromkeys(case.kind for case in prepared))
     curves: dict[str, list[Curve]] = {}
     for kind in [*kinds, "all"]:

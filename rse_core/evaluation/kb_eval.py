@@ -31,6 +31,7 @@ from rse_core.evaluation.metrics import merge_ranges
 from rse_core.kb import FirstStageResult, KBQueryParams, KnowledgeBase, search_first_stage
 from rse_core.kb.first_stage import ScoredHit
 from rse_core.kb.query import SegmentPlan, plan_segments
+from rse_core.param_specs import PENALTY
 from rse_core.params import RSEParams
 from rse_core.topk import top_k_within_budget, window, window_within_budget
 
@@ -311,7 +312,7 @@ def kb_curves(
             Curve(
                 method,
                 kind,
-                "irrelevant_chunk_penalty" if method == "rse" else "k",
+                PENALTY.name if method == "rse" else "k",
                 tuple(
                     CurvePoint(
                         float(setting),

@@ -17,14 +17,24 @@ The values are built by :func:`rse_core.values.values_from_parts`, the last step
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Self
 
 import numpy as np
 
 from rse_core.errors import ParameterError, RSEError
 from rse_core.evaluation.metrics import chunk_pieces, score_sent
+from rse_core.param_specs import (
+    DECAY_RATE,
+    MAX_LENGTH,
+    MINIMUM_VALUE,
+    OVERALL_MAX_LENGTH,
+    PARAM_SPECS,
+    PENALTY,
+    ParamSpec,
+)
 from rse_core.params import RSEParams
 from rse_core.pipeline import Corpus
 from rse_core.scoring import Calibration
@@ -33,28 +43,42 @@ from rse_core.validation import parse_choice
 from rse_core.values import ChunkValues, chunk_values, rank_decay, values_from_parts
 
 
-class SweepParam(StrEnum):
-    """The parameters a sweep can vary: the ones that act after scoring, without rescoring."""
+class SweepParamBase(StrEnum):
+    """What every sweep parameter can say about itself (the members come from :func:`sweep_params`)."""
 
-    PENALTY = "irrelevant_chunk_penalty"
-    MINIMUM_VALUE = "minimum_value"
-    MAX_LENGTH = "max_length"
-    OVERALL_MAX_LENGTH = "overall_max_length"
-    DECAY_RATE = "decay_rate"
+    spec: ParamSpec  # set on each member when the enum is made
 
     @classmethod
-    def parse(cls, name: str | SweepParam) -> SweepParam:
+    def parse(cls, name: str | SweepParamBase) -> Self:
         return parse_choice(cls, name, "sweep parameter", ParameterError)
 
     @property
     def label(self) -> str:
-        return {
-            SweepParam.PENALTY: "irrelevant chunk penalty",
-            SweepParam.MINIMUM_VALUE: "minimum segment value",
-            SweepParam.MAX_LENGTH: "max chunks per segment",
-            SweepParam.OVERALL_MAX_LENGTH: "max chunks overall",
-            SweepParam.DECAY_RATE: "decay rate",
-        }[self]
+        return self.spec.label.lower()
+
+    @property
+    def axis(self) -> tuple[float, ...]:
+        """The settings a sweep tries by default."""
+        return self.spec.sweep_axis
+
+
+def sweep_params(specs: Iterable[ParamSpec] = PARAM_SPECS) -> type[SweepParamBase]:
+    """The parameters a sweep can vary, as an enum named by their fields (``IRRELEVANT_CHUNK_PENALTY``...):
+    those whose spec has a sweep axis. They act after scoring, so a sweep never rescores."""
+    swept = [spec for spec in specs if spec.sweep_axis]
+    enum = SweepParamBase("SweepParam", [(spec.name.upper(), spec.name) for spec in swept], module=__name__)
+    for member, spec in zip(enum, swept, strict=True):
+        member.spec = spec
+    return enum
+
+
+SweepParam = sweep_params()
+"""The parameters a sweep can vary: those whose spec has a sweep axis (they act after scoring)."""
+
+
+def _member(param: str | SweepParamBase) -> SweepParamBase:
+    """A sweep parameter by name (a member of any :func:`sweep_params` enum is taken as it is)."""
+    return param if isinstance(param, SweepParamBase) else SweepParam.parse(param)
 
 
 class ValueBasis:
@@ -134,9 +158,9 @@ METRICS = ("segment_count", "chunks", "characters", "recall", "precision")
 class SweepResult:
     """All cells of a sweep; ``cells[i][j]`` is at ``y_values[i]``, ``x_values[j]`` (heatmap order)."""
 
-    x_param: SweepParam
+    x_param: SweepParamBase
     x_values: tuple[float, ...]
-    y_param: SweepParam
+    y_param: SweepParamBase
     y_values: tuple[float, ...]
     base_params: RSEParams
     cells: tuple[tuple[SweepCell, ...], ...]
@@ -169,9 +193,9 @@ def sweep(
     calibration: Calibration,
     params: RSEParams,
     *,
-    x_param: str | SweepParam,
+    x_param: str | SweepParamBase,
     x_values: Sequence[float],
-    y_param: str | SweepParam,
+    y_param: str | SweepParamBase,
     y_values: Sequence[float],
     gold: tuple[int, int] | None = None,
     gold_document: int = 0,
@@ -204,18 +228,21 @@ def sweep(
 
     def search_at(x: float, y: float) -> SearchResult:
         """The segment search at one cell; values are shared by the cells of one (penalty, decay)."""
-        setting = {field.value: getattr(params, field.value) for field in SweepParam}
-        setting[x_param.value], setting[y_param.value] = x, y
-        key = (setting[SweepParam.PENALTY.value], setting[SweepParam.DECAY_RATE.value])
+        setting = {x_param.value: x, y_param.value: y}
+
+        def at(spec: ParamSpec):
+            return setting.get(spec.name, getattr(params, spec.name))
+
+        key = (at(PENALTY), at(DECAY_RATE))
         values = value_cache.get(key)
         if values is None:
             values = [basis.values(*key) for basis in bases]
             value_cache[key] = values
         return find_best_segments(
             values,
-            max_length=setting[SweepParam.MAX_LENGTH.value],
-            overall_max_length=setting[SweepParam.OVERALL_MAX_LENGTH.value],
-            minimum_value=setting[SweepParam.MINIMUM_VALUE.value],
+            max_length=at(MAX_LENGTH),
+            overall_max_length=at(OVERALL_MAX_LENGTH),
+            minimum_value=at(MINIMUM_VALUE),
             document_splits=corpus.document_splits,
         )
 
@@ -224,10 +251,10 @@ def sweep(
 
 
 def _parse_axes(
-    x_param: str | SweepParam, x_values: Sequence[float], y_param: str | SweepParam, y_values: Sequence[float]
-) -> tuple[SweepParam, tuple[float, ...], SweepParam, tuple[float, ...]]:
+    x_param: str | SweepParamBase, x_values: Sequence[float], y_param: str | SweepParamBase, y_values: Sequence[float]
+) -> tuple[SweepParamBase, tuple[float, ...], SweepParamBase, tuple[float, ...]]:
     """Two different parameters, each with at least one value (the values are checked later)."""
-    x_param, y_param = SweepParam.parse(x_param), SweepParam.parse(y_param)
+    x_param, y_param = _member(x_param), _member(y_param)
     if x_param is y_param:
         raise ParameterError(f"x and y both sweep {x_param.value}; choose two different parameters.")
     x_values, y_values = tuple(x_values), tuple(y_values)
@@ -236,7 +263,7 @@ def _parse_axes(
     return x_param, x_values, y_param, y_values
 
 
-def _check_axis_values(params: RSEParams, axes: Sequence[tuple[SweepParam, Sequence[float]]]) -> None:
+def _check_axis_values(params: RSEParams, axes: Sequence[tuple[SweepParamBase, Sequence[float]]]) -> None:
     """Every axis value checked once, as a whole parameter set would check it."""
     for param, values in axes:
         for value in values:
@@ -283,24 +310,15 @@ def _cell(
     )
 
 
-_AXES: dict[SweepParam, tuple[float, ...]] = {
-    SweepParam.PENALTY: tuple(round(0.025 * i, 3) for i in range(21)),
-    SweepParam.MINIMUM_VALUE: tuple(round(0.1 * i, 1) for i in range(21)),
-    SweepParam.MAX_LENGTH: (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 35, 40),
-    SweepParam.OVERALL_MAX_LENGTH: (5, 10, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200, 250),
-    SweepParam.DECAY_RATE: (5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 400, 500),
-}
-
-
-def default_axis(param: str | SweepParam, current: float | None = None) -> tuple[float, ...]:
-    """Sensible settings to sweep for ``param``, always including ``current``.
+def default_axis(param: str | SweepParamBase, current: float | None = None) -> tuple[float, ...]:
+    """Sensible settings to sweep for ``param`` (its spec's axis, :mod:`rse_core.param_specs`), always
+    including ``current``.
 
     Ranges: penalty 0-0.5 in steps of 0.025 (dsRAG's presets use 0.05-0.4); minimum segment
     value 0-2 in steps of 0.1; max chunks per segment 1-40; max chunks overall 5-250; decay
     rate 5-500 (15 values each for the last three). Whole-number parameters get whole numbers.
     """
-    param = SweepParam.parse(param)
-    values = set(_AXES[param])
+    values = set(_member(param).axis)
     if current is not None:
         values.add(current)
     return tuple(sorted(values))

@@ -463,7 +463,7 @@ def test_the_page_grid_sweeps_a_1000_chunk_document_in_about_a_second():
         [raw],
         Calibration(),
         params,
-        x_param=SweepParam.PENALTY,
+        x_param=SweepParam.IRRELEVANT_CHUNK_PENALTY,
         x_values=PENALTY_AXIS,
         y_param=SweepParam.MINIMUM_VALUE,
         y_values=MINIMUM_AXIS,
@@ -482,7 +482,7 @@ def test_clicked_cell_is_read_from_the_selection_event():
     assert cell_from_selection(event, x_values, y_values) == (0.04, 0.6)
     assert cell_from_selection({"selection": {"points": []}}, x_values, y_values) is None
     assert cell_from_selection({"selection": {"points": [{"x": 9, "y": 0}]}}, x_values, y_values) is None
-    assert SweepParam.PENALTY.value == "irrelevant_chunk_penalty"
+    assert SweepParam.IRRELEVANT_CHUNK_PENALTY.value == "irrelevant_chunk_penalty"
 
 
 def _apply_cell_script():
@@ -497,13 +497,13 @@ def _apply_cell_script():
         "course",
         key="course",
         on_click=apply_setting,
-        args=(SweepParam.PENALTY, 0.2, SweepParam.MINIMUM_VALUE, 0.7),
+        args=(SweepParam.IRRELEVANT_CHUNK_PENALTY, 0.2, SweepParam.MINIMUM_VALUE, 0.7),
     )
     st.button(
         "other",
         key="other",
         on_click=apply_setting,
-        args=(SweepParam.PENALTY, 0.34, SweepParam.MAX_LENGTH, 8),
+        args=(SweepParam.IRRELEVANT_CHUNK_PENALTY, 0.34, SweepParam.MAX_LENGTH, 8),
     )
 
 

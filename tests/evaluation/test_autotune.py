@@ -11,6 +11,7 @@ from rse_core import ParameterError, RSEParams
 from rse_core.evaluation.curves import prepare, rse_outcome
 from rse_core.evaluation.scored_sets import evaluate_scored
 from rse_core.evaluation.tuning import Grid, _outcomes_by_minimum, score_params, tune
+from rse_core.param_specs import DECAY_RATE, MAX_LENGTH, MINIMUM_VALUE, PARAM_SPECS, PENALTY
 from tests.support.eval_support import CHUNK_SIZE, scored_set
 
 PARAMS = RSEParams(chunk_size=CHUNK_SIZE)
@@ -88,3 +89,19 @@ def test_answers_for_every_minimum_from_one_search_equal_searching_at_each(score
     shortcut = _outcomes_by_minimum(case, params, minimums)
     direct = [rse_outcome(case, params.with_changes(minimum_value=m)) for m in minimums]
     assert shortcut == direct
+
+
+def test_the_tuner_varies_exactly_the_fields_the_specs_mark_as_tuned_within_their_sliders():
+    """Applying a tuned setting writes the sliders of the specs marked ``tuned``: those must be what the
+    tuner changes, and the default grid must stay on the sliders so no tuned value gets clamped."""
+    result = tune(scored_set(CASES), 10_000, PARAMS, SMALL_GRID)
+    varied = {spec.name for spec in PARAM_SPECS if len({getattr(p.params, spec.name) for p in result.points}) > 1}
+    assert varied == {spec.name for spec in PARAM_SPECS if spec.tuned}
+    grid = Grid()
+    for spec, values in (
+        (PENALTY, grid.penalties),
+        (DECAY_RATE, grid.decay_rates),
+        (MAX_LENGTH, grid.max_lengths),
+        (MINIMUM_VALUE, grid.minimum_values),
+    ):
+        assert all(spec.fit_to_widget(value) == value for value in values), spec.name
