@@ -4,7 +4,8 @@ Run with ``streamlit run app.py``. This file switches the Hugging Face libraries
 ``RSE_ALLOW_HUB=1``), sets the page config, initialises the session state once, draws the shared
 sidebar's documents, query and scorer, and runs the page the user is on inside the page fragment
 (``app_ui.page_frame``), which draws the parameter controls, computes the result from cached
-scores and draws the page: a slider move reruns only that fragment.
+scores (for a page that reads it) and draws the page: a slider move reruns only that fragment.
+The pages, their sections and what each uses are listed once, in ``app_ui.page_catalog``.
 """
 
 from __future__ import annotations
