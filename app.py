@@ -4,7 +4,8 @@ Run with ``streamlit run app.py``. This file switches the Hugging Face libraries
 ``RSE_ALLOW_HUB=1``), sets the page config, initialises the session state once, draws the shared
 sidebar's documents, query and scorer, and runs the page the user is on inside the page fragment
 (``app_ui.page_frame``), which draws the parameter controls, computes the result from cached
-scores and draws the page: a slider move reruns only that fragment.
+scores (for a page that reads it) and draws the page: a slider move reruns only that fragment.
+The pages, their sections and what each uses are listed once, in ``app_ui.page_catalog``.
 """
 
 from __future__ import annotations
@@ -14,15 +15,26 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from app_ui import built_html, chart_warmup, keys, models, navigation, page_frame, presenter, scorers, state
+from app_ui import (
+    built_html,
+    chart_warmup,
+    keys,
+    models,
+    navigation,
+    page_catalog,
+    page_frame,
+    presenter,
+    scorers,
+    state,
+)
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS, ICON
-from views import explore
 
 
 def lazy(module: str) -> Callable[[], None]:
     """The ``render`` of ``views.<module>``, imported on the first visit to that page: the first
-    screen (Explore) does not wait for the other pages' imports (pandas, for one)."""
+    screen does not wait for the other pages' imports (pandas, for one). Here, not in ``app_ui``:
+    the layers contract keeps ``app_ui`` from importing ``views``."""
 
     def render() -> None:
         importlib.import_module(f"views.{module}").render()
@@ -30,8 +42,6 @@ def lazy(module: str) -> Callable[[], None]:
     render.__name__ = render.__qualname__ = f"render_{module}"
     return render
 
-
-LIVE_CHART_PATHS = ("", "explore", "compare")  # pages whose chart is a live chart ("" = the default page)
 
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
 # runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
@@ -45,41 +55,13 @@ presenter.init_from_url()
 pages = st.navigation(
     navigation.register(
         {
-            "Explore": [
-                page_frame.page(
-                    explore.render, title="Explore", icon=":material/bar_chart:", url_path="explore", default=True
-                ),
-                page_frame.page(
-                    lazy("compare"), title="RSE vs top-k", icon=":material/compare_arrows:", url_path="compare"
-                ),
-                page_frame.page(lazy("demo"), title="Demo", icon=":material/slideshow:", url_path="demo"),
-                page_frame.page(
-                    lazy("knowledge_base"),
-                    title="Knowledge base",
-                    icon=":material/database:",
-                    url_path="knowledge-base",
-                ),
-            ],
-            "Measure": [
-                page_frame.page(lazy("evaluate"), title="Evaluate", icon=":material/fact_check:", url_path="evaluate"),
-            ],
-            "Learn": [
-                page_frame.page(
-                    lazy("worked_example"), title="Worked example", icon=":material/school:", url_path="worked-example"
-                ),
-                page_frame.page(lazy("lesson"), title="Lesson", icon=":material/menu_book:", url_path="lesson"),
-                page_frame.page(
-                    lazy("transform_lab"), title="Transform lab", icon=":material/functions:", url_path="transform-lab"
-                ),
-            ],
-            "Tune": [
-                page_frame.page(lazy("sweep"), title="Parameter sweep", icon=":material/grid_on:", url_path="sweep"),
-            ],
+            section: [page_frame.page(spec, lazy(spec.module)) for spec in specs]
+            for section, specs in page_catalog.by_section().items()
         }
     )
 )
 navigation.follow_request()  # a page another page asked for (navigation.request), before the sidebar is drawn
-warmup = chart_warmup.start(wanted=pages.url_path not in LIVE_CHART_PATHS)  # a live chart loads its own
+warmup = chart_warmup.start(page_catalog.spec_at(pages.url_path))
 render_sidebar(pages.url_path)  # documents, query, scorer; the parameters are the page fragment's
 pages.run()  # the page in its fragment (app_ui.page_frame): parameters, result, URL, the page itself
 st.sidebar.toggle(

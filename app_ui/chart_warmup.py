@@ -7,10 +7,11 @@ element of a session's first run, in a container the theme hides (``display: non
 browser load the library while the server is still computing; the real chart then draws as soon
 as it arrives. The hidden chart is removed at the end of that run.
 
-Not on Explore and RSE vs top-k: their chart is a live chart (``app_ui.live_chart``) whose frame
-loads a plotly.js of its own, so warming Streamlit's only took CPU from it (first chart 4.6 s with, 4.3-4.4 s
-without; a hidden live chart instead loaded in parallel with the real one and made it 0.2-0.4 s
-later still: both frames compiled plotly.js at once).
+Not on a page whose chart is a live chart (``live_chart`` in :mod:`app_ui.page_catalog`: Explore
+and RSE vs top-k): a live chart's frame (``app_ui.live_chart``) loads a plotly.js of its own, so
+warming Streamlit's only took CPU from it (first chart 4.6 s with, 4.3-4.4 s without; a hidden
+live chart instead loaded in parallel with the real one and made it 0.2-0.4 s later still: both
+frames compiled plotly.js at once).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from . import keys
+from .page_catalog import PageSpec
 
 CSS = f".st-key-{keys.CHART_WARMUP} {{ display: none; }}"  # in app_ui.theme.CSS, which is drawn before it
 _FIGURE = {
@@ -28,11 +30,11 @@ _FIGURE = {
 }  # fmt: skip
 
 
-def start(wanted: bool = True) -> DeltaGenerator:
-    """Send the hidden chart on the session's first run if ``wanted`` (the page draws
-    ``st.plotly_chart``); return its placeholder (for :func:`finish`)."""
+def start(page: PageSpec) -> DeltaGenerator:
+    """Send the hidden chart on the session's first run unless the page's chart is a live chart
+    (its charts are ``st.plotly_chart``); return its placeholder (for :func:`finish`)."""
     placeholder = st.container(key=keys.CHART_WARMUP).empty()
-    if wanted and not st.session_state.get(keys.CHART_WARMUP_SENT):
+    if not page.live_chart and not st.session_state.get(keys.CHART_WARMUP_SENT):
         st.session_state[keys.CHART_WARMUP_SENT] = True
         placeholder.plotly_chart(_FIGURE, config={"staticPlot": True, "displayModeBar": False}, theme=None)
     return placeholder

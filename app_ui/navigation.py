@@ -1,7 +1,8 @@
 """The pages of this run, by title and URL path, so one page can send the user to another.
 
-``st.switch_page`` needs the ``st.Page`` object of a callable page. ``app.py`` passes its page
-sections through :func:`register` on the way to ``st.navigation``; a page then calls
+``st.switch_page`` needs the ``st.Page`` object of a callable page. ``app.py`` builds them from
+:mod:`app_ui.page_catalog` and passes its page sections through :func:`register` on the way to
+``st.navigation``; a page then calls
 :func:`request` with the title (or URL path) of the page it links to, and ``app.py``'s next run
 opens it (:func:`follow_request`) before drawing the sidebar.
 """
@@ -14,6 +15,7 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
 from . import keys
+from .page_catalog import DEFAULT_PAGE
 
 Sections = dict[str, list[StreamlitPage]]
 
@@ -23,8 +25,7 @@ def register(sections: Sections) -> Sections:
     pages: dict[str, StreamlitPage] = {}
     for page in (page for section in sections.values() for page in section):
         pages[page.title] = page
-        if page.url_path:  # the default page's URL path is "" (the app's root)
-            pages[page.url_path] = page
+        pages[page.url_path or DEFAULT_PAGE.url_path] = page  # Streamlit gives the default page the path ""
     st.session_state[keys.NAV_PAGES] = pages
     return sections
 

@@ -23,31 +23,36 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from . import compute, keys, presenter, run_state, state, upload_flow, widgets
+from . import compute, keys, link_uploads, presenter, run_state, state, upload_flow, widgets
+from .page_catalog import PageSpec
+from .run_state import RunOutcome
 from .sidebar import render_parameters
 
 
-def page(render: Callable[[], None], *, title: str, url_path: str, icon: str, default: bool = False) -> StreamlitPage:
-    """``st.Page`` whose body is ``render`` inside the page fragment."""
+def page(spec: PageSpec, render: Callable[[], None]) -> StreamlitPage:
+    """``st.Page`` for ``spec`` whose body is ``render`` inside the page fragment."""
 
     def body() -> None:
-        page_fragment(render, url_path, title)
+        page_fragment(spec, render)
 
-    body.__name__ = body.__qualname__ = getattr(render, "__name__", url_path or "page")
-    return st.Page(body, title=title, icon=icon, url_path=url_path, default=default)
+    body.__name__ = body.__qualname__ = getattr(render, "__name__", spec.url_path)
+    return st.Page(body, title=spec.title, icon=spec.icon, url_path=spec.url_path, default=spec.default)
 
 
 @widgets.guarded_fragment
-def page_fragment(render: Callable[[], None], url_path: str, title: str) -> None:
-    """The parameter controls, this run's result and URL, the presenter toolbar, the page, and
-    the next step of a new upload being read (its steps rerun the whole app)."""
+def page_fragment(spec: PageSpec, render: Callable[[], None]) -> None:
+    """The parameter controls, this run's result (if the page reads one) and URL, the presenter
+    toolbar, the page, and the next step of a new upload being read (its steps rerun the whole app)."""
     with st.sidebar, _app_scope():
-        render_parameters(url_path)
+        render_parameters(spec.url_path)
     inputs = state.read_inputs()
-    compute_this_run(inputs)
+    if spec.needs_result:
+        compute_this_run(inputs)
+    else:
+        no_result_this_run(inputs)
     presenter.keep_in_url()
     if presenter.is_on():
-        presenter.toolbar(title)
+        presenter.toolbar(spec.title)
     render()
     upload_flow.advance(inputs)
 
@@ -78,3 +83,18 @@ def compute_this_run(inputs: state.Inputs) -> None:
     run_state.store_outcome(outcome)
     if not outcome.pending_uploads:
         state.sync_url(inputs, outcome.url_uploads)
+
+
+def no_result_this_run(inputs: state.Inputs) -> None:
+    """For a page that reads no result: nothing is scored, and the page's outcome has no result.
+
+    The URL still carries the sidebar's settings for the other pages, with the uploads the last
+    run named (a page without a result draws no upload box that could change them) or, on a
+    session's first page, the link's own.
+    """
+    try:
+        uploads = run_state.current_outcome().url_uploads
+    except KeyError:  # the session's first run
+        uploads = link_uploads.wanted()
+    run_state.store_outcome(RunOutcome(url_uploads=uploads))
+    state.sync_url(inputs, uploads)

@@ -1,4 +1,5 @@
-"""Presenter mode: a projector's layout (1280x720) for teaching from the Lesson, Worked example and Demo.
+"""Presenter mode: a projector's layout (1280x720) for teaching from the teaching pages (Lesson, Worked
+example, Demo: ``teaching`` in :mod:`app_ui.page_catalog`).
 
 On with the sidebar's toggle or a ``?present=1`` link. It hides the sidebar (still drawn, so its
 widgets keep their state), enlarges the type, tightens the page's top so the chart is in the
@@ -13,9 +14,7 @@ import html
 
 import streamlit as st
 
-from . import keys, navigation, widgets
-
-TEACHING_PAGES = (("Lesson", "lesson"), ("Worked example", "worked-example"), ("Demo", "demo"))
+from . import keys, navigation, page_catalog, widgets
 
 CSS = """
 <style>
@@ -73,17 +72,14 @@ def _exit() -> None:
 
 
 def toolbar(title: str) -> None:
-    """The page's title, the menu (the teaching pages) and the exit button, in one row at the top;
+    """The page's title, the menu (the catalog's teaching pages) and the exit button, in one row at the top;
     the page's own title is hidden, so the chart moves up."""
     st.html(CSS)
     name, menu, leave = st.columns([8, 1.2, 1.6], vertical_alignment="center")
     name.html(f'<div class="rse-present-title">{html.escape(title)}</div>')
     with menu.popover("Menu", icon=":material/menu:", width="stretch"):
-        for title, path in TEACHING_PAGES:
-            try:
-                st.page_link(navigation.page(path), label=title)
-            except KeyError:
-                continue
+        for spec in page_catalog.teaching_pages():
+            st.page_link(navigation.page(spec.url_path), label=spec.title)
     leave.button(
         "Exit presenter",
         key=keys.PRESENT_EXIT,

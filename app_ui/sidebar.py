@@ -1,16 +1,15 @@
 """The sidebar every page shares: documents, queries, scorer, preset and parameter sliders.
 
 Not every control applies on every page (Worked example uses its own values and limits; the
-Lesson page always runs its cases on the bundled samples). :data:`PAGE_SCOPES` says which
-groups of controls a page uses; the others are drawn disabled under a line that says they do not
-apply there. Disabled rather than hidden: a widget that is not drawn loses its value, and the
-user's settings must survive a visit to such a page.
+Lesson page always runs its cases on the bundled samples). Each page's scope in
+:mod:`app_ui.page_catalog` says which groups of controls it uses; the others are drawn disabled
+under a line that says they do not apply there. Disabled rather than hidden: a widget that is not
+drawn loses its value, and the user's settings must survive a visit to such a page.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import StrEnum
 
 import streamlit as st
 
@@ -19,6 +18,7 @@ from rse_core.param_specs import PARAM_SPECS, ParamGroup, ParamSpec
 
 from . import keys, models, state
 from . import query_params as qp
+from .page_catalog import Group, spec_at
 from .samples import list_samples
 
 
@@ -31,40 +31,11 @@ def _on_samples_change() -> None:
         st.session_state[keys.QUERY] = samples[chosen[0]].showcase_query
 
 
-class Group(StrEnum):
-    """A group of sidebar controls that a page either uses or does not."""
-
-    DOCUMENTS = "documents"
-    QUERY = "query"
-    SCORER = "scorer"
-    VALUES = "values"  # preset, chunk size, penalty, decay, beta, length adjustment
-    SEARCH = "search"  # max chunks per segment, max chunks overall, minimum segment value
-    TOP_K = "top_k"
-
-
-ALL_GROUPS = frozenset(Group)
-PAGE_SCOPES: dict[str, frozenset[Group]] = {
-    "worked-example": frozenset(),
-    "knowledge-base": frozenset(),
-    "lesson": frozenset({Group.SCORER, Group.VALUES, Group.SEARCH, Group.TOP_K}),
-    "transform-lab": frozenset({Group.DOCUMENTS, Group.QUERY, Group.SCORER, Group.VALUES, Group.SEARCH}),
-}
-"""URL path -> the groups of controls the page uses (pages not listed use all of them)."""
-
-NOT_APPLYING = {
-    "worked-example": "Nothing in this sidebar applies on Worked example: the page uses its own chunk values and "
-    "limits (set them on the page). The controls are kept for the other pages.",
-    "lesson": "On the Lesson page the cases always run on the bundled technical report and annual report with "
-    "their golden queries; documents and query below do not apply here. Scorer and parameters do.",
-    "knowledge-base": "The Knowledge base page has its own query, first-stage and RSE settings (a base fixes "
-    "its chunk size); nothing in this sidebar applies there.",
-    "transform-lab": "The Transform lab shows how scores become values; the baselines and the context order "
-    "do not apply here.",
-}
 
 
 def scope_of(url_path: str) -> frozenset[Group]:
-    return PAGE_SCOPES.get(url_path, ALL_GROUPS)
+    """The groups of controls the page at ``url_path`` uses (its :class:`~app_ui.page_catalog.PageSpec`)."""
+    return spec_at(url_path).scope
 
 
 def _not_here(applies: bool) -> None:
@@ -116,8 +87,8 @@ def render_sidebar(url_path: str = "") -> None:
     samples = list_samples()
     scope = scope_of(url_path)
     with st.sidebar:
-        if url_path in NOT_APPLYING:
-            st.info(NOT_APPLYING[url_path], icon=":material/info:")
+        if note := spec_at(url_path).sidebar_note:
+            st.info(note, icon=":material/info:")
         _documents_section(samples, scope)
         _query_section(scope)
         _scorer_section(scope)

@@ -12,12 +12,12 @@ from __future__ import annotations
 import base64
 import math
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_ui.page_catalog import Section, by_section
 from rse_core import RSEParams, find_best_segments
 from rse_core.evaluation.metrics import span_score
 from rse_core.figures.teaching import Stage
@@ -25,7 +25,7 @@ from rse_core.search import Segment
 from rse_core.teaching import check_answer, check_typed_answer, explain_chunk, explain_search
 from rse_core.teaching.calibration import calibration_warnings, half_negative_penalty
 from rse_core.values import ChunkValues, chunk_values
-from tests.support.apptest_support import APP, chart_specs, new_app, open_page, rendered, result_of
+from tests.support.apptest_support import chart_specs, new_app, open_page, rendered, result_of
 
 COURSE_1 = [-0.2, -0.2, 0.4, 0.8, -0.1]
 COURSE_2 = [-0.2, -0.2, 0.4, 0.8, -0.1, 0.6, 0.3, -0.2, -0.2]
@@ -630,9 +630,9 @@ def test_new_pages_are_registered_in_learn_and_tune():
     at = new_app().run()
     by_path = {info.get("url_pathname"): info for info in at._registered_pages.values()}
     assert {"worked-example", "transform-lab", "sweep"} <= set(by_path)
-    source = Path(APP).read_text()
-    assert source.index('"Learn"') < source.index('lazy("worked_example")') < source.index('"Tune"')
-    assert source.index('"Tune"') < source.index('lazy("sweep")')
+    sections = {section: [spec.url_path for spec in specs] for section, specs in by_section().items()}
+    assert {"worked-example", "transform-lab"} <= set(sections[Section.LEARN])
+    assert sections[Section.TUNE] == ["sweep"]
 
 
 # --------------------------------------------------------------------------- issue 21: exports and wording

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from app_ui import keys
+from app_ui.page_catalog import DEFAULT_PAGE
 from tests.support.browser_reruns import BrowserReruns, browser_reruns  # noqa: F401  (re-exported)
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,11 +47,13 @@ def new_app(**query_params: str) -> AppTest:
 
 
 def open_page(at: AppTest, url_path: str) -> AppTest:
-    """Switch to a callable page registered by ``st.navigation`` and run.
+    """Switch to a callable page registered by ``st.navigation`` and run (the default page by
+    ``""`` or by its own URL path in the catalog, as Streamlit registers it at ``""``).
 
     ``AppTest.switch_page`` only knows file pages; a callable page is identified by the hash
     Streamlit registered for its URL path, which is what a browser's navigation sends.
     """
+    url_path = "" if url_path == DEFAULT_PAGE.url_path else url_path
     matches = [h for h, info in at._registered_pages.items() if info.get("url_pathname") == url_path]
     assert matches, f"no page with URL path {url_path!r}: {at._registered_pages}"
     at._page_hash = matches[0]
