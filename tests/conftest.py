@@ -34,6 +34,12 @@ SESSION_MARKER = "RSE_PYTEST_SESSION"
 # RSE_WORKER_PROCESSES=0. tests/app/test_worker_pool.py starts its own pools.
 os.environ.setdefault("RSE_WORKER_PROCESSES", "0")
 
+# The third-party documents are never shipped: the library reads them only from these variables.
+# This checkout keeps them beside the project (../shared), so the tests that need them run here.
+_SHARED = Path(__file__).resolve().parents[2] / "shared"
+os.environ.setdefault("RSE_CORPUS_DIR", str(_SHARED / "corpus"))
+os.environ.setdefault("RSE_FINANCEBENCH_DIR", str(_SHARED / "financebench"))
+
 
 def pytest_configure(config):
     os.environ.setdefault(SESSION_MARKER, f"{os.getpid()}-{uuid.uuid4().hex[:12]}")
