@@ -23,7 +23,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
-# --- No server outlives the test session (issue 23) --------------------------------------------
+# --- No server outlives the test session ---------------------------------------------------------
 # Every process this pytest starts inherits this marker in its environment; at the session's end
 # any ``streamlit`` process still carrying it was left running by a test. It is reported, stopped,
 # and the session fails, so a stray server on a port is a red run instead of a surprise later.

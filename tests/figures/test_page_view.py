@@ -193,7 +193,7 @@ def _panel_text(result, segment) -> str:
 
 
 def test_the_page_view_and_the_segment_panel_show_a_segment_the_same_way():
-    """One reflow for both (issue 18): the panel reflows the segment whole and cuts it at each
+    """One reflow for both: the panel reflows the segment whole and cuts it at each
     chunk's start, so it shows exactly the page view's "Reflowed text" (chunk markers aside)."""
     compared = 0
     for slug, sample in list_samples().items():

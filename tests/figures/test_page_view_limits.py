@@ -1,5 +1,5 @@
 """The page view reads glyphs only for the pages it shows, keeps a bounded number, and renders a
-bounded number of pixels per page (issue 23, item 4)."""
+bounded number of pixels per page."""
 
 from __future__ import annotations
 
