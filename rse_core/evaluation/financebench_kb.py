@@ -1,6 +1,6 @@
 """FinanceBench over its real filings: 129 questions asked of one knowledge base of 74 filings.
 
-The open sample of FinanceBench (Patronus AI, CC BY-NC 4.0; ``../shared/financebench``) names,
+The open sample of FinanceBench (Patronus AI, CC BY-NC 4.0; ``$RSE_FINANCEBENCH_DIR``) names,
 for each question, the filing and the zero-based page that answers it, with the annotator's
 excerpt of that page (``evidence_text``). Here each excerpt is located in the text
 ``load_document`` gives for the filing, so both the page and the exact characters are gold.

@@ -96,10 +96,10 @@ def corpus_missing_message(corpus: Path | None = None) -> str | None:
 
 
 def _require_corpus(corpus: Path | None) -> Path:
+    """``corpus``, else ``$RSE_CORPUS_DIR``, when that folder is there."""
     folder = corpus or corpus_dir()
-    message = corpus_missing_message(folder)
-    if message is not None or folder is None:
-        raise CorpusMissingError(message or f"Set {CORPUS_ENV} to the third-party corpus folder.")
+    if folder is None or not folder.is_dir():
+        raise CorpusMissingError(corpus_missing_message(folder) or "")
     return folder
 
 
