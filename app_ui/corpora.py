@@ -79,7 +79,7 @@ def new_upload_names() -> tuple[str, ...]:
     return tuple(upload.name for upload in current_uploads() if upload.file_id not in parsed)
 
 
-# --- Upload limits per session (issue 23) -------------------------------------------------------
+# --- Upload limits per session ------------------------------------------------------------------
 # Streamlit bounds each file (server.maxUploadSize) but not how many a session holds, and a parsed,
 # chunked and embedded text takes ~14x its bytes (ten 20 MB texts: 84 MB -> 1,175 MB of server
 # memory). Files past either limit, in upload order, are refused before parsing; removing a file

@@ -3,7 +3,7 @@ only that fragment.
 
 Why: a slider move recomputes values from cached scores and redraws the page. The documents,
 query and scorer controls, the theme, the navigation and the presenter switch stay as they are,
-yet a full rerun rebuilt them all (a fifth of a slider move's server time, issue 23). Streamlit
+yet a full rerun rebuilt them all (a fifth of a slider move's server time). Streamlit
 reruns a fragment alone when a widget inside it changes; so the fragment draws the parameter
 controls (into the sidebar), computes the result, syncs the URL and draws the page.
 

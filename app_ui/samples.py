@@ -9,10 +9,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rse_core import Document, load_document
+from rse_core.data import SAMPLES, bundled_folder
 from rse_core.documents.headings import Heading
 from rse_core.evaluation.golden import GoldenSet, load_golden_set
 
-SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_docs"
+SAMPLE_DIR = bundled_folder(SAMPLES)
 # Each sample's extracted text (``sample_docs/embed.py`` writes it): the first screen then opens
 # without importing PyMuPDF. Used only while the PDF's hash still matches.
 TEXT_DIR = SAMPLE_DIR / "text"

@@ -30,7 +30,7 @@ def read_click(result: ExtractionResult) -> bool:
     except (KeyError, TypeError, ValueError, OverflowError):
         return False
     # Only numbers are kept: the value comes from the browser, and a deeply nested "curve" made
-    # the comparison below recurse until the session broke (issue 23).
+    # the comparison below recurse until the session broke.
     curve, at = event.get("curve"), event.get("at")
     click = (index, curve if _is_number(curve) else None, at if _is_number(at) else None)
     if click != st.session_state.get(keys.Explore.LAST_CLICK) and 0 <= index < len(result.corpus.chunks):

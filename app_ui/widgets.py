@@ -53,7 +53,7 @@ def drop_value_unless(key: str, valid: Callable[[object], bool]) -> None:
 
     Why: a component's value is whatever its frame posted, and drawing the component has
     Streamlit's widget bookkeeping copy and compare it: a 900-level nested list recursed until the
-    page broke (issue 23). A value ``valid`` rejects is dropped, as if nothing had been posted.
+    page broke. A value ``valid`` rejects is dropped, as if nothing had been posted.
     """
     if key in st.session_state and not valid(st.session_state[key]):
         del st.session_state[key]

@@ -3,7 +3,7 @@ drawing PDF pages.
 
 Why: the server runs every session's Python under one interpreter lock. MiniLM embedding an
 upload and PyMuPDF drawing pages held it for seconds, and every other student's slider move waited
-(issue 23: bystanders' slider p95 1.8 s while 10 of 30 students uploaded). In a worker process
+(bystanders' slider p95 was 1.8 s while 10 of 30 students uploaded). In a worker process
 that work holds only its own lock, at a lower CPU priority, and the server's threads just wait
 for the answer.
 

@@ -1,6 +1,6 @@
 """Measure the minilm calibration's candidates on the three evaluation sets: how it was chosen.
 
-Run from the project root (needs ``../shared/corpus`` for the external set and FinanceBench):
+Run from the project root (needs ``RSE_CORPUS_DIR``, e.g. ``../shared/corpus``, for the external set and FinanceBench):
 
     python bench/minilm_calibration.py                 # headers on (the default)
     python bench/minilm_calibration.py --no-headers

@@ -20,7 +20,7 @@ widgets, values, search, figures, messages), the process CPU (that plus AppTest 
 messages, a stand-in for the server serialising them) and the wall time. As a server does, app.py
 is compiled once (AppTest alone would compile it on every run). It prints the median of
 each over all rounds, the ratio to the baseline, and the issue's target: <= 25 ms of script CPU
-per slider rerun (issue 23). Checkouts alternate round by round, so both see the same machine.
+per slider rerun. Checkouts alternate round by round, so both see the same machine.
 """
 
 from __future__ import annotations

@@ -110,3 +110,11 @@ class LLMAnswerLimitError(LLMError):
 class PageViewTooLargeError(DocumentTooLargeError):
     """A page view or rendering would need more glyphs or pixels than allowed (``RSE_MAX_GLYPHS`` /
     ``RSE_MAX_PAGE_PIXELS``)."""
+
+
+class MissingExtraError(RSEError):
+    """An optional backend's package is not installed; the message names the extra that installs it."""
+
+
+class EmptySetError(RSEError):
+    """A named evaluation set resolved to no golden files or no queries (its data is missing)."""

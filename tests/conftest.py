@@ -23,7 +23,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
-# --- No server outlives the test session (issue 23) --------------------------------------------
+# --- No server outlives the test session ---------------------------------------------------------
 # Every process this pytest starts inherits this marker in its environment; at the session's end
 # any ``streamlit`` process still carrying it was left running by a test. It is reported, stopped,
 # and the session fails, so a stray server on a port is a red run instead of a surprise later.
@@ -33,6 +33,12 @@ SESSION_MARKER = "RSE_PYTEST_SESSION"
 # servers started by tests embed and draw in their own process, as the app does with
 # RSE_WORKER_PROCESSES=0. tests/app/test_worker_pool.py starts its own pools.
 os.environ.setdefault("RSE_WORKER_PROCESSES", "0")
+
+# The third-party documents are never shipped: the library reads them only from these variables.
+# This checkout keeps them beside the project (../shared), so the tests that need them run here.
+_SHARED = Path(__file__).resolve().parents[2] / "shared"
+os.environ.setdefault("RSE_CORPUS_DIR", str(_SHARED / "corpus"))
+os.environ.setdefault("RSE_FINANCEBENCH_DIR", str(_SHARED / "financebench"))
 
 
 def pytest_configure(config):

@@ -1,4 +1,4 @@
-"""``python -m rse_core.evaluate``: RSE against top-k and the window on golden sets, from the command line."""
+"""``rse-evaluate`` (``python -m rse_core.evaluate``): RSE against top-k and the window on golden sets."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> OneLineParser:
-    parser = OneLineParser(prog="python -m rse_core.evaluate", description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="rse-evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "golden",
         nargs="*",
@@ -122,7 +122,7 @@ def _main_sets(args: argparse.Namespace, names: list[str]) -> int:
     try:
         chosen = [SetName.parse(name) for name in dict.fromkeys(names)] or list(SetName)
         if args.tune and not explicit:
-            raise RSEError("--tune needs the set to tune on, e.g. python -m rse_core.evaluate samples --tune.")
+            raise RSEError("--tune needs the set to tune on, e.g. rse-evaluate samples --tune.")
         missing = corpus_missing_message()
         if missing and not explicit:
             say(f"note: {missing} Running the samples only.", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""``python -m rse_core.evaluate financebench-kb`` (or ``samples-kb``, ``external-kb``): RSE over
+"""``rse-evaluate financebench-kb`` (or ``samples-kb``, ``external-kb``): RSE over
 one knowledge base, against top-k and the window at RSE's characters, per question type.
 
 ``financebench-kb`` is FinanceBench's 74 filings (built on first use at ``--kb``, default

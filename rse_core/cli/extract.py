@@ -1,4 +1,4 @@
-"""Command line: ``python -m rse_core FILE... --query Q [--preset P] [--scorer S] [--json]``."""
+"""Command line: ``rse FILE... --query Q [--preset P] [--scorer S] [--json]`` (``python -m rse_core`` in a checkout)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from rse_core.scoring import ScorerName, get_scorer
 
 def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentParser:
     parser = OneLineParser(
-        prog="python -m rse_core",
+        prog="rse",
         description="Relevant Segment Extraction: find the best contiguous segments of documents for a query.",
     )
     parser.add_argument("files", nargs="+", help="PDF, .txt or .md files")

@@ -1,10 +1,10 @@
-"""Command line for knowledge bases (``python -m rse_core.kb``)::
+"""Command line for knowledge bases (``rse-kb``, or ``python -m rse_core.kb`` in a checkout)::
 
-    python -m rse_core.kb build KB_DIR PATH...                       # files or folders; adds to a base
-    python -m rse_core.kb query KB_DIR -q QUERY [-q QUERY ...] --json
-    python -m rse_core.kb query KB_DIR --batch QUERIES.txt --json    # one query a line, one JSON line each
-    python -m rse_core.kb info KB_DIR [--json]
-    python -m rse_core.kb remove KB_DIR DOCUMENT...                  # by content hash or file name
+    rse-kb build KB_DIR PATH...                       # files or folders; adds to a base
+    rse-kb query KB_DIR -q QUERY [-q QUERY ...] --json
+    rse-kb query KB_DIR --batch QUERIES.txt --json    # one query a line, one JSON line each
+    rse-kb info KB_DIR [--json]
+    rse-kb remove KB_DIR DOCUMENT...                  # by content hash or file name
 
 Every failure is one ``error: ...`` line on stderr and exit status 2 (:mod:`rse_core.cli.support`).
 """
@@ -38,7 +38,7 @@ from rse_core.pipeline import normalize_queries
 
 def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentParser:
     parser = OneLineParser(
-        prog="python -m rse_core.kb",
+        prog="rse-kb",
         description="Build a knowledge base from files and run RSE over all of it.",
     )
     commands = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)

@@ -1,4 +1,4 @@
-"""What both command lines share: one-line errors, exit status 2, a quiet broken pipe.
+"""What every command line shares: one-line errors, exit status 2, a quiet broken pipe.
 
 A command line's user sees stderr, often through a pipe or a log line: a traceback, or an error
 split over two lines by a newline in a file name, is noise. Every failure is therefore printed as

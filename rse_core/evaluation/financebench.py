@@ -3,7 +3,7 @@
 FinanceBench (Patronus AI, CC BY-NC 4.0) pairs questions about company filings with the page of
 the filing that answers them (``evidence_text``). The filings are not in the sample, so the
 collection RSE searches is the evidence pages themselves: 150 rows, one page each, built in
-memory from ``../shared/corpus/financebench_sample_150.csv`` and never copied into the project.
+memory from ``financebench_sample_150.csv`` in ``$RSE_CORPUS_DIR`` and never copied into the project.
 A question is answered well when RSE's segments cover its evidence page: the gold span is the
 whole page. Rows that quote the same page text share one document (documents are identified by
 the hash of their text), so the collection holds fewer documents than rows.

@@ -1,6 +1,6 @@
 """FinanceBench over its real filings: 129 questions asked of one knowledge base of 74 filings.
 
-The open sample of FinanceBench (Patronus AI, CC BY-NC 4.0; ``../shared/financebench``) names,
+The open sample of FinanceBench (Patronus AI, CC BY-NC 4.0; ``$RSE_FINANCEBENCH_DIR``) names,
 for each question, the filing and the zero-based page that answers it, with the annotator's
 excerpt of that page (``evidence_text``). Here each excerpt is located in the text
 ``load_document`` gives for the filing, so both the page and the exact characters are gold.
@@ -92,10 +92,10 @@ class GoldSpan:
     located: bool
 
 
-def default_folder() -> Path:
-    """``$RSE_FINANCEBENCH_DIR``, else ``../shared/financebench`` from the project root."""
-    configured = os.environ.get(FOLDER_ENV)
-    return Path(configured) if configured else Path(__file__).resolve().parents[3] / "shared" / "financebench"
+def default_folder() -> Path | None:
+    """``$RSE_FINANCEBENCH_DIR`` (FinanceBench's questions and filings are not shipped), or None when unset."""
+    configured = os.environ.get(FOLDER_ENV, "").strip()
+    return Path(configured) if configured else None
 
 
 def default_kb_dir() -> Path:
@@ -104,15 +104,17 @@ def default_kb_dir() -> Path:
     return Path(configured) if configured else default_cache_dir() / "kb" / "financebench"
 
 
-def missing_message(folder: Path) -> str | None:
-    """Why the folder cannot be used, or None."""
+def missing_message(folder: Path | None) -> str | None:
+    """Why the folder (None: not given) cannot be used, or None."""
+    if folder is None:
+        return f"FinanceBench's filings are not shipped: set {FOLDER_ENV} to the folder with {QUESTIONS_FILE}."
     if not (folder / QUESTIONS_FILE).is_file() or not (folder / PDF_FOLDER).is_dir():
         return f"FinanceBench is not at {folder} (needs {QUESTIONS_FILE} and {PDF_FOLDER}/); set {FOLDER_ENV}."
     return None
 
 
 def read_questions(
-    folder: Path, limit: int | None = None, filings: Iterable[str] | None = None
+    folder: Path | None, limit: int | None = None, filings: Iterable[str] | None = None
 ) -> list[FinanceBenchQuestion]:
     """The questions whose filing has a PDF in ``folder/pdfs`` (129 of the open sample's 150), in
     file order; ``filings`` (names without ``.pdf``) narrows them to those filings."""
@@ -263,7 +265,7 @@ def case_items(
     return items
 
 
-def ensure_kb(folder: Path, kb_dir: Path, progress: BuildCallback | None = None) -> KnowledgeBase:
+def ensure_kb(folder: Path | None, kb_dir: Path, progress: BuildCallback | None = None) -> KnowledgeBase:
     """The base of every filing in ``folder/pdfs``, built (or completed) at ``kb_dir`` first:
     a build adds only the filings it lacks, so once built this only checks content hashes."""
     problem = missing_message(folder)

@@ -2,7 +2,7 @@
 
 The single-document evaluation asks each golden query of its own document, so the first stage
 cannot pick the wrong one. Here the samples (3 PDFs) or the external set (6 documents of
-``../shared/corpus``) are built into one base (:func:`rse_core.kb.build.ensure_built`, once, in
+``$RSE_CORPUS_DIR``) are built into one base (:func:`rse_core.kb.build.ensure_built`, once, in
 the cache folder) and every query goes through the base's first stage, document selection and
 cross-document ranking, as a production query would, judged by
 :mod:`rse_core.evaluation.kb_eval` like FinanceBench's filings.
@@ -45,7 +45,7 @@ def ensure_golden_kb(
     """The set's golden sets and a base of their documents, built on first use.
 
     Raises:
-        CorpusMissingError: the external set and no ``../shared/corpus``.
+        CorpusMissingError: the external set and no corpus folder (``$RSE_CORPUS_DIR``).
         RSEError: a golden set is malformed, or a document cannot be read.
     """
     sets = golden_sets(name)

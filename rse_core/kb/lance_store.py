@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from rse_core.errors import ParameterError
+from rse_core.extras import import_optional
 from rse_core.kb.store import (
     ChunkRecord,
     Hit,
@@ -46,10 +47,8 @@ class LanceChunkStore(HybridSearch):
     """
 
     def __init__(self, path: str | Path, dimension: int | None = None, ann_threshold: int = ANN_THRESHOLD) -> None:
-        import lancedb
-        import pyarrow as pa
-
-        self._pa = pa
+        lancedb = import_optional("lancedb", "A knowledge base on LanceDB")
+        self._pa = pa = import_optional("pyarrow", "A knowledge base on LanceDB")
         self.path = Path(path)
         self.ann_threshold = ann_threshold
         self._db = lancedb.connect(str(self.path))

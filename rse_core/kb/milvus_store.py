@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from rse_core.errors import ParameterError, RSEError
+from rse_core.extras import import_optional
 from rse_core.kb.store import (
     ChunkRecord,
     Hit,
@@ -48,8 +49,7 @@ class MilvusChunkStore(HybridSearch):
     """
 
     def __init__(self, uri: str, collection: str = "rse_chunks", dimension: int | None = None, token: str = "") -> None:
-        from pymilvus import MilvusClient
-
+        MilvusClient = import_optional("pymilvus", "A knowledge base on Milvus").MilvusClient
         self.uri = uri
         self.collection = collection
         self.documents_collection = f"{collection}_documents"

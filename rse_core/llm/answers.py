@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from rse_core.errors import LLMAuthenticationError, LLMError, LLMRateLimitError, LLMServiceError, ParameterError
+from rse_core.extras import import_optional
 from rse_core.llm.bounds import AnswerBudget, max_chars_from_environment, max_seconds_from_environment
 from rse_core.pipeline import ExtractionResult
 from rse_core.remote import (
@@ -236,10 +237,7 @@ class ChatClient:
             self._client = self._cohere_client()
 
     def _openai_client(self) -> Any:
-        try:
-            import openai
-        except ImportError as error:
-            raise LLMError("Answers from an OpenAI-compatible endpoint need the 'openai' package.") from error
+        openai = import_optional("openai", "Answers from an OpenAI-compatible endpoint")
         # Local servers ignore the key, but the client insists on one.
         return openai.OpenAI(
             api_key=self._key or "no-key",
@@ -254,8 +252,7 @@ class ChatClient:
                 "No Cohere API key: type it in the API key field or set CO_API_KEY "
                 "(environment or .streamlit/secrets.toml)."
             )
-        import cohere
-
+        cohere = import_optional("cohere", "Answers from Cohere")
         return cohere.ClientV2(
             api_key=self._key,
             base_url=self.settings.resolved_base_url,

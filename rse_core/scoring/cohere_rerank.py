@@ -24,9 +24,9 @@ from rse_core.errors import (
     ParameterError,
     RateLimitError,
     ScorerError,
-    ScorerUnavailableError,
     ScoringServiceError,
 )
+from rse_core.extras import import_optional
 from rse_core.remote import (
     RetryPolicy,
     Transient,
@@ -114,10 +114,7 @@ class CohereScorer:
         self.max_retries = max_retries
         self.retry_base_delay = float(retry_base_delay)
         self._key = key  # kept only to scrub it from any text we pass on
-        try:
-            import cohere
-        except ImportError as error:
-            raise ScorerUnavailableError("The Cohere scorer needs the 'cohere' package: pip install cohere.") from error
+        cohere = import_optional("cohere", "The Cohere scorer")
         self._client = cohere.ClientV2(
             api_key=key,
             base_url=url,

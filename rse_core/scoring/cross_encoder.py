@@ -20,6 +20,7 @@ import numpy as np
 
 from rse_core.chunking import Chunk, scoring_text
 from rse_core.errors import ParameterError, ScorerError, ScorerUnavailableError
+from rse_core.extras import import_optional
 from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 
 MAX_BATCH_SIZE = 4096
@@ -102,12 +103,7 @@ class CrossEncoderScorer:
 
 def _load(model: str, device: str) -> Any:
     """Load and vet a cross-encoder; every failure becomes :class:`ScorerUnavailableError`."""
-    try:
-        from sentence_transformers import CrossEncoder
-    except ImportError as error:
-        raise ScorerUnavailableError(
-            "The cross-encoder scorer needs the 'sentence-transformers' package: pip install sentence-transformers."
-        ) from error
+    CrossEncoder = import_optional("sentence_transformers", "The cross-encoder scorer").CrossEncoder
 
     def unavailable(reason: str) -> ScorerUnavailableError:
         return ScorerUnavailableError(

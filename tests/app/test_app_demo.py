@@ -64,7 +64,7 @@ def test_without_an_llm_the_last_step_shows_prompts():
     assert any("No LLM is configured" in info.value for info in at.info)
 
 
-# --------------------------------------------------------------------------- issue 21: presenter mode
+# --------------------------------------------------------------------------- presenter mode
 
 
 def test_present_link_turns_presenter_mode_on_and_exit_turns_it_off():
@@ -95,7 +95,7 @@ def test_keyboard_actions_move_the_step_within_bounds():
     assert moved(2, "first", 0, 4) == 0 and moved(2, "last", 0, 4) == 4 and moved(2, None, 0, 4) == 2
 
 
-# --------------------------------------------------------------------------- issue 22: projector zoom
+# --------------------------------------------------------------------------- projector zoom
 
 
 def _story_chunks(story):

@@ -368,7 +368,7 @@ def test_a_page_error_becomes_a_message_not_a_traceback():
 
 
 def test_an_error_in_a_fragment_becomes_a_message_not_a_traceback():
-    """A fragment reruns on its own, outside its page's guard (issue 23: Streamlit's traceback,
+    """A fragment reruns on its own, outside its page's guard (Streamlit's traceback,
     with server paths, used to show)."""
 
     def app() -> None:

@@ -113,7 +113,7 @@ def test_a_good_value_is_the_span():
 
 def test_a_deeply_nested_value_from_the_frame_is_dropped_and_a_selection_still_works(at):
     """The value is the browser's to choose: a 900-level nested one made Streamlit's widget
-    bookkeeping recurse, and Evaluate could not be drawn while it stayed (as the live chart's, issue 23)."""
+    bookkeeping recurse, and Evaluate could not be drawn while it stayed (as the live chart's)."""
     nested: list = []
     for _ in range(900):
         nested = [nested]

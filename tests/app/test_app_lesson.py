@@ -1,4 +1,4 @@
-"""Issue 11 in AppTest: the lesson taught exactly (gold spans on Explore, the sidebar per page,
+"""The lesson taught exactly, in AppTest (gold spans on Explore, the sidebar per page,
 the Lesson page, the window baseline, greedy vs optimal, the board mode).
 
 Expected numbers are computed here from the golden sets, the chunks and the course's own
@@ -150,7 +150,7 @@ def test_worked_example_greedy_vs_optimal_on_the_budget_case():
 
 
 def test_worked_example_course_example_2_teaches_the_objective_not_a_warning():
-    """Issue 21, item 3: the optimum's 2.1 on course example 2 is explained, not shown as RSE's failure."""
+    """The optimum's 2.1 on course example 2 is explained, not shown as RSE's failure."""
     at = new_app().run()
     open_page(at, "worked-example")
     at.selectbox(key="we_example").set_value("Course example 2: a gap worth crossing").run()
@@ -200,7 +200,7 @@ def test_lesson_page_quotes_the_lesson_and_computes_our_numbers():
     open_page(at, "lesson")
     no_problems(at)
     text = "\n".join(m.value for m in at.markdown)
-    # Quoted from the lesson, as the lesson says it (issue 21, item 1): 20 chunks by position.
+    # Quoted from the lesson, as the lesson says it: 20 chunks by position.
     assert "Of the 20 chunks **320-339** (by position), **7** are marked relevant" in text
     assert "best-scored" not in text and "number tables" not in text
     assert "**323-333**" in text and "**323-336**" in text
@@ -217,7 +217,7 @@ def test_lesson_page_quotes_the_lesson_and_computes_our_numbers():
     assert f"Of the 20 chunks **{window[0]}-{window[1] - 1}** (by position" in text
     assert f"**{positive}** score above zero on their own" in text
     gaps = [i for s in result.segments for i in range(s.start, s.end) if values[i] < 0]
-    assert gaps == [86, 87, 90]  # issue 21, item 2: the live case has gaps at the defaults
+    assert gaps == [86, 87, 90]  # the live case has gaps at the defaults
     assert "**3 gaps** in RSE's segments" in text
     for i in gaps:
         segment = next(s for s in result.segments if s.start <= i < s.end)
@@ -432,7 +432,7 @@ def test_the_real_document_exercise_uses_the_apps_own_tr10_values():
 
 
 def test_one_gap_is_written_in_the_singular_with_its_value():
-    """Issue 21, small: "1 chunk have ... (chunks 96)" is gone; one gap reads as one gap."""
+    """One gap reads as one gap: "1 chunk have ... (chunks 96)" is gone."""
     from rse_core.teaching.lesson_case import cluster_facts
     from views.lesson import cluster_lines
 

@@ -147,7 +147,7 @@ def _nested(depth: int) -> list:
 
 def test_a_deeply_nested_value_from_the_frame_is_dropped_and_a_drag_still_works(at):
     """The value is the browser's to choose: a 900-level nested one made Streamlit's widget
-    bookkeeping recurse until the page view broke (as it did the live chart's, issue 23)."""
+    bookkeeping recurse until the page view broke (as it did the live chart's)."""
     at.toggle(key=keys.PAGE_VIEW_SELECT).set_value(True).run()
     key = keys.page_select("pv", load_document(HANDBOOK).doc_id)
     for value in (

@@ -60,7 +60,7 @@ def test_the_segment_picker_is_set_again_when_its_labels_change():
 
 
 def test_a_sample_s_pages_are_drawn_once_for_every_session_and_an_upload_s_stay_in_its_session(monkeypatch):
-    """A class opening the same sample needs its pages drawn once (issue 23); an upload's pages never
+    """A class opening the same sample needs its pages drawn once; an upload's pages never
     go into the shared store."""
     from app_ui import worker_pool
     from app_ui.caching import shared_lru

@@ -81,7 +81,7 @@ def reveal(at: AppTest) -> AppTest:
 def test_course_example_one_answer_is_chunks_2_3_worth_1_2(worked):
     at = worked
     assert at.text_input(key="we_values").value == "-0.2, -0.2, 0.4, 0.8, -0.1"
-    # Predict first (issue 21): no answer, no band, no candidate table until the reveal.
+    # Predict first: no answer, no band, no candidate table until the reveal.
     assert texts(at.markdown)[0] == "#### Predict: which segments does the search pick, in what order?"
     assert "picks S1" not in " ".join(texts(at.markdown))
     assert not figures(at)[0]["layout"].get("annotations") and not any(
@@ -635,7 +635,7 @@ def test_new_pages_are_registered_in_learn_and_tune():
     assert sections[Section.TUNE] == ["sweep"]
 
 
-# --------------------------------------------------------------------------- issue 21: exports and wording
+# --------------------------------------------------------------------------- exports and wording
 
 
 def _two_cluster_result():

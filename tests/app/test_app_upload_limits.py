@@ -1,5 +1,5 @@
 """A session reads at most RSE_MAX_UPLOADS_PER_SESSION uploads and RSE_MAX_UPLOAD_BYTES_PER_SESSION
-bytes in all (issue 23: ten 20 MB texts took a server from 84 MB to 1,175 MB); files past either
+bytes in all (ten 20 MB texts once took a server from 84 MB to 1,175 MB); files past either
 limit are refused before parsing, with one line that names them and the variables."""
 
 from __future__ import annotations

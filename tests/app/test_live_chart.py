@@ -168,7 +168,7 @@ def _nested(depth: int) -> list:
 
 def test_a_deeply_nested_click_value_does_not_break_the_session():
     """A value posted from the chart's frame is the browser's to choose: a 900-level nested
-    ``curve`` used to raise RecursionError when compared with the last click (issue 23)."""
+    ``curve`` used to raise RecursionError when compared with the last click."""
     at = new_app().run()
     at.session_state["explore_chart"] = {"x": 40, "curve": _nested(900), "at": _nested(900)}
     at.run()

@@ -1,4 +1,4 @@
-"""Issue 11's pages in a real browser: the Lesson page, Worked example's board mode, and Explore
+"""The teaching pages in a real browser: the Lesson page, Worked example's board mode, and Explore
 with the optimal toggle and the gold span.
 
 Screenshots (tests/artifacts/): lesson.png, worked_example_board.png, explore_optimal_gold.png.

@@ -1,4 +1,4 @@
-"""A golden set made by dragging across the rendered PDF page (issue 22), with the mouse in a real browser.
+"""A golden set made by dragging across the rendered PDF page, with the mouse in a real browser.
 
 Explore's page view takes the drag; the span is exactly the document text between the drag's
 ends (checked against the text PyMuPDF's own search finds there), is drawn in purple on the page,

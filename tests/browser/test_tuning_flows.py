@@ -1,4 +1,4 @@
-"""Issue 22 in a real browser: LLM settings typed in the app reach the Demo (1280x720), the dsRAG
+"""In a real browser: LLM settings typed in the app reach the Demo (1280x720), the dsRAG
 export, and a golden set made by selecting text with the mouse.
 
 Screenshots in tests/artifacts/: tune_demo_answers_1280x720, tune_dsrag_export, tune_golden_by_selection.

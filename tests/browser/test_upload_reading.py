@@ -1,4 +1,4 @@
-"""While a new upload is read, the page shows only that it is being read (issue 22), in a real browser.
+"""While a new upload is read, the page shows only that it is being read, in a real browser.
 
 Streamlit keeps what a run does not draw on screen, faded, until a run ends normally, and a run
 that ends in ``st.rerun`` removes nothing: the reading run's note came with the old document's

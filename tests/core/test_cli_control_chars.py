@@ -1,4 +1,4 @@
-"""Nothing from user data reaches the terminal as a control sequence (issue 23, item 5)."""
+"""Nothing from user data reaches the terminal as a control sequence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Contextual headers in time linear in chunks + headings, with the same headers (issue 23, item 4)."""
+"""Contextual headers in time linear in chunks + headings, with the same headers."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Resources stay bounded and every refusal is a typed RSEError that says what to do.
 
-Covers issue 10's library cases: bomb PDFs (tiny files that draw the same text millions of
+Covers the library's cases: bomb PDFs (tiny files that draw the same text millions of
 times), the extraction and embedding budgets, the search grid, the Python >= 3.12 tie path,
 text encodings, and the arguments that used to raise raw exceptions. No test measures time:
 budgets are checked through tiny limits, and the bombs are refused before any text is extracted.

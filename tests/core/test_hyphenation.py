@@ -4,6 +4,7 @@ their glyphs on the page: the page view highlights them and golden spans follow.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pymupdf
 import pytest
@@ -13,10 +14,10 @@ from hypothesis import strategies as st
 from rse_core import load_document
 from rse_core.documents.cleaning import clean_text, clean_text_with_origins
 from rse_core.documents.layout import page_glyphs
-from rse_core.evaluation.sets import CORPUS_DIR, corpus_missing_message
+from rse_core.evaluation.sets import corpus_dir, corpus_missing_message
 from rse_core.figures.page_view import highlighted_glyphs
 
-SCOTUS = CORPUS_DIR / "scotus_tarrant_v_herrmann_2013.pdf"
+SCOTUS = (corpus_dir() or Path()) / "scotus_tarrant_v_herrmann_2013.pdf"
 needs_corpus = pytest.mark.skipif(corpus_missing_message() is not None, reason="the shared corpus is missing")
 
 

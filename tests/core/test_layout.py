@@ -1,4 +1,5 @@
-"""The package's shape: a small core that imports nothing heavy, and a wheel that installs whole.
+"""The package's shape: a small core that imports nothing heavy, and a wheel that installs whole
+and runs on its own data (``.ci/wheel_check.sh`` also installs it in a fresh venv and runs it).
 
 The layers themselves (core <- evaluation <- {teaching, figures, llm} <- cli, the app on top, no
 cycles) are import-linter contracts in ``pyproject.toml``, checked by ``lint-imports`` in CI.
@@ -7,6 +8,7 @@ cycles) are import-linter contracts in ``pyproject.toml``, checked by ``lint-imp
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -62,28 +64,68 @@ def test_every_folder_of_rse_core_is_a_package():
     assert folders <= set(_packages())
 
 
-@pytest.mark.slow
-def test_a_wheel_built_from_the_tree_holds_every_subpackage(tmp_path):
-    """``pip install .`` once shipped only rse_core and rse_core.scoring (no teaching/)."""
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """A wheel built from a copy of the tree (setuptools writes build/ beside the sources)."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
     source = tmp_path / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    shutil.copytree(ROOT / "rse_core", source / "rse_core", ignore=shutil.ignore_patterns("__pycache__"))
+    for folder in ("rse_core", "sample_docs", "eval_sets"):
+        shutil.copytree(ROOT / folder, source / folder, ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path / "dist"
     code = f"from setuptools import build_meta; print(build_meta.build_wheel({str(out)!r}))"
     out.mkdir()
     completed = subprocess.run([sys.executable, "-c", code], cwd=source, capture_output=True, text=True)
     assert completed.returncode == 0, completed.stderr[-2000:]
-    wheel = out / completed.stdout.strip().splitlines()[-1]
+    return out / completed.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_a_wheel_built_from_the_tree_holds_every_subpackage_and_the_data(wheel):
+    """``pip install .`` once shipped only rse_core and rse_core.scoring (no teaching/), and later
+    no samples: installed, ``rse-evaluate samples`` found nothing to evaluate."""
     names = set(zipfile.ZipFile(wheel).namelist())
     for package in _packages():
         assert package.replace(".", "/") + "/__init__.py" in names, package
     source_files = {str(p.relative_to(ROOT)) for p in (ROOT / "rse_core").rglob("*.py")}
     assert source_files <= names
+    data = {
+        "rse_core/data/samples/": (
+            ROOT / "sample_docs",
+            ["*.pdf", "*.golden.json", "text/*", "embeddings/*", "FORMAT.md"],
+        ),
+        "rse_core/data/external/": (ROOT / "eval_sets" / "external", ["*.golden.json"]),
+    }
+    for prefix, (folder, patterns) in data.items():
+        expected = {prefix + str(p.relative_to(folder)) for pattern in patterns for p in folder.glob(pattern)}
+        assert expected and expected <= names, prefix
+    assert not [n for n in names if n.startswith("rse_core/data/samples/") and n.endswith(".py")], "no build scripts"
     metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
     text = zipfile.ZipFile(wheel).read(metadata).decode()
-    for extra in ("figures", "llm", "app"):
+    for extra in ("minilm", "cohere", "figures", "llm", "kb", "milvus", "app"):
         assert f"Provides-Extra: {extra}" in text
     assert 'Requires-Dist: openai; extra == "llm"' in text
     assert 'Requires-Dist: plotly; extra == "figures"' in text
+    assert 'Requires-Dist: sentence-transformers; extra == "minilm"' in text
+    assert "Requires-Dist: sentence-transformers\n" not in text and "Requires-Dist: cohere\n" not in text
+
+
+@pytest.mark.slow
+def test_the_wheels_package_evaluates_the_samples_from_outside_the_checkout(wheel, tmp_path):
+    """The wheel's rse_core, unpacked away from the checkout, finds its own 36 sample queries."""
+    site = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(site)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    environment = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "RSE_CORPUS_DIR")}
+    completed = subprocess.run(
+        [sys.executable, "-m", "rse_core.evaluate", "samples", "--scorer", "bm25", "--markdown"],
+        cwd=elsewhere,
+        env={**environment, "PYTHONPATH": str(site)},
+        capture_output=True,
+        text=True,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert "| samples | 36 | 3 |" in completed.stdout

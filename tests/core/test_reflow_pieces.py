@@ -1,5 +1,5 @@
-"""``reflow_pieces`` against the plainest statement of what it must return (issue 23 made it walk
-words instead of characters; the answer must not move)."""
+"""``reflow_pieces`` against the plainest statement of what it must return (it walks words, no longer
+characters; the answer must not move)."""
 
 from __future__ import annotations
 

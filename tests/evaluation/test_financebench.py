@@ -11,7 +11,7 @@ from rse_core import RSEParams, get_scorer
 from rse_core.evaluation.curves import prepare, rse_outcome, top_k_outcome
 from rse_core.evaluation.financebench import FILE_NAME, FinanceBenchError, page_collection, read_financebench
 from rse_core.evaluation.scored_sets import evaluate_scored, score_set
-from rse_core.evaluation.sets import CORPUS_DIR, corpus_missing_message, financebench_set
+from rse_core.evaluation.sets import corpus_dir, corpus_missing_message, financebench_set
 
 COLUMNS = ["financebench_id", "doc_name", "doc_link", "doc_period", "question_type", "question", "answer",
            "evidence_text", "page_number"]  # fmt: skip
@@ -82,7 +82,7 @@ def test_set_gold_is_the_whole_page_and_scoring_hits_the_right_page(tmp_path):
 
 @pytest.mark.skipif(corpus_missing_message() is not None, reason=corpus_missing_message() or "")
 def test_the_real_sample_reads_150_questions_over_fewer_distinct_pages():
-    rows = read_financebench(CORPUS_DIR / FILE_NAME)
+    rows = read_financebench(corpus_dir() / FILE_NAME)
     assert len(rows) == 150
     documents, doc_ids = page_collection(rows)
     assert len(documents) == len(set(doc_ids)) < 150  # some questions share a page

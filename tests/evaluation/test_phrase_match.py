@@ -1,4 +1,4 @@
-"""Phrase matching in linear time, with the old regex's results (issue 23, item 2)."""
+"""Phrase matching in linear time, with the results of the regex it replaced."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""An LLM answer is bounded in characters and time, whatever the server does (issue 23, item 3)."""
+"""An LLM answer is bounded in characters and time, whatever the server does."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The operator's LLM keys go only to the operator's endpoints (issue 23, item 1)."""
+"""The operator's LLM keys go only to the operator's endpoints."""
 
 from __future__ import annotations
 

