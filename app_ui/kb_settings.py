@@ -18,9 +18,10 @@ from rse_core.kb import FirstStage, KBQueryParams
 
 from . import keys, navigation, state
 from .knowledge_bases import BUNDLED
+from .page_state import knowledge_base as knowledge_base_state
 from .samples import DEFAULT_SAMPLE, list_samples
 
-K = keys.KnowledgeBase
+K = knowledge_base_state.Keys
 SAVED = "_kb_saved_settings"
 CUSTOM = state.CUSTOM_PRESET
 PRESETS = (*(name.value for name in Preset), CUSTOM)

@@ -9,7 +9,7 @@ import streamlit as st
 
 from rse_core.evaluation.golden import GoldenSet, GoldenSetError, query_for_span
 
-from . import keys
+from .page_state import evaluate as evaluate_state
 
 
 def next_id(built: GoldenSet | None) -> str:
@@ -25,7 +25,7 @@ def add_span(
     document_name: str, text: str, start: int, end: int, query_id: str, query: str, kind: str, note: str
 ) -> None:
     """Callback: add the span to the golden set in session state (or leave an error message)."""
-    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    built: GoldenSet | None = st.session_state.get(evaluate_state.Keys.BUILT)
     try:
         if built is not None and built.document != document_name:
             raise GoldenSetError(
@@ -35,19 +35,19 @@ def add_span(
         golden_query = query_for_span(text, start, end, query_id=query_id, query=query, kind=kind, note=note)
         built = (built or GoldenSet(document=document_name, queries=())).with_query(golden_query)
     except GoldenSetError as error:
-        st.session_state[keys.Evaluate.MARK_MESSAGE] = ("error", str(error))
+        st.session_state[evaluate_state.Keys.MARK_MESSAGE] = ("error", str(error))
         return
-    st.session_state[keys.Evaluate.BUILT] = built
-    st.session_state[keys.Evaluate.MARK_ID] = next_id(built)
-    st.session_state[keys.Evaluate.MARK_NOTE] = ""
-    st.session_state[keys.Evaluate.MARK_CHUNKS] = []
-    st.session_state[keys.Evaluate.MARK_MESSAGE] = ("success", f"Added {golden_query.id} to my golden set.")
+    st.session_state[evaluate_state.Keys.BUILT] = built
+    st.session_state[evaluate_state.Keys.MARK_ID] = next_id(built)
+    st.session_state[evaluate_state.Keys.MARK_NOTE] = ""
+    st.session_state[evaluate_state.Keys.MARK_CHUNKS] = []
+    st.session_state[evaluate_state.Keys.MARK_MESSAGE] = ("success", f"Added {golden_query.id} to my golden set.")
 
 
 def clear_built_set() -> None:
     """Callback: start a new golden set."""
-    st.session_state[keys.Evaluate.BUILT] = None
-    st.session_state[keys.Evaluate.MARK_ID] = next_id(None)
+    st.session_state[evaluate_state.Keys.BUILT] = None
+    st.session_state[evaluate_state.Keys.MARK_ID] = next_id(None)
 
 
 def queries_of(text: str) -> list[str]:
@@ -65,13 +65,13 @@ def add_queries(document_name: str, text: str, start: int, end: int) -> None:
     The queries, kind and note are the form's widgets (read here, at submit); the span is the
     selection (or the picked chunks) the form was drawn with. All are added or none.
     """
-    queries = queries_of(st.session_state.get(keys.Evaluate.FORM_QUERIES) or "")
+    queries = queries_of(st.session_state.get(evaluate_state.Keys.FORM_QUERIES) or "")
     if not queries:
-        st.session_state[keys.Evaluate.MARK_MESSAGE] = ("error", "Type at least one query the span answers.")
+        st.session_state[evaluate_state.Keys.MARK_MESSAGE] = ("error", "Type at least one query the span answers.")
         return
-    kind = st.session_state.get(keys.Evaluate.MARK_KIND) or ""
-    note = st.session_state.get(keys.Evaluate.MARK_NOTE) or ""
-    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    kind = st.session_state.get(evaluate_state.Keys.MARK_KIND) or ""
+    note = st.session_state.get(evaluate_state.Keys.MARK_NOTE) or ""
+    built: GoldenSet | None = st.session_state.get(evaluate_state.Keys.BUILT)
     try:
         if built is not None and built.document != document_name:
             raise GoldenSetError(
@@ -85,8 +85,8 @@ def add_queries(document_name: str, text: str, start: int, end: int) -> None:
             built = built.with_query(golden_query)
             added.append(golden_query.id)
     except GoldenSetError as error:
-        st.session_state[keys.Evaluate.MARK_MESSAGE] = ("error", str(error))
+        st.session_state[evaluate_state.Keys.MARK_MESSAGE] = ("error", str(error))
         return
-    st.session_state[keys.Evaluate.BUILT] = built
-    st.session_state[keys.Evaluate.MARK_ID] = next_id(built)
-    st.session_state[keys.Evaluate.MARK_MESSAGE] = ("success", f"Added {', '.join(added)} to my golden set.")
+    st.session_state[evaluate_state.Keys.BUILT] = built
+    st.session_state[evaluate_state.Keys.MARK_ID] = next_id(built)
+    st.session_state[evaluate_state.Keys.MARK_MESSAGE] = ("success", f"Added {', '.join(added)} to my golden set.")

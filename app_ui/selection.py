@@ -13,7 +13,7 @@ import streamlit as st
 
 from rse_core import Document, ExtractionResult
 
-from . import keys
+from .page_state import explore as explore_state
 
 
 def read_click(result: ExtractionResult) -> bool:
@@ -22,7 +22,7 @@ def read_click(result: ExtractionResult) -> bool:
     The chart's value is its last click (with the click's time, so clicking the same bar again
     is a new click); a click already handled does not overwrite a chunk chosen some other way.
     """
-    event = st.session_state.get(keys.Explore.CHART)
+    event = st.session_state.get(explore_state.Keys.CHART)
     if not isinstance(event, dict):
         return False
     try:
@@ -33,35 +33,37 @@ def read_click(result: ExtractionResult) -> bool:
     # the comparison below recurse until the session broke (issue 23).
     curve, at = event.get("curve"), event.get("at")
     click = (index, curve if _is_number(curve) else None, at if _is_number(at) else None)
-    if click != st.session_state.get(keys.Explore.LAST_CLICK) and 0 <= index < len(result.corpus.chunks):
-        st.session_state[keys.Explore.LAST_CLICK] = click
-        st.session_state[keys.Explore.SELECTED_CHUNK] = index
-        st.session_state[keys.Explore.SELECTED_CORPUS] = result.corpus.key
+    if click != st.session_state.get(explore_state.Keys.LAST_CLICK) and 0 <= index < len(result.corpus.chunks):
+        st.session_state[explore_state.Keys.LAST_CLICK] = click
+        st.session_state[explore_state.Keys.SELECTED_CHUNK] = index
+        st.session_state[explore_state.Keys.SELECTED_CORPUS] = result.corpus.key
         return True
     return False
 
 
 def valid_selection(result: ExtractionResult) -> int | None:
     """The selected chunk, or ``None`` (and cleared) if it belongs to other documents or chunking."""
-    selected = st.session_state.get(keys.Explore.SELECTED_CHUNK)
+    selected = st.session_state.get(explore_state.Keys.SELECTED_CHUNK)
     if selected is None:
         return None
-    corpus_key = st.session_state.get(keys.Explore.SELECTED_CORPUS)
+    corpus_key = st.session_state.get(explore_state.Keys.SELECTED_CORPUS)
     if corpus_key is None:  # set from outside this page: adopt the current corpus
-        st.session_state[keys.Explore.SELECTED_CORPUS] = corpus_key = result.corpus.key
+        st.session_state[explore_state.Keys.SELECTED_CORPUS] = corpus_key = result.corpus.key
     if (
         corpus_key != result.corpus.key
         or not isinstance(selected, int)
         or not 0 <= selected < len(result.corpus.chunks)
     ):
-        st.session_state[keys.Explore.SELECTED_CHUNK] = st.session_state[keys.Explore.SELECTED_CORPUS] = None
+        st.session_state[explore_state.Keys.SELECTED_CHUNK] = st.session_state[explore_state.Keys.SELECTED_CORPUS] = (
+            None
+        )
         return None
     return selected
 
 
 def clicked_chunk_in(result: ExtractionResult | None, document: Document) -> int | None:
     """The chunk number (in ``document``) of the chunk clicked on Explore, if it is in ``document``."""
-    index = st.session_state.get(keys.Explore.SELECTED_CHUNK)
+    index = st.session_state.get(explore_state.Keys.SELECTED_CHUNK)
     if result is None or isinstance(index, bool) or not isinstance(index, Integral):
         return None
     if not 0 <= index < len(result.corpus.chunks):

@@ -17,6 +17,7 @@ from rse_core.evaluation.golden import GoldenQuery, GoldenSet
 from rse_core.evaluation.sweep import SweepParam, SweepResult, default_axis, sweep
 
 from . import caching, corpora, keys, state
+from .page_state import evaluate as evaluate_state
 from .samples import list_samples
 
 PENALTY_AXIS = tuple(round(0.02 * i, 2) for i in range(26))  # 0 to 0.5 on the slider's 0.01 grid
@@ -49,7 +50,7 @@ def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[GoldenQuer
                 queries += samples[slug].golden.queries
         except RSEError:
             pass
-    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    built: GoldenSet | None = st.session_state.get(evaluate_state.Keys.BUILT)
     if built is not None and built.document == first.name:
         taken = {query.id for query in queries}
         queries += [query for query in built.queries if query.id not in taken and query.end_char <= len(first.text)]

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from app_ui import caching, components, compute, keys, state
+from app_ui.page_state import evaluate_budget as evaluate_budget_state
 from app_ui.panels.params_export import render_params_export
 from app_ui.safe_text import md
 from rse_core import Document, RSEError, RSEParams
@@ -21,6 +22,8 @@ from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.scored_sets import ScoredSet
 from rse_core.evaluation.tuning import TunePoint, TuneResult, tune
 from rse_core.figures.evaluation import budget_figure
+
+K = evaluate_budget_state.Keys
 
 TUNED_FIELDS = ("irrelevant_chunk_penalty", "minimum_value", "decay_rate", "max_length")
 
@@ -78,23 +81,23 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
         st.error(md(error), icon=":material/error:")
         return
     kinds = list(curves)
-    state.keep_choice(keys.EvaluateBudget.KIND, kinds, "all")
-    kind = st.radio("Queries", kinds, key=keys.EvaluateBudget.KIND, horizontal=True)
+    state.keep_choice(K.KIND, kinds, "all")
+    kind = st.radio("Queries", kinds, key=K.KIND, horizontal=True)
     key = _settings_key(golden, inputs)
-    stored = st.session_state.get(keys.EvaluateBudget.RESULT)
+    stored = st.session_state.get(K.RESULT)
     tuned: TuneResult | None = stored[1] if stored and stored[0] == key else None
     current_curve = next(curve for curve in curves[kind] if curve.method == "rse")
     here = next((p for p in current_curve.points if p.setting == inputs.params.irrelevant_chunk_penalty), None)
     current = None if here is None else TunePoint(inputs.params, here.recall, here.characters)
     st.plotly_chart(
         budget_figure(curves[kind], current, tuned if kind == "all" else None),
-        key=keys.EvaluateBudget.CHART,
+        key=K.CHART,
         config=components.chart_config("recall_vs_characters"),
     )
     st.dataframe(
         equal_budget_table(scored, curves, inputs.params),
         hide_index=True,
-        key=keys.EvaluateBudget.BUDGET_TABLE,
+        key=K.BUDGET_TABLE,
         column_config={
             name: st.column_config.NumberColumn(name, format=fmt)
             for name, fmt in (
@@ -114,25 +117,25 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
 def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: TuneResult | None) -> None:
     st.subheader("Auto-tune")
     budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
-    if keys.EvaluateBudget.BUDGET not in st.session_state:
-        st.session_state[keys.EvaluateBudget.BUDGET] = 8000
+    if K.BUDGET not in st.session_state:
+        st.session_state[K.BUDGET] = 8000
     budget = budget_column.number_input(
         "Character budget per query (mean)",
         min_value=500,
         max_value=50_000,
         step=500,
-        key=keys.EvaluateBudget.BUDGET,
+        key=K.BUDGET,
         help="The best mean recall among penalty, minimum value, decay rate and max chunks per segment "
         "settings that send at most this many characters per query on average.",
     )
-    if run_column.button("Auto-tune", key=keys.EvaluateBudget.TUNE, icon=":material/tune:", type="primary"):
+    if run_column.button("Auto-tune", key=K.TUNE, icon=":material/tune:", type="primary"):
         with st.spinner(f"Trying settings on {len(scored.cases)} queries..."):
             try:
                 tuned = tune(scored, float(budget), inputs.params)
             except RSEError as error:
                 st.error(md(error), icon=":material/error:")
                 return
-        st.session_state[keys.EvaluateBudget.RESULT] = (key, tuned)
+        st.session_state[K.RESULT] = (key, tuned)
         st.rerun()  # redraw the chart above with the winner on it
     if tuned is None:
         st.caption("Finds the setting with the best recall within the budget, from the scores already computed.")
@@ -148,7 +151,7 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
     )
     st.button(
         "Apply to the sidebar",
-        key=keys.EvaluateBudget.APPLY,
+        key=K.APPLY,
         icon=":material/check:",
         on_click=apply_tuned,
         args=(tuned.best.params,),

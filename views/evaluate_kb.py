@@ -15,8 +15,9 @@ import logging
 import pandas as pd
 import streamlit as st
 
-from app_ui import components, kb_evaluation, kb_settings, keys, navigation, state, widgets
+from app_ui import components, kb_evaluation, kb_settings, navigation, state, widgets
 from app_ui import knowledge_bases as kbs
+from app_ui.page_state import evaluate_kb as evaluate_kb_state
 from app_ui.safe_text import md
 from rse_core import RSEError, RSEParams
 from rse_core.evaluation.curves import MAX_CHARACTERS
@@ -27,7 +28,7 @@ from rse_core.evaluation.tuning import TunePoint
 from rse_core.figures.evaluation import budget_figure
 from rse_core.kb import KBQueryParams
 
-K = keys.EvaluateKB
+K = evaluate_kb_state.Keys
 LOGGER = logging.getLogger(__name__)
 COLUMNS = {  # summary field -> (column label, number format)
     "questions": ("questions", "%d"),

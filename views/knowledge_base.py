@@ -15,8 +15,8 @@ import logging
 import streamlit as st
 
 from app_ui import components, kb_settings, state, widgets
-from app_ui import keys as app_keys
 from app_ui import knowledge_bases as kbs
+from app_ui.page_state import knowledge_base as knowledge_base_state
 from app_ui.safe_text import md
 from rse_core import RSEParams
 from rse_core.documents.reflow import reflow
@@ -24,7 +24,8 @@ from rse_core.errors import RSEError
 from rse_core.figures.knowledge_base import document_strip, top_k_chunks_of
 from rse_core.kb import FirstStage, KBSegment
 
-K = app_keys.KnowledgeBase
+K = knowledge_base_state.Keys
+
 LOGGER = logging.getLogger(__name__)
 TOP_K_SHOWN = 20
 PREVIEW_CHARS = 220

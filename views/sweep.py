@@ -12,11 +12,14 @@ from __future__ import annotations
 import streamlit as st
 
 from app_ui import components, keys, state, widgets
+from app_ui.page_state import sweep as sweep_state
 from app_ui.safe_text import clean, md
 from app_ui.sweeping import apply_setting, cell_from_selection, gold_for, run_sweep
 from rse_core import RSEError
 from rse_core.evaluation.sweep import SweepParam
 from rse_core.figures.teaching import METRIC_LABELS, sweep_heatmap
+
+K = sweep_state.Keys
 
 NO_GOLD = ""
 
@@ -24,7 +27,7 @@ Y_PARAMS = (SweepParam.MINIMUM_VALUE, SweepParam.MAX_LENGTH)
 
 
 def _on_cell_click(chart_key: str) -> None:
-    last = st.session_state.get(keys.Sweep.LAST)
+    last = st.session_state.get(K.LAST)
     if last is None:
         return
     x_param, x_values, y_param, y_values = last
@@ -32,17 +35,15 @@ def _on_cell_click(chart_key: str) -> None:
     if cell is None:
         return
     apply_setting(x_param, cell[0], y_param, cell[1])
-    st.session_state[keys.Sweep.NONCE] = (
-        st.session_state.get(keys.Sweep.NONCE, 0) + 1
-    )  # a fresh chart: no stale selection
+    st.session_state[K.NONCE] = st.session_state.get(K.NONCE, 0) + 1  # a fresh chart: no stale selection
 
 
 @widgets.reruns_app  # the sidebar's query is outside the page fragment
 def _on_gold_change() -> None:
-    chosen = st.session_state.get(keys.Sweep.GOLD)
+    chosen = st.session_state.get(K.GOLD)
     if not chosen:
         return
-    for query in st.session_state.get(keys.Sweep.GOLD_QUERIES) or ():
+    for query in st.session_state.get(K.GOLD_QUERIES) or ():
         if query.id == chosen:
             st.session_state[keys.QUERY] = query.query
 
@@ -70,19 +71,19 @@ def render() -> None:
                 "Y axis",
                 options=[p.value for p in Y_PARAMS],
                 format_func=lambda v: SweepParam(v).label,
-                key=keys.Sweep.Y,
+                key=K.Y,
             )
         )
     with controls[2]:
         gold_span = _gold_control(golden, matching)
     metrics = ["segment_count", "chunks", "characters"] + (["recall"] if gold_span else [])
     with controls[1]:
-        state.keep_choice(keys.Sweep.METRIC, metrics, "recall" if gold_span else "segment_count")
+        state.keep_choice(K.METRIC, metrics, "recall" if gold_span else "segment_count")
         metric = st.radio(
             "Colour by",
             options=metrics,
             format_func=lambda m: METRIC_LABELS[m],
-            key=keys.Sweep.METRIC,
+            key=K.METRIC,
             horizontal=True,
         )
 
@@ -91,7 +92,7 @@ def render() -> None:
     except RSEError as error:
         st.error(md(error), icon=":material/error:")
         return
-    st.session_state[keys.Sweep.LAST] = (swept.x_param, swept.x_values, swept.y_param, swept.y_values)
+    st.session_state[K.LAST] = (swept.x_param, swept.x_values, swept.y_param, swept.y_values)
     params = result.params
     current = (params.irrelevant_chunk_penalty, getattr(params, y_param.value))
     _heatmap(swept, metric, current)
@@ -102,8 +103,8 @@ def _gold_control(golden, matching) -> tuple[int, int] | None:
     """The golden query to measure recall against; returns its gold span (``None``: no recall)."""
     gold_span = None
     if golden:
-        st.session_state[keys.Sweep.GOLD_QUERIES] = golden
-        st.session_state[keys.Sweep.GOLD] = matching.id if matching else NO_GOLD
+        st.session_state[K.GOLD_QUERIES] = golden
+        st.session_state[K.GOLD] = matching.id if matching else NO_GOLD
         by_id = {q.id: q for q in golden}
         st.selectbox(
             "Golden query (for recall)",
@@ -113,7 +114,7 @@ def _gold_control(golden, matching) -> tuple[int, int] | None:
                 if i == NO_GOLD
                 else f"{i} ({by_id[i].kind}): {clean(by_id[i].query, 70)}"
             ),
-            key=keys.Sweep.GOLD,
+            key=K.GOLD,
             on_change=_on_gold_change,
             help="Picking one sets the sidebar query to it; recall is measured against its gold span.",
         )
@@ -129,7 +130,7 @@ def _gold_control(golden, matching) -> tuple[int, int] | None:
 
 def _heatmap(swept, metric: str, current: tuple[float, float]) -> None:
     """The swept grid, coloured by ``metric``; a click moves the sidebar there."""
-    chart_key = keys.Sweep.heatmap(st.session_state.get(keys.Sweep.NONCE, 0))
+    chart_key = K.heatmap(st.session_state.get(K.NONCE, 0))
     st.plotly_chart(
         sweep_heatmap(swept, metric, current=current),
         key=chart_key,

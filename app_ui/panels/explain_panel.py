@@ -1,7 +1,7 @@
 """Explain one chunk: its text, pages, value stages, why it is in or out, and the penalty that flips it.
 
 ``render_explain_panel(result, chunk_index)`` draws into the current container; a page calls it
-with the chunk the user clicked (Explore keeps it in ``st.session_state[keys.Explore.SELECTED_CHUNK]``).
+with the chunk the user clicked (Explore keeps it in ``st.session_state[explore_state.Keys.SELECTED_CHUNK]``).
 The threshold comes from :func:`rse_core.teaching.explain_chunk` (scanned, bisected to 1e-4 and
 verified with ``run_rse``) with the first value on the penalty slider's 0.01 grid that flips the
 chunk (``explanation.applied``, also verified). The panel names both; "Apply penalty X" applies

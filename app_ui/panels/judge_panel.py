@@ -13,6 +13,7 @@ from rse_core.llm.answers import prompt_text
 from rse_core.llm.judge import estimate, grade_summary, judge_items, judge_messages, run_judge
 
 from .. import keys
+from ..page_state import evaluate as evaluate_state
 from ..safe_text import md
 from . import answers_panel
 
@@ -25,7 +26,7 @@ METHOD_NAMES = {
 }
 
 
-def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFIX) -> None:
+def render_judge_panel(evaluation: Evaluation, prefix: str = evaluate_state.Keys.PREFIX) -> None:
     with st.expander("Grade the answers with an LLM (on request)", icon=":material/grading:"):
         st.caption(
             "Each method's context is sent with the question (the prompt of RSE vs top-k), then the answer is "

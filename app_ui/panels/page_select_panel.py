@@ -19,6 +19,7 @@ from rse_core.figures.page_view import GOLD, Mark
 
 from .. import keys
 from ..page_select import is_drag, select_on_pages, span_from_value
+from ..page_state import evaluate as evaluate_state
 from ..safe_text import md
 from ..text_select import TextSpan
 from .page_images import PAGES_KEPT, page_images
@@ -90,7 +91,7 @@ def render_page_selection(document: Document, result: ExtractionResult | None) -
     page_count = document.layout.page_count
     page_key = keys.page_select_page(document.doc_id)
     span = stored_span(document)
-    arrived = st.session_state.pop(keys.Evaluate.GOTO_MARKING, False)  # from the page view's button
+    arrived = st.session_state.pop(evaluate_state.Keys.GOTO_MARKING, False)  # from the page view's button
     if span is not None and arrived:
         st.session_state[page_key] = document.pages_of_span(span.start, span.end)[0]
     if page_key not in st.session_state:

@@ -1,0 +1,14 @@
+"""Each page's session state in one module: its keys, a typed view of its state, the one place
+that creates its defaults, and the callbacks that change it.
+
+Why: a page's state written from its drawing code, from helpers and from private initialisers
+could not be read in one place, and a write after a widget was drawn raises in Streamlit. So a
+view only reads (``read()`` gives a frozen dataclass) and draws; every write is an ``init()``
+run before the page's widgets, or a callback (``on_click=``/``on_change=``), which Streamlit
+runs before the next run draws anything. Callbacks run inside the page fragment rerun only the
+fragment; one that changes a control drawn outside it goes through
+:func:`app_ui.widgets.reruns_app`.
+
+Imports: these modules stand below the app's helpers (they import ``keys``, ``state``,
+``navigation`` and ``widgets``, never a panel or a view), so any helper may read a page's keys.
+"""

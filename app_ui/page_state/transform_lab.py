@@ -1,0 +1,20 @@
+"""State of the TransformLab page: its keys, its typed state, its initialiser and its callbacks."""
+
+from __future__ import annotations
+
+from typing import Final
+
+
+class Keys:
+    """The widget and state keys of views/transform_lab.py."""
+
+    QUERY: Final = "tl_query"
+    STAGE: Final = "tl_stage"
+    BETA: Final = "tl_beta"
+    DECAY: Final = "tl_decay"
+    HISTOGRAMS: Final = "tl_histograms"
+    STAGE_CHART: Final = "tl_stage_chart"
+
+    @staticmethod
+    def apply_penalty(number: int) -> str:
+        return f"tl_apply_penalty_{number}"
