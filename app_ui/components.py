@@ -24,6 +24,7 @@ from rse_core.params import portable_parameters
 
 from . import keys, link_uploads, upload_flow
 from .caching import session_memo
+from .page_state import shared
 from .run_state import current_outcome
 from .safe_text import md
 from .widgets import guarded, guarded_fragment, show_messages  # noqa: F401  (pages use components.guarded*)
@@ -45,7 +46,7 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
             st.info(f"Reading {names}: the result appears when it is ready.", icon=":material/hourglass_top:")
             upload_flow.hide_stale()  # the old result, faded below the note until the next run ends
             return None
-        show_messages(outcome, take_url_notices())
+        show_messages(outcome, shared.take_url_notices())
         if outcome.missing_uploads:
             link_uploads.render_missing(outcome.missing_uploads, outcome.unmatched_link_files)
     if outcome.result is not None:
@@ -287,11 +288,6 @@ def passages(result: ExtractionResult, indices: Sequence[int]) -> int:
 # --- exports and sharing ---
 
 
-def take_url_notices() -> list[str]:
-    """What was ignored in the link this session was opened with; shown once, by the first page."""
-    return list(st.session_state.pop(keys.URL_NOTICES, None) or ())
-
-
 def result_json(result: ExtractionResult) -> str:
     """The result as JSON (``ExtractionResult.to_dict``): parameters, segments, top-k, every chunk.
 
@@ -379,24 +375,19 @@ def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downlo
         )
 
 
-def _advance(state_key: str, total: int) -> None:
-    st.session_state[state_key] = min(int(st.session_state.get(state_key, 1)) + 1, total)
-
-
 def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str | None = None) -> int:
     """A "Next <noun>" button beside a slider over steps 1..``total``; returns the current step.
 
     One control for every step-through (the greedy search's turns, round-robin turns), so they
     clamp, advance and look the same.
     """
-    current = min(max(int(st.session_state.get(state_key, 1)), 1), total)
-    st.session_state[state_key] = current
+    current = shared.clamp_step(state_key, 1, total)
     controls = st.columns([1, 5], vertical_alignment="bottom")
     controls[0].button(
         f"Next {noun}",
         key=button_key,
         icon=":material/skip_next:",
-        on_click=_advance,
+        on_click=shared.step_forward,
         args=(state_key, total),
         disabled=current >= total,
         width="stretch",

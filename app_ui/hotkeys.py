@@ -16,6 +16,7 @@ import streamlit as st
 import streamlit.components.v1 as st_components
 
 from . import presenter
+from .page_state import shared
 
 Action = Literal["next", "prev", "first", "last"]
 FRONTEND = Path(__file__).with_name("hotkeys_frontend")
@@ -61,5 +62,5 @@ def step_keys(
     current = int(st.session_state.get(state_key, first if default is None else default))
     wanted = presenter.is_on() if all_keys is None else all_keys
     step = moved(current, key_action(key, all_keys=wanted), first, last)
-    st.session_state[state_key] = step
+    shared.set_step(state_key, step)
     return step

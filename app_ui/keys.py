@@ -134,10 +134,5 @@ def page_select(where: str, doc_id: str) -> str:
     return f"page_select_{where}_{doc_id[:16]}"
 
 
-def page_select_page(doc_id: str) -> str:
-    """The first page Evaluate shows for selecting on the page, per document."""
-    return f"ev_page_select_page_{doc_id[:16]}"
-
-
 EXPLAIN_APPLY_PENALTY: Final = "xp_apply_penalty"
 EXPLAIN_STAGES: Final = "xp_stages"

@@ -55,6 +55,7 @@ from rse_core.kb.catalog import CATALOG_FILE
 from rse_core.scoring.embedding_cache import default_cache_dir
 
 from .page_state import knowledge_base as knowledge_base_state
+from .page_state.knowledge_base import BUNDLED
 from .samples import SAMPLE_DIR, list_samples
 
 KB_DIRS_ENV = "RSE_KB_DIRS"
@@ -63,7 +64,6 @@ UPLOAD_MAX_BYTES_ENV = "RSE_KB_UPLOAD_MAX_BYTES"
 DEFAULT_UPLOAD_MAX_FILES = 20
 DEFAULT_UPLOAD_MAX_BYTES = 50_000_000
 FIRST_STAGE_ENTRIES = 16  # per session: a few queries x a few first-stage settings
-BUNDLED = "bundled"
 UPLOADED = "uploads"
 FOLDER_PREFIX = "folder:"
 SAMPLE_EMBEDDINGS = SAMPLE_DIR / "embeddings"

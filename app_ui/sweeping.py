@@ -8,7 +8,6 @@ Kept out of ``views/sweep.py`` so the page only draws; the sweep runs in
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 import streamlit as st
 
@@ -16,7 +15,7 @@ from rse_core import ExtractionResult, RSEError
 from rse_core.evaluation.golden import GoldenQuery, GoldenSet
 from rse_core.evaluation.sweep import SweepParam, SweepResult, default_axis, sweep
 
-from . import caching, corpora, keys, state
+from . import caching, corpora, state
 from .page_state import evaluate as evaluate_state
 from .samples import list_samples
 
@@ -79,31 +78,3 @@ def run_sweep(result: ExtractionResult, y_param: SweepParam, gold: tuple[int, in
         return swept, (time.perf_counter() - started) * 1000
 
     return caching.session_memo("sweep", (result.settings_key, y_param.value, gold), compute, 4)
-
-
-def cell_from_selection(selection: dict, x_values: Sequence[float], y_values: Sequence[float]):
-    """The (x, y) setting of the clicked cell from a plotly_chart selection, or ``None``.
-
-    Points carry the cell's integer position as x and y (see ``sweep_heatmap``).
-    """
-    points = (selection or {}).get("selection", {}).get("points", []) if isinstance(selection, dict) else []
-    if not points and hasattr(selection, "selection"):
-        points = selection.selection.get("points", [])
-    for point in points:
-        try:
-            column, row = round(float(point["x"])), round(float(point["y"]))
-        except (KeyError, TypeError, ValueError):
-            continue
-        if 0 <= column < len(x_values) and 0 <= row < len(y_values):
-            return x_values[column], y_values[row]
-    return None
-
-
-def apply_setting(x_param: SweepParam, x: float, y_param: SweepParam, y: float) -> None:
-    """Set the sidebar sliders to one cell and mark the preset as matching (or custom)."""
-    for param, value in ((x_param, x), (y_param, y)):
-        key = keys.PARAM_KEYS[param.value]
-        st.session_state[key] = (
-            int(value) if param in (SweepParam.MAX_LENGTH, SweepParam.OVERALL_MAX_LENGTH) else float(value)
-        )
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())

@@ -70,19 +70,10 @@ def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
     return compute.result_for((document,), (golden.query,), inputs), golden.span
 
 
-def _go(step: int) -> None:
-    st.session_state[K.STEP] = step
-
-
-def _pick_story() -> None:
-    st.session_state[K.STEP] = 0
-
-
 @components.guarded
 def render() -> None:
     st.html(DEMO_CSS + PAGE_VIEW_CSS)
-    st.session_state.setdefault(K.STORY, STORIES[0].key)
-    st.session_state.setdefault(K.STEP, 0)
+    demo_state.init()
     if not presenter.is_on():
         st.title("RSE in three stories")
     st.segmented_control(
@@ -90,12 +81,12 @@ def render() -> None:
         [story.key for story in STORIES],
         format_func=lambda key: STORY_BY_KEY[key].title,
         key=K.STORY,
-        on_change=_pick_story,
+        on_change=demo_state.on_story_change,
         label_visibility="collapsed",
     )
-    story = STORY_BY_KEY.get(st.session_state.get(K.STORY) or STORIES[0].key, STORIES[0])
     hotkeys.step_keys(K.HOTKEYS, K.STEP, 0, len(STEPS) - 1, default=0, all_keys=True)
-    step_number = min(max(int(st.session_state[K.STEP]), 0), len(STEPS) - 1)
+    page = demo_state.read()
+    story, step_number = page.story, page.step
     step = STEPS[step_number]
     with st.spinner("Scoring the sample..."):
         result, gold = _story_result(story)
@@ -114,7 +105,7 @@ def render() -> None:
         key=K.BACK,
         icon=":material/arrow_back:",
         disabled=step_number == 0,
-        on_click=_go,
+        on_click=demo_state.go_to_step,
         args=(step_number - 1,),
         width="stretch",
     )
@@ -124,7 +115,7 @@ def render() -> None:
         icon=":material/arrow_forward:",
         type="primary",
         disabled=step_number == len(STEPS) - 1,
-        on_click=_go,
+        on_click=demo_state.go_to_step,
         args=(step_number + 1,),
         width="stretch",
     )

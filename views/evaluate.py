@@ -20,15 +20,14 @@ from app_ui import (
     compute,
     corpora,
     keys,
-    marking,
     messages,
-    navigation,
     run_state,
-    selection,
     state,
     widgets,
 )
 from app_ui.page_state import evaluate as evaluate_state
+from app_ui.page_state import explore as explore_state
+from app_ui.page_state.evaluate import SPAN_CHUNKS, SPAN_PAGE, SPAN_SELECTED
 from app_ui.panels.judge_panel import render_judge_panel
 from app_ui.panels.page_select_panel import render_page_selection
 from app_ui.safe_text import md
@@ -59,10 +58,9 @@ SOURCES = {
     "sample": "Sample golden set",
     "external": "External set",
     "upload": "Upload a golden set",
-    "built": "My golden set",
+    evaluate_state.BUILT_SOURCE: "My golden set",
 }
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
-SPAN_SELECTED, SPAN_PAGE, SPAN_CHUNKS = "selected", "page", "chunks"
 SPAN_SOURCES = {SPAN_SELECTED: "Selected text", SPAN_PAGE: "On the page", SPAN_CHUNKS: "Whole chunks"}
 LOGGER = logging.getLogger(__name__)
 
@@ -76,7 +74,7 @@ def render() -> None:
     )
     outcome = run_state.current_outcome()
     widgets.show_messages(outcome)
-    if st.session_state.get(K.GOTO_MARKING):
+    if evaluate_state.read().arrived_to_mark:
         st.info(
             "The span you selected on the page view is in **Make a golden set** below: type the queries it answers.",
             icon=":material/arrow_downward:",
@@ -116,13 +114,13 @@ def _choose_golden_set(
     """
     samples = list_samples()
     active_samples = [slug for slug in inputs.samples if slug in samples]
-    built: GoldenSet | None = st.session_state.get(K.BUILT)
+    built = evaluate_state.read().built
     external = corpus_missing_message() is None
     options = [
         *(["sample"] if active_samples else []),
         *(["external"] if external else []),
         "upload",
-        *(["built"] if built else []),
+        *([evaluate_state.BUILT_SOURCE] if built else []),
     ]
     state.keep_choice(K.SOURCE, options, options[0])
     source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=K.SOURCE, horizontal=True)
@@ -282,7 +280,7 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         column_config=columns,
         column_order=list(columns),
         key=K.TABLE,
-        on_select=lambda: _on_row_selected(ids),
+        on_select=lambda: evaluate_state.on_row_selected(ids),
         selection_mode="single-row",
         height=min(38 + 35 * len(ids), 600),  # every row visible up to ~16 queries
     )
@@ -331,12 +329,6 @@ def per_query_columns(metric: str) -> dict[str, object]:
     return columns
 
 
-def _on_row_selected(ids: list[str]) -> None:
-    rows = st.session_state[K.TABLE].selection.rows
-    if rows and rows[0] < len(ids):
-        st.session_state[K.OPEN] = ids[rows[0]]
-
-
 def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None) -> None:
     """Pick a query (or click its row): what each method sent, and a button to Explore it."""
     st.subheader("One query")
@@ -381,19 +373,11 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None)
         "Open in Explore",
         key=K.OPEN_EXPLORE,
         icon=":material/bar_chart:",
-        on_click=_open_in_explore,
+        on_click=evaluate_state.open_in_explore,
         args=(query.query, slug),
         help=f"Sets the sidebar query to this one and the documents to {where}, "
         "so Explore shows what this row measured.",
     )
-
-
-def _open_in_explore(query: str, slug: str) -> None:
-    """Callback: put the query and its document in the sidebar, then open Explore (a full rerun)."""
-    st.session_state[keys.QUERY] = query
-    st.session_state[keys.QUERY_2] = ""
-    st.session_state[keys.SAMPLES] = [slug] if slug else []
-    navigation.request("Explore")
 
 
 # ------------------------------------------------------------------------------ gold marking
@@ -402,7 +386,7 @@ def _open_in_explore(query: str, slug: str) -> None:
 def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: run_state.RunOutcome) -> None:
     """Make a golden set: select the answer's text (or pick chunks), type the queries it answers."""
     st.subheader("Make a golden set: select the answer, type its queries")
-    message = st.session_state.pop(K.MARK_MESSAGE, None)
+    message = evaluate_state.take_mark_message()
     if message:
         level, text = message
         (st.success if level == "success" else st.error)(md(text))
@@ -411,7 +395,7 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
         _render_built_set()
         return
     names = [document.name for document in documents]
-    built: GoldenSet | None = st.session_state.get(K.BUILT)
+    built = evaluate_state.read().built
     state.keep_choice(K.MARK_DOC, names, built.document if built and built.document in names else names[0])
     name = st.selectbox("Document", names, key=K.MARK_DOC)
     document = documents[names.index(name)]
@@ -450,16 +434,14 @@ def _selected_span(document: Document, result) -> tuple[int, int] | None:
 
 def _picked_chunks_span(chunks, document: Document, outcome: run_state.RunOutcome) -> tuple[int, int] | None:
     """Whole chunks as the span: from the first picked chunk to the last."""
-    picked = [n for n in st.session_state.get(K.MARK_CHUNKS, []) if isinstance(n, int) and n < len(chunks)]
-    st.session_state[K.MARK_CHUNKS] = picked
-    clicked = selection.clicked_chunk_in(outcome.result, document)
+    evaluate_state.keep_picked_chunks(len(chunks))
+    clicked = explore_state.clicked_chunk_in(outcome.result, document)
     if clicked is not None:
         st.button(
             f"Add chunk {clicked} (clicked on Explore)",
             key=K.ADD_CLICKED,
-            on_click=lambda: st.session_state.__setitem__(
-                K.MARK_CHUNKS, sorted({*st.session_state[K.MARK_CHUNKS], clicked})
-            ),
+            on_click=evaluate_state.add_chunk,
+            args=(clicked,),
         )
     selected = st.multiselect(
         "Chunks that hold the answer",
@@ -484,8 +466,7 @@ def _render_span_form(document: Document, span: tuple[int, int] | None, query: s
     pages = f"p. {first_page}" if first_page == last_page else f"pp. {first_page}-{last_page}"
     with st.expander(f"Gold span: characters {start:,}-{end:,} ({pages}), {len(text.strip()):,} characters"):
         st.text(text.strip())
-    if K.FORM_QUERIES not in st.session_state:
-        st.session_state[K.FORM_QUERIES] = query
+    evaluate_state.init_form(query)
     with st.form(K.SPAN_FORM, border=True):
         st.text_area(
             "Queries this span answers (one a line; each becomes a golden query)",
@@ -499,13 +480,13 @@ def _render_span_form(document: Document, span: tuple[int, int] | None, query: s
             "Add to my golden set",
             type="primary",
             icon=":material/add:",
-            on_click=marking.add_queries,
+            on_click=evaluate_state.add_queries,
             args=(document.name, document.text, start, end),
         )
 
 
 def _render_built_set() -> None:
-    built: GoldenSet | None = st.session_state.get(K.BUILT)
+    built = evaluate_state.read().built
     if not built:
         return
     st.markdown(f"**My golden set:** {len(built.queries)} queries for {md(built.document)}")
@@ -539,6 +520,6 @@ def _render_built_set() -> None:
     evaluate_column.button(
         "Evaluate it above",
         key=K.EVALUATE_BUILT,
-        on_click=lambda: st.session_state.__setitem__(K.SOURCE, "built"),
+        on_click=evaluate_state.evaluate_built,
     )
-    clear_column.button("Clear my golden set", key=K.CLEAR_BUILT, on_click=marking.clear_built_set)
+    clear_column.button("Clear my golden set", key=K.CLEAR_BUILT, on_click=evaluate_state.clear_built_set)

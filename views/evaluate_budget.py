@@ -12,7 +12,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from app_ui import caching, components, compute, keys, state
+from app_ui import caching, components, compute, state
 from app_ui.page_state import evaluate_budget as evaluate_budget_state
 from app_ui.panels.params_export import render_params_export
 from app_ui.safe_text import md
@@ -84,8 +84,7 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
     state.keep_choice(K.KIND, kinds, "all")
     kind = st.radio("Queries", kinds, key=K.KIND, horizontal=True)
     key = _settings_key(golden, inputs)
-    stored = st.session_state.get(K.RESULT)
-    tuned: TuneResult | None = stored[1] if stored and stored[0] == key else None
+    tuned = evaluate_budget_state.tuned_for(key)
     current_curve = next(curve for curve in curves[kind] if curve.method == "rse")
     here = next((p for p in current_curve.points if p.setting == inputs.params.irrelevant_chunk_penalty), None)
     current = None if here is None else TunePoint(inputs.params, here.recall, here.characters)
@@ -117,8 +116,7 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
 def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: TuneResult | None) -> None:
     st.subheader("Auto-tune")
     budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
-    if K.BUDGET not in st.session_state:
-        st.session_state[K.BUDGET] = 8000
+    evaluate_budget_state.init()
     budget = budget_column.number_input(
         "Character budget per query (mean)",
         min_value=500,
@@ -135,7 +133,7 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
             except RSEError as error:
                 st.error(md(error), icon=":material/error:")
                 return
-        st.session_state[K.RESULT] = (key, tuned)
+        evaluate_budget_state.keep_tuned(key, tuned)
         st.rerun()  # redraw the chart above with the winner on it
     if tuned is None:
         st.caption("Finds the setting with the best recall within the budget, from the scores already computed.")
@@ -153,17 +151,8 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
         "Apply to the sidebar",
         key=K.APPLY,
         icon=":material/check:",
-        on_click=apply_tuned,
-        args=(tuned.best.params,),
+        on_click=evaluate_budget_state.apply_tuned,
+        args=(tuned.best.params, TUNED_FIELDS),
         help="Sets the penalty, minimum segment value, decay rate and max chunks per segment sliders.",
     )
     render_params_export(tuned.best.params, scorer=scored.scorer, model="", calibration=scored.calibration.describe())
-
-
-def apply_tuned(params: RSEParams) -> None:
-    """Callback: set the four tuned sliders and mark the preset as matching (or custom)."""
-    for field in TUNED_FIELDS:
-        spec = state.SLIDER_BY_FIELD[field]
-        value = spec.clamp(getattr(params, field))
-        st.session_state[keys.PARAM_KEYS[field]] = int(value) if field == "max_length" else float(value)
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())

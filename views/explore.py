@@ -2,8 +2,8 @@
 
 Reads the result ``app.py`` computed for this run (``run_state.current_outcome()``), never scores
 anything itself. The chart block is a fragment: clicking a bar or toggling the stages reruns only
-that block. The corpus index of the last clicked chunk is kept in
-``st.session_state[K.SELECTED_CHUNK]`` for the "explain a chunk" panel (see
+that block. The corpus index of the last clicked chunk is kept by
+:mod:`app_ui.page_state.explore` for the "explain a chunk" panel (see
 :func:`render_selected_chunk`); the explain panel below the chart reads it.
 """
 
@@ -13,7 +13,7 @@ import html
 
 import streamlit as st
 
-from app_ui import components, compute, selection, state
+from app_ui import components, compute, state
 from app_ui.built_html import html as html_element
 from app_ui.caching import session_memo
 from app_ui.gold import gold_spans
@@ -52,7 +52,7 @@ def render() -> None:
         with text_column:
             render_segment_texts(result)
 
-    selected = selection.valid_selection(result)
+    selected = explore_state.valid_selection(result)
     if selected is not None:
         # Outside the chart fragment: "Apply this penalty" must rerun the whole app, so the
         # result is recomputed with the new slider value.
@@ -109,7 +109,7 @@ def render_chart_block(result: ExtractionResult) -> None:
         help="Overlay each step of the value formula: calibrated score, beta-transformed, times the rank "
         "decay, and the final value after the penalty.",
     )
-    if selection.read_click(result):
+    if explore_state.read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
     st.toggle(
         "Compare with the optimal search",
@@ -123,16 +123,17 @@ def render_chart_block(result: ExtractionResult) -> None:
         help="A range slider under the chunks for zooming into a long document. Off by default: it draws every "
         "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
     )
-    selected = selection.valid_selection(result)
+    selected = explore_state.valid_selection(result)
     spans = session_memo(  # the corpus and queries alone decide them: not redone on a slider move
         "gold_spans", (result.corpus.key, tuple(result.queries)), lambda: gold_spans(result.corpus, result.queries), 4
     )
     gold = [span for span in spans if span.query_number == query]
-    comparison = compute.greedy_vs_optimal(result) if st.session_state.get(K.OPTIMAL) else None
+    switches = explore_state.read()
+    comparison = compute.greedy_vs_optimal(result) if switches.show_optimal else None
     figure = value_chart_spec(
         result,
         query,
-        show_stages=bool(st.session_state.get(K.STAGES)),
+        show_stages=switches.show_stages,
         selected_chunk=selected,
         gold_spans=[(span.start, span.end, span.label) for span in gold],
         optimal=[(s.start, s.end) for s in comparison.optimal] if comparison else (),
@@ -187,8 +188,8 @@ def _chosen_query(result: ExtractionResult) -> int:
 def render_selected_chunk(result: ExtractionResult, query: int, selected: int | None) -> None:
     """Hook for the "explain a chunk" panel: what the page shows about the clicked chunk.
 
-    ``selected`` is a corpus index (``result.corpus.chunks[selected]``), also in
-    ``st.session_state[K.SELECTED_CHUNK]``; ``query`` is the query whose values are charted.
+    ``selected`` is a corpus index (``result.corpus.chunks[selected]``), the one
+    :func:`app_ui.page_state.explore.valid_selection` keeps; ``query`` is the query whose values are charted.
     This one-line summary is the placeholder a fuller explanation replaces.
     """
     if selected is None:
@@ -228,6 +229,6 @@ def render_segment_texts(result: ExtractionResult) -> None:
         '<span class="rse-chip muted">12</span> where a chunk starts</div>'
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
-        selected = selection.valid_selection(result)
+        selected = explore_state.valid_selection(result)
         for segment in components.segments_in_document_order(result):
             html_element(components.segment_html(result, segment, selected_chunk=selected))

@@ -124,7 +124,7 @@ def render() -> None:
         "ceiling": lambda: render_ceiling(result),
     }
     if present:
-        st.session_state.setdefault(K.SECTION, "cluster")
+        lesson_state.init_section()
         st.segmented_control(
             "Section",
             list(SECTIONS),
@@ -132,7 +132,7 @@ def render() -> None:
             key=K.SECTION,
             label_visibility="collapsed",
         )
-        draw[st.session_state.get(K.SECTION) or "cluster"]()
+        draw[lesson_state.read().section]()
         return
     for number, name in enumerate(SECTIONS):
         if number:
@@ -186,9 +186,9 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
 
 def _explain_beside(result: ExtractionResult, facts: ClusterFacts) -> None:
     """The explain panel beside the chart (presenter mode): a gap first, any chunk on request."""
-    st.session_state.setdefault(K.EXPLAIN_CHUNK, facts.gaps[0].index if facts.gaps else 0)
+    lesson_state.init_explain_chunk(facts.gaps[0].index if facts.gaps else 0)
     st.number_input("Explain chunk", min_value=0, max_value=len(result.corpus.chunks) - 1, step=1, key=K.EXPLAIN_CHUNK)
-    render_explain_panel(result, int(st.session_state[K.EXPLAIN_CHUNK]))
+    render_explain_panel(result, lesson_state.read().explain_chunk or 0)
 
 
 def _cluster_chart(result: ExtractionResult, query: GoldenQuery, facts: ClusterFacts, *, height: int = 480) -> None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_ui import components, keys, state
+from app_ui import components
+from app_ui.page_state import shared
 from app_ui.page_state import transform_lab as transform_lab_state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
@@ -29,11 +30,6 @@ from rse_core.figures.teaching import (
 K = transform_lab_state.Keys
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
-
-
-def _apply_penalty(penalty: float) -> None:
-    st.session_state[keys.PARAM_KEYS["irrelevant_chunk_penalty"]] = penalty
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
 
 
 @components.guarded
@@ -90,7 +86,7 @@ def _formula_and_warnings(result: ExtractionResult, values) -> None:
             st.button(
                 f"Set the penalty to {warning.suggested_penalty:g}",
                 key=K.apply_penalty(number),
-                on_click=_apply_penalty,
+                on_click=shared.apply_penalty,
                 args=(warning.suggested_penalty,),
                 icon=":material/tune:",
             )

@@ -22,16 +22,11 @@ from rse_core import ParameterError, RSEError
 from rse_core.figures.teaching import Band, Stage, fmt, segment_bands, worked_example_chart
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
-from rse_core.teaching.classroom import ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE
 from rse_core.teaching.gaps import segment_gaps
 from rse_core.teaching.score_steps import beta_lookup, value_rows
 
 K = worked_board_state.Keys
 
-DEFAULT_SCORES = ", ".join(f"{score:g}" for score in SCORES_EXAMPLE.scores)
-"""The classroom's raw-scores example: a cluster near 1 with a low chunk (4) inside, a gap after the values."""
-DEFAULT_FIRST, DEFAULT_SECOND = (", ".join(f"{v:g}" for v in query) for query in ROUND_ROBIN_EXAMPLE.queries)
-"""The classroom's round-robin example: query 2's best run is cut by query 1's first pick."""
 COLUMNS = (
     ("beta", f"{Stage.TRANSFORM.label[0]} beta.cdf(score)"),
     ("rank", "rank (best = 0)"),
@@ -41,25 +36,6 @@ COLUMNS = (
 """The columns a class fills in, numbered as the stage charts number the value formula's stages
 (① calibrate: the board's scores are already in [0, 1])."""
 HIDDEN = "?"
-
-
-def _init() -> None:
-    defaults = {
-        K.SCORES: DEFAULT_SCORES,
-        K.BETA_A: 0.4,
-        K.BETA_B: 0.4,
-        K.DECAY: 30.0,
-        K.PENALTY: 0.2,
-        K.REVEAL: 0,  # predict, then reveal: the class fills in the columns first
-        K.RR_FIRST: DEFAULT_FIRST,
-        K.RR_SECOND: DEFAULT_SECOND,
-        K.RR_STEP: 1,
-        K.RR_MAX_LENGTH: ROUND_ROBIN_EXAMPLE.max_length,
-        K.RR_OVERALL: ROUND_ROBIN_EXAMPLE.overall_max_length,
-        K.RR_MINIMUM: ROUND_ROBIN_EXAMPLE.minimum_value,
-    }
-    for key, value in defaults.items():
-        st.session_state.setdefault(key, value)
 
 
 # --------------------------------------------------------------------------- scores -> values
@@ -84,7 +60,7 @@ def board_table(rows, revealed: int) -> pd.DataFrame:
 
 def render_board(parse_values) -> None:
     """Scores -> values, column by column, with the beta lookup table beside it."""
-    _init()
+    worked_board_state.init()
     st.caption(
         "Start from raw scores in [0, 1], as a reranker gives them, and fill in the columns left to right: the "
         "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
@@ -142,13 +118,14 @@ def _board_table(rows: list) -> None:
         help="0: only the scores (the class fills in the rest); 4: every column. Arrow keys, space and PageDown "
         "reveal the next column.",
     )
+    board = worked_board_state.read_board()
     st.dataframe(
-        board_table(rows, int(st.session_state[K.REVEAL])),
+        board_table(rows, board.revealed),
         key=K.BOARD_TABLE,
         hide_index=True,
         width="stretch",
     )
-    if int(st.session_state[K.REVEAL]) == len(COLUMNS):
+    if board.revealed == len(COLUMNS):
         values = [row.value for row in rows]
         search = find_best_segments(values, max_length=20, overall_max_length=30, minimum_value=0.7)
         picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({fmt(s.score)})" for s in search) or "nothing"
@@ -169,8 +146,7 @@ def _board_table(rows: list) -> None:
             config={"displaylogo": False, "displayModeBar": False},
         )
         with st.expander("Each row written out"):
-            decay_rate = float(st.session_state[K.DECAY])
-            st.code("\n".join(f"chunk {row.chunk}: {row.working(decay_rate)}" for row in rows), language=None)
+            st.code("\n".join(f"chunk {row.chunk}: {row.working(board.decay_rate)}" for row in rows), language=None)
 
 
 def _beta_lookup(lookup: list) -> None:
@@ -190,13 +166,9 @@ def _beta_lookup(lookup: list) -> None:
 # --------------------------------------------------------------------------- round-robin
 
 
-def _on_rr_change() -> None:
-    st.session_state[K.RR_STEP] = 1
-
-
 def render_round_robin(parse_values) -> None:
     """Two queries' values over the same chunks, taking turns: one turn per step."""
-    _init()
+    worked_board_state.init()
     st.caption(
         "Two queries, the same chunks: the search takes turns, query 1's best segment, then query 2's, and so on; "
         "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
@@ -229,8 +201,8 @@ def render_round_robin(parse_values) -> None:
 def _rr_inputs() -> None:
     """Both queries' values and the three limits."""
     left, right = st.columns(2)
-    left.text_input("Query 1's values", key=K.RR_FIRST, on_change=_on_rr_change)
-    right.text_input("Query 2's values", key=K.RR_SECOND, on_change=_on_rr_change)
+    left.text_input("Query 1's values", key=K.RR_FIRST, on_change=worked_board_state.on_round_robin_change)
+    right.text_input("Query 2's values", key=K.RR_SECOND, on_change=worked_board_state.on_round_robin_change)
     c1, c2, c3 = st.columns(3)
     c1.number_input(
         "Max chunks per segment",
@@ -238,7 +210,7 @@ def _rr_inputs() -> None:
         max_value=100,
         step=1,
         key=K.RR_MAX_LENGTH,
-        on_change=_on_rr_change,
+        on_change=worked_board_state.on_round_robin_change,
     )
     c2.number_input(
         "Max chunks overall",
@@ -246,7 +218,7 @@ def _rr_inputs() -> None:
         max_value=100,
         step=1,
         key=K.RR_OVERALL,
-        on_change=_on_rr_change,
+        on_change=worked_board_state.on_round_robin_change,
     )
     c3.number_input(
         "Minimum segment value",
@@ -255,7 +227,7 @@ def _rr_inputs() -> None:
         step=0.1,
         format="%.2f",
         key=K.RR_MINIMUM,
-        on_change=_on_rr_change,
+        on_change=worked_board_state.on_round_robin_change,
     )
 
 

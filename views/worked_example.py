@@ -30,12 +30,13 @@ from rse_core.teaching import (
     explain_search,
 )
 from rse_core.teaching.board import all_runs
-from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
+from rse_core.teaching.classroom import EXAMPLES
 from rse_core.teaching.objective import explain_objective
 from views.worked_board import render_board, render_round_robin
 from views.worked_exercises import render_exercises
 
 K = worked_example_state.Keys
+OWN_VALUES = worked_example_state.OWN_VALUES
 
 MODES = {
     "segments": "Segments from values",
@@ -43,7 +44,6 @@ MODES = {
     "round_robin": "Round-robin: two queries",
     "exercises": "Exercises",
 }
-OWN_VALUES = "Your own values"
 MAX_ABS_VALUE = 1e6
 
 
@@ -111,50 +111,6 @@ def parse_answer(text: str, n: int) -> tuple[int, int] | list[tuple[int, int]] |
     return pairs[0] if len(pairs) == 1 else pairs
 
 
-# --------------------------------------------------------------------------- callbacks
-
-
-def _init_state() -> None:
-    if K.VALUES not in st.session_state:
-        _load_example(DEFAULT_EXAMPLE)
-
-
-def _load_example(name: str) -> None:
-    example = EXAMPLES[name]
-    st.session_state[K.EXAMPLE] = name
-    st.session_state[K.VALUES] = example.text
-    st.session_state[K.MAX_LENGTH] = example.max_length
-    st.session_state[K.OVERALL] = example.overall_max_length
-    st.session_state[K.MINIMUM] = example.minimum_value
-    st.session_state[K.STEP] = 0
-    st.session_state[K.ANSWER] = ""
-    st.session_state[K.REVEAL] = False
-
-
-def _on_example_change() -> None:
-    name = st.session_state[K.EXAMPLE]
-    if name in EXAMPLES:
-        _load_example(name)
-
-
-def _on_values_change() -> None:
-    name = st.session_state.get(K.EXAMPLE)
-    example = EXAMPLES.get(name)
-    if example is not None:
-        try:
-            same = parse_values(st.session_state[K.VALUES]) == list(example.values)
-        except ValueError:
-            same = False
-        if not same:
-            st.session_state[K.EXAMPLE] = OWN_VALUES
-    st.session_state[K.STEP] = 0
-    st.session_state[K.REVEAL] = False
-
-
-def _on_limits_change() -> None:
-    st.session_state[K.STEP] = 0
-
-
 # --------------------------------------------------------------------------- page
 
 
@@ -167,7 +123,7 @@ def render() -> None:
         "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
         "That is fast but not always optimal (see 'Overall budget binds')."
     )
-    _init_state()
+    worked_example_state.init()
     mode = st.radio(
         "Mode",
         list(MODES),
@@ -201,12 +157,13 @@ def render() -> None:
             _example_inputs()
         with right:
             _limit_inputs()
+    page = worked_example_state.read()
     try:
-        values = parse_values(st.session_state[K.VALUES])
+        values = parse_values(page.values_text)
     except ValueError as error:
         st.error(md(error), icon=":material/error:")
         return
-    limits = _limits()
+    limits = page.limits
     try:
         search = find_best_segments(values, **limits)
         steps = explain_search(values, **limits)
@@ -228,7 +185,7 @@ def _example_choice(label_visibility: str) -> None:
         "Classroom example",
         options=[*EXAMPLES, OWN_VALUES],
         key=K.EXAMPLE,
-        on_change=_on_example_change,
+        on_change=worked_example_state.on_example_change,
         help="Each example sets the values and the limits that make its point.",
         label_visibility=label_visibility,
     )
@@ -238,7 +195,8 @@ def _values_input() -> None:
     st.text_input(
         "Chunk values (in document order)",
         key=K.VALUES,
-        on_change=_on_values_change,
+        on_change=worked_example_state.on_values_change,
+        args=(parse_values,),
         help=f"Numbers separated by commas, at most {MAX_TEACHING_VALUES}.",
     )
 
@@ -252,7 +210,7 @@ def _limit_inputs() -> None:
         max_value=MAX_TEACHING_VALUES,
         step=1,
         key=K.MAX_LENGTH,
-        on_change=_on_limits_change,
+        on_change=worked_example_state.on_limits_change,
     )
     c2.number_input(
         "Max chunks overall",
@@ -260,7 +218,7 @@ def _limit_inputs() -> None:
         max_value=MAX_TEACHING_VALUES,
         step=1,
         key=K.OVERALL,
-        on_change=_on_limits_change,
+        on_change=worked_example_state.on_limits_change,
     )
     c3.number_input(
         "Minimum segment value",
@@ -270,26 +228,18 @@ def _limit_inputs() -> None:
         format="%.2f",
         key=K.MINIMUM,
         help=MINIMUM_RULE,
-        on_change=_on_limits_change,
+        on_change=worked_example_state.on_limits_change,
     )
     st.caption(
         "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
         "numbers hold; the other pages open on **default** (minimum 0.5). " + MINIMUM_RULE
     )
-    example = EXAMPLES.get(st.session_state[K.EXAMPLE])
-    if example is not None and example.point and st.session_state.get(K.REVEAL):
+    page = worked_example_state.read()
+    example = EXAMPLES.get(page.example)
+    if example is not None and example.point and page.revealed:
         st.caption(f"**The point of this example:** {example.point}")  # it gives the answer: after the reveal
-    if example is not None and example.source and st.session_state.get(K.REVEAL):
+    if example is not None and example.source and page.revealed:
         st.caption(f"**Where it comes from:** {example.source}")
-
-
-def _limits() -> dict[str, float]:
-    """The search limits the page's widgets hold."""
-    return {
-        "max_length": int(st.session_state[K.MAX_LENGTH]),
-        "overall_max_length": int(st.session_state[K.OVERALL]),
-        "minimum_value": float(st.session_state[K.MINIMUM]),
-    }
 
 
 def _render_search(values: list[float], limits: dict, search, steps, rows) -> None:
@@ -302,7 +252,7 @@ def _render_search(values: list[float], limits: dict, search, steps, rows) -> No
         key=K.REVEAL,
         help="Let the class predict first: the picks, the candidate table and the comparison stay hidden until then.",
     )
-    revealed = bool(st.session_state.get(K.REVEAL))
+    revealed = worked_example_state.read().revealed
     if revealed:
         st.markdown(f"#### {_answer_sentence(search, steps)}")
         st.toggle(
@@ -313,7 +263,7 @@ def _render_search(values: list[float], limits: dict, search, steps, rows) -> No
         )
     else:
         st.markdown("#### Predict: which segments does the search pick, in what order?")
-    if revealed and st.session_state.get(K.OPTIMAL):
+    if revealed and worked_example_state.read().optimal:
         _greedy_vs_optimal(values, limits)
     else:
         st.plotly_chart(
@@ -465,9 +415,7 @@ def _step_through(values: list[float], steps, limits) -> None:
 def _turn_stepper(total: int, steps, limits) -> int:
     """Back / Next buttons and a slider over turns 0..``total`` (0 = predict); in presenter mode the
     turn's one line of narration takes the slider's place."""
-    key = K.STEP
-    current = min(max(int(st.session_state.get(key, 0)), 0), total)
-    st.session_state[key] = current
+    current = worked_example_state.clamp_step(total)
     widths = [1.3, 1.6, 8] if presenter.is_on() else [1, 1, 5]
     back, forward, slider = st.columns(widths, vertical_alignment="bottom")
     back.button(
@@ -475,7 +423,7 @@ def _turn_stepper(total: int, steps, limits) -> int:
         key=K.NEXT + "_back",
         icon=":material/skip_previous:",
         disabled=current == 0,
-        on_click=_set_step,
+        on_click=worked_example_state.go_to_step,
         args=(current - 1,),
         width="stretch",
     )
@@ -484,7 +432,7 @@ def _turn_stepper(total: int, steps, limits) -> int:
         key=K.NEXT,
         icon=":material/skip_next:",
         disabled=current >= total,
-        on_click=_set_step,
+        on_click=worked_example_state.go_to_step,
         args=(current + 1,),
         width="stretch",
         type="primary",
@@ -493,12 +441,8 @@ def _turn_stepper(total: int, steps, limits) -> int:
         with slider:
             presenter.line(html.escape(_step_line(steps[current - 1] if current else None, limits)))
         return current
-    slider.slider("Turn (0 = predict)", 0, total, key=key, help="Or arrow keys, space, PageDown.")
-    return int(st.session_state[key])
-
-
-def _set_step(step: int) -> None:
-    st.session_state[K.STEP] = step
+    slider.slider("Turn (0 = predict)", 0, total, key=K.STEP, help="Or arrow keys, space, PageDown.")
+    return worked_example_state.read().step
 
 
 def _step_line(entry, limits) -> str:
@@ -550,7 +494,7 @@ def _check_yourself(values: list[float], limits) -> None:
         placeholder="e.g. 2-3, or 2-3, 6-7 for all picks, or none",
         help="One range checks the first pick; several ranges check every pick. Chunks from 0, ranges inclusive.",
     )
-    text = st.session_state.get(K.ANSWER, "")
+    text = worked_example_state.read().answer
     if not text.strip():
         return
     try:

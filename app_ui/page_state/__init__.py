@@ -9,6 +9,11 @@ runs before the next run draws anything. Callbacks run inside the page fragment 
 fragment; one that changes a control drawn outside it goes through
 :func:`app_ui.widgets.reruns_app`.
 
+Keys: each module's ``Keys`` names the page's widget and state keys (the strings are public:
+browser tests and saved sessions use them). A page with panels drawn on several pages (answers,
+judge, report, exports) has a ``PREFIX`` the panels derive their widget keys from
+(``f"{prefix}_ask"``), so two pages never share a widget.
+
 Imports: these modules stand below the app's helpers (they import ``keys``, ``state``,
 ``navigation`` and ``widgets``, never a panel or a view), so any helper may read a page's keys.
 """

@@ -8,7 +8,7 @@ from typing import Final
 class Keys:
     """The widget and state keys of views/compare.py."""
 
-    PREFIX: Final = "compare"  # what the page's panels derive their widget keys from
+    PREFIX: Final = "compare"
     VARIANT: Final = "compare_variant"
     CHART: Final = "compare_chart"
     CHART_AREA: Final = "compare_chart_area"

@@ -1,8 +1,28 @@
-"""State of the KnowledgeBase page: its keys, its typed state, its initialiser and its callbacks."""
+"""State of the Knowledge base page: its keys, its settings' its widgets' starting values, its preset, and the
+:class:`RSEParams` and :class:`KBQueryParams` they make.
+
+The page has its own query and sliders (a base fixes the chunk size, and the sidebar's documents
+do not apply), starting from the sidebar's parameters. Streamlit forgets a widget's value when
+its page is left, so the values are copied aside after each run and put back on return.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Final
+
+import streamlit as st
+
+from rse_core import Preset, RSEParams, ScorerName, preset
+from rse_core.kb import FirstStage, KBQueryParams
+
+from .. import keys, state
+from ..samples import DEFAULT_SAMPLE, list_samples
+from . import shared
+
+BUNDLED: Final = "bundled"
+"""The source choice of the bundled samples' base."""
 
 
 class Keys:
@@ -47,3 +67,185 @@ class Keys:
     @staticmethod
     def strip(doc_id: str) -> str:
         return f"kb_strip_{doc_id}"
+
+
+K = Keys
+SAVED = "_kb_saved_settings"
+CUSTOM = state.CUSTOM_PRESET
+PRESETS = (*(name.value for name in Preset), CUSTOM)
+SCORER_OF_STAGE = {
+    FirstStage.DENSE: ScorerName.MINILM,
+    FirstStage.BM25: ScorerName.BM25,
+    FirstStage.HYBRID: ScorerName.HYBRID,
+}
+"""The Explore scorer closest to a first stage (used when a document is opened there)."""
+
+
+@dataclass(frozen=True)
+class KBSliderSpec:
+    """A knowledge-base query knob: a field of :class:`KBQueryParams`, its range and help."""
+
+    field: str
+    label: str
+    low: float
+    high: float
+    step: float
+    help: str
+
+
+KB_SLIDERS = (
+    KBSliderSpec("top_n", "First-stage hits (N)", 10, 1000, 10, "Best chunks of the whole base per query (top_n)."),
+    KBSliderSpec(
+        "documents_selected",
+        "Documents selected",
+        1,
+        30,
+        1,
+        "RSE runs over the documents of each query's best this-many hits (documents_selected).",
+    ),
+    KBSliderSpec(
+        "selected_top_n",
+        "Hits within selected documents",
+        0,
+        1000,
+        10,
+        "A second search inside the selected documents scores up to this many more chunks (selected_top_n; 0: off).",
+    ),
+    KBSliderSpec(
+        "fusion_weight", "Fusion weight (dense)", 0.0, 1.0, 0.05, "Hybrid only: dense weight; BM25 gets 1 - weight."
+    ),
+)
+
+
+WIDGET_KEYS = (
+    K.SOURCE,
+    K.QUERY,
+    K.QUERY_2,
+    K.FIRST_STAGE,
+    K.RANK_ACROSS,
+    K.PRESET,
+    *(K.param(name) for name in K.PARAM_FIELDS),
+    *(K.param(spec.field) for spec in KB_SLIDERS),
+)
+
+
+def _defaults() -> dict[str, object]:
+    sidebar = state.read_params()
+    samples = list_samples()
+    query = samples[DEFAULT_SAMPLE].showcase_query if DEFAULT_SAMPLE in samples else ""
+    kb_defaults = KBQueryParams()
+    values: dict[str, object] = {
+        K.SOURCE: BUNDLED,
+        K.QUERY: query,
+        K.QUERY_2: "",
+        K.FIRST_STAGE: kb_defaults.first_stage.value,
+        K.RANK_ACROSS: kb_defaults.rank_across_documents,
+        K.PRESET: state.matching_preset(sidebar),
+    }
+    values.update({K.param(name): getattr(sidebar, name) for name in K.PARAM_FIELDS})
+    values.update({K.param(spec.field): getattr(kb_defaults, spec.field) for spec in KB_SLIDERS})
+    return values
+
+
+def init() -> None:
+    """Give every widget of the page its value, in this run: what it holds, else what it had when
+    it was last drawn, else the default.
+
+    Assigned on every run, not only when missing: a value put back in an earlier run (while the
+    widget was not drawn, e.g. no base yet) is not sent to the browser, which then showed and sent
+    back the slider's minimum."""
+    saved = st.session_state.get(SAVED) or {}
+    defaults: dict[str, object] | None = None
+    for key in WIDGET_KEYS:
+        if key in st.session_state:
+            value = st.session_state[key]
+        elif key in saved:
+            value = saved[key]
+        else:
+            defaults = defaults or _defaults()
+            value = defaults[key]
+        st.session_state[key] = value
+
+
+def save() -> None:
+    """Copy the widgets' values aside (call at the end of the page's run)."""
+    st.session_state[SAVED] = {key: st.session_state[key] for key in WIDGET_KEYS if key in st.session_state}
+
+
+def apply_preset() -> None:
+    """Callback of the page's preset box: its values into the page's RSE sliders."""
+    name = st.session_state[K.PRESET]
+    if name == CUSTOM:
+        return
+    values = preset(name)
+    for field_name in K.PARAM_FIELDS:
+        st.session_state[K.param(field_name)] = getattr(values, field_name)
+
+
+def on_slider_change() -> None:
+    """Callback of an RSE slider: the preset box says which preset (if any) the sliders match."""
+    current = {name: st.session_state[K.param(name)] for name in K.PARAM_FIELDS}
+    for name in Preset:
+        if all(getattr(preset(name), field_name) == value for field_name, value in current.items()):
+            st.session_state[K.PRESET] = name.value
+            return
+    st.session_state[K.PRESET] = CUSTOM
+
+
+def read_params(values: Mapping[str, object] | None = None) -> RSEParams:
+    """The page's RSE parameters: its preset (the default when custom) with its sliders."""
+    values = st.session_state if values is None else values
+    name = values.get(K.PRESET, CUSTOM)
+    base = preset(name) if name != CUSTOM else RSEParams()
+    slider_kinds = {name: type(getattr(base, name)) for name in K.PARAM_FIELDS}
+    return base.with_changes(**{name: kind(values[K.param(name)]) for name, kind in slider_kinds.items()})
+
+
+def read_kb_params(values: Mapping[str, object] | None = None) -> KBQueryParams:
+    values = st.session_state if values is None else values
+    return KBQueryParams(
+        first_stage=FirstStage.parse(values[K.FIRST_STAGE]),
+        top_n=int(values[K.param("top_n")]),
+        documents_selected=int(values[K.param("documents_selected")]),
+        selected_top_n=int(values[K.param("selected_top_n")]),
+        fusion_weight=float(values[K.param("fusion_weight")]),
+        rank_across_documents=bool(values[K.RANK_ACROSS]),
+    )
+
+
+def saved_settings() -> tuple[RSEParams, KBQueryParams]:
+    """The page's settings as it last left them (its defaults if it was never opened), for another
+    page to use: the Evaluate page's knowledge-base evaluation runs at them."""
+    values = {**_defaults(), **(st.session_state.get(SAVED) or {})}
+    return read_params(values), read_kb_params(values)
+
+
+def apply_tuned(params: RSEParams, documents_selected: int) -> None:
+    """Callback (on another page): a tuned setting into the page's saved sliders, so the page
+    opens with it; the preset box names the preset it matches, if any."""
+    values = {**_defaults(), **(st.session_state.get(SAVED) or {})}
+    for name in K.PARAM_FIELDS:
+        values[K.param(name)] = getattr(params, name)
+    values[K.param("documents_selected")] = documents_selected
+    values[K.PRESET] = next(
+        (name.value for name in Preset if all(getattr(preset(name), f) == values[K.param(f)] for f in K.PARAM_FIELDS)),
+        CUSTOM,
+    )
+    st.session_state[SAVED] = values
+    for key in values:  # a value the page's widgets still hold would win over the saved one
+        if key in WIDGET_KEYS:
+            st.session_state.pop(key, None)
+
+
+def read_queries() -> tuple[str, ...]:
+    return tuple(text for text in (st.session_state[K.QUERY], st.session_state[K.QUERY_2]) if text and text.strip())
+
+
+def open_in_explore(slug: str, queries: tuple[str, ...], params: RSEParams, stage: str) -> None:
+    """Callback of "Open in Explore": the sample, the queries, the scorer closest to the first
+    stage and the page's parameters into the sidebar, then Explore (a full rerun)."""
+    st.session_state[keys.SCORER] = SCORER_OF_STAGE[FirstStage.parse(stage)].value
+    shared.set_sidebar_params(
+        **{name: getattr(params, name) for name in keys.PARAM_KEYS if name not in ("top_k", "window", "context_order")}
+    )
+    shared.open_in_explore([slug], queries)

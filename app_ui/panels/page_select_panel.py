@@ -89,13 +89,14 @@ def render_page_selection(document: Document, result: ExtractionResult | None) -
         return None
     take_drag(document, keys.page_select("ev", document.doc_id))
     page_count = document.layout.page_count
-    page_key = keys.page_select_page(document.doc_id)
     span = stored_span(document)
-    arrived = st.session_state.pop(evaluate_state.Keys.GOTO_MARKING, False)  # from the page view's button
-    if span is not None and arrived:
-        st.session_state[page_key] = document.pages_of_span(span.start, span.end)[0]
-    if page_key not in st.session_state:
-        st.session_state[page_key] = _opening_page(document, result, span)
+    arrived = evaluate_state.take_arrival()  # from the page view's button
+    evaluate_state.show_page_for_selecting(
+        document.doc_id,
+        document.pages_of_span(span.start, span.end)[0] if span is not None and arrived else None,
+        lambda: _opening_page(document, result, span),
+    )
+    page_key = evaluate_state.Keys.select_page(document.doc_id)
     page = int(st.number_input("Page", 1, page_count, key=page_key, help="This page and the next are shown."))
     st.caption(HINT)
     try:

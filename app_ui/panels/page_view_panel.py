@@ -195,9 +195,7 @@ def _render_gold_span(document, span) -> None:
         icon=":material/fact_check:",
         help="Opens Evaluate's golden-set form with this span: type the queries it answers there.",
     ):
-        st.session_state[evaluate_state.Keys.SPAN_SOURCE] = "page"
-        st.session_state[evaluate_state.Keys.MARK_DOC] = document.name
-        st.session_state[evaluate_state.Keys.GOTO_MARKING] = True
+        evaluate_state.mark_on_page(document.name)
         navigation.request("Evaluate")
 
 
