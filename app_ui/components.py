@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
 from rse_core.context import ContextOrder
@@ -373,6 +374,64 @@ def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downlo
             on_click="ignore",
             width="stretch",
         )
+
+
+def search_limit_inputs(
+    keys: tuple[str, str, str], on_change: Callable[[], None], *, most_chunks: int, minimum_help: str | None = None
+) -> None:
+    """The greedy search's three limits in three columns: max chunks per segment, max chunks overall
+    and the minimum segment value, under ``keys`` in that order (the teaching pages' number boxes)."""
+    max_length, overall, minimum = keys
+    per_segment, all_segments, value = st.columns(3)
+    for column, label, key in (
+        (per_segment, "Max chunks per segment", max_length),
+        (all_segments, "Max chunks overall", overall),
+    ):
+        column.number_input(label, min_value=1, max_value=most_chunks, step=1, key=key, on_change=on_change)
+    value.number_input(
+        "Minimum segment value",
+        min_value=0.0,
+        max_value=100.0,
+        step=0.1,
+        format="%.2f",
+        key=minimum,
+        help=minimum_help,
+        on_change=on_change,
+    )
+
+
+def back_next_buttons(
+    columns: Sequence[DeltaGenerator],
+    state_key: str,
+    current: int,
+    last: int,
+    *,
+    button_keys: tuple[str, str],
+    next_label: str = "Next",
+    icons: tuple[str, str] = (":material/arrow_back:", ":material/arrow_forward:"),
+) -> None:
+    """A step-through's Back and Next buttons in two ``columns``: they move the step under
+    ``state_key`` from ``current`` by one, within 0..``last``."""
+    back, forward = columns
+    back.button(
+        "Back",
+        key=button_keys[0],
+        icon=icons[0],
+        disabled=current <= 0,
+        on_click=shared.set_step,
+        args=(state_key, current - 1),
+        width="stretch",
+    )
+    forward.button(
+        next_label,
+        key=button_keys[1],
+        icon=icons[1],
+        type="primary",
+        disabled=current >= last,
+        on_click=shared.set_step,
+        args=(state_key, current + 1),
+        width="stretch",
+    )
 
 
 def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str | None = None) -> int:

@@ -32,11 +32,7 @@ def key_action(key: str, *, all_keys: bool = False) -> Action | None:
     value = _COMPONENT(all_keys=all_keys, key=key, default=None, height=0)
     if not isinstance(value, dict) or value.get("action") not in ("next", "prev", "first", "last"):
         return None
-    seen = f"_{key}_seen"
-    if st.session_state.get(seen) == value.get("at"):
-        return None
-    st.session_state[seen] = value.get("at")
-    return value["action"]
+    return value["action"] if shared.take_once(f"_{key}_seen", value.get("at")) else None
 
 
 def moved(step: int, action: Action | None, first: int, last: int) -> int:

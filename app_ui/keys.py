@@ -125,8 +125,12 @@ PAGE_VIEW_ALL_PAGES: Final = "pv_all_pages"
 PAGE_VIEW_SELECT: Final = "pv_select"  # the page view's "select a gold span" toggle
 PAGE_VIEW_TO_GOLDEN: Final = "pv_to_golden"  # "make golden queries of it": to Evaluate's form
 GOTO_PAGE: Final = "_goto_page"  # a page asked for (app_ui.navigation.request); app.py opens it
-PAGE_GOLD_SPAN: Final = "_page_gold_span"  # the span last dragged on a page (panels.page_select_panel.PageSpan)
-PAGE_GOLD_DRAG: Final = "_page_gold_drag"  # component key -> ``at`` of its last drag taken (each taken once)
+PAGE_GOLD_SPAN: Final = "_page_gold_span"  # the span last dragged on a page (page_state.shared.PageSpan)
+
+
+def page_gold_drag(component_key: str) -> str:
+    """The ``at`` of the last drag taken from a page-selection component (each is taken once)."""
+    return f"_page_gold_drag_{component_key}"
 
 
 def page_select(where: str, doc_id: str) -> str:

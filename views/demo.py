@@ -100,25 +100,7 @@ def render() -> None:
         f"{html.escape(narration(step, facts))}</div>"
     )
     back, forward, _ = st.columns([1, 1, 6])
-    back.button(
-        "Back",
-        key=K.BACK,
-        icon=":material/arrow_back:",
-        disabled=step_number == 0,
-        on_click=demo_state.go_to_step,
-        args=(step_number - 1,),
-        width="stretch",
-    )
-    forward.button(
-        "Next",
-        key=K.NEXT,
-        icon=":material/arrow_forward:",
-        type="primary",
-        disabled=step_number == len(STEPS) - 1,
-        on_click=demo_state.go_to_step,
-        args=(step_number + 1,),
-        width="stretch",
-    )
+    components.back_next_buttons((back, forward), K.STEP, step_number, len(STEPS) - 1, button_keys=(K.BACK, K.NEXT))
     DRAW[step](result, story, facts)
 
 

@@ -285,23 +285,16 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         height=min(38 + 35 * len(ids), 600),  # every row visible up to ~16 queries
     )
     csv_column, json_column, _ = st.columns([1, 1, 2])
-    csv_column.download_button(
-        "Download results (CSV)",
-        evaluation.to_csv(),
-        file_name=f"{Path(evaluation.golden.document_name).stem}.evaluation.csv",
-        mime="text/csv",
-        key=K.DOWNLOAD_CSV,
-        icon=":material/download:",
-    )
-    json_column.download_button(
-        "Download results (JSON)",
-        evaluation.to_json(),
-        file_name=f"{Path(evaluation.golden.document_name).stem}.evaluation.json",
-        mime="application/json",
-        key=K.DOWNLOAD_JSON,
-        icon=":material/download:",
-    )
+    stem = Path(evaluation.golden.document_name).stem
+    _download(csv_column, "Download results (CSV)", evaluation.to_csv(), f"{stem}.evaluation.csv", K.DOWNLOAD_CSV)
+    _download(json_column, "Download results (JSON)", evaluation.to_json(), f"{stem}.evaluation.json", K.DOWNLOAD_JSON)
     _render_open_query(evaluation, ids, slug)
+
+
+def _download(column, label: str, data: str, file_name: str, key: str) -> None:
+    """A download button for a CSV or JSON file."""
+    mime = "text/csv" if file_name.endswith(".csv") else "application/json"
+    column.download_button(label, data, file_name=file_name, mime=mime, key=key, icon=":material/download:")
 
 
 def header_width(label: str) -> int:
@@ -509,14 +502,8 @@ def _render_built_set() -> None:
         key=K.BUILT_TABLE,
     )
     download_column, evaluate_column, clear_column = st.columns(3)
-    download_column.download_button(
-        "Download golden set (JSON)",
-        built.to_json(),
-        file_name=f"{Path(built.document).stem}.golden.json",
-        mime="application/json",
-        key=K.DOWNLOAD_GOLDEN,
-        icon=":material/download:",
-    )
+    golden_file = f"{Path(built.document).stem}.golden.json"
+    _download(download_column, "Download golden set (JSON)", built.to_json(), golden_file, K.DOWNLOAD_GOLDEN)
     evaluate_column.button(
         "Evaluate it above",
         key=K.EVALUATE_BUILT,

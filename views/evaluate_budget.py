@@ -113,17 +113,22 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
     _render_tune(scored, key, inputs, tuned)
 
 
+def budget_input(column, key: str, noun: str, help_text: str) -> int:
+    """An auto-tune's character budget per ``noun`` (query, question), in ``column``."""
+    return column.number_input(
+        f"Character budget per {noun} (mean)", min_value=500, max_value=50_000, step=500, key=key, help=help_text
+    )
+
+
 def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: TuneResult | None) -> None:
     st.subheader("Auto-tune")
     budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
     evaluate_budget_state.init()
-    budget = budget_column.number_input(
-        "Character budget per query (mean)",
-        min_value=500,
-        max_value=50_000,
-        step=500,
-        key=K.BUDGET,
-        help="The best mean recall among penalty, minimum value, decay rate and max chunks per segment "
+    budget = budget_input(
+        budget_column,
+        K.BUDGET,
+        "query",
+        "The best mean recall among penalty, minimum value, decay rate and max chunks per segment "
         "settings that send at most this many characters per query on average.",
     )
     if run_column.button("Auto-tune", key=K.TUNE, icon=":material/tune:", type="primary"):

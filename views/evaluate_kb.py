@@ -28,6 +28,7 @@ from rse_core.evaluation.retrieval_targets import check_kb_targets
 from rse_core.evaluation.tuning import TunePoint
 from rse_core.figures.evaluation import budget_figure
 from rse_core.kb import KBQueryParams
+from views.evaluate_budget import budget_input
 
 K = evaluate_kb_state.Keys
 LOGGER = logging.getLogger(__name__)
@@ -167,13 +168,11 @@ def _render_tune(evaluation: KBEvaluation, run_key: tuple) -> None:
     st.markdown("**Auto-tune over the base**")
     budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
     evaluate_kb_state.init()
-    budget = budget_column.number_input(
-        "Character budget per question (mean)",
-        min_value=500,
-        max_value=50_000,
-        step=500,
-        key=K.BUDGET,
-        help="The most gold pages touched among penalty, decay, max chunks, minimum value and documents-selected "
+    budget = budget_input(
+        budget_column,
+        K.BUDGET,
+        "question",
+        "The most gold pages touched among penalty, decay, max chunks, minimum value and documents-selected "
         "settings that send at most this many characters per question, tuned on half the documents' questions "
         "and scored on the other half.",
     )

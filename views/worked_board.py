@@ -12,6 +12,8 @@ Widget keys start with ``we_board_`` and ``we_rr_``. Chunks and ranks count from
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
@@ -66,11 +68,7 @@ def render_board(parse_values) -> None:
         "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
         "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
     )
-    if presenter.is_on():
-        with st.expander("Scores and parameters"):
-            _board_inputs()
-    else:
-        _board_inputs()
+    _inputs("Scores and parameters", _board_inputs)
     try:
         rows, lookup = _board_rows(parse_values)
     except (ValueError, RSEError) as error:
@@ -81,6 +79,15 @@ def render_board(parse_values) -> None:
         _board_table(rows)
     with lookup_column:
         _beta_lookup(lookup)
+
+
+def _inputs(folded_label: str, draw: Callable[[], None]) -> None:
+    """A mode's inputs, folded into an expander in presenter mode (the board and charts come first)."""
+    if presenter.is_on():
+        with st.expander(folded_label):
+            draw()
+    else:
+        draw()
 
 
 def _board_inputs() -> None:
@@ -174,11 +181,7 @@ def render_round_robin(parse_values) -> None:
         "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
         "and never overlap, whichever query picked them."
     )
-    if presenter.is_on():
-        with st.expander("Both queries' values and the limits"):
-            _rr_inputs()
-    else:
-        _rr_inputs()
+    _inputs("Both queries' values and the limits", _rr_inputs)
     try:
         first, second, steps = _rr_search(parse_values)
     except (ValueError, ParameterError) as error:
@@ -203,31 +206,8 @@ def _rr_inputs() -> None:
     left, right = st.columns(2)
     left.text_input("Query 1's values", key=K.RR_FIRST, on_change=worked_board_state.on_round_robin_change)
     right.text_input("Query 2's values", key=K.RR_SECOND, on_change=worked_board_state.on_round_robin_change)
-    c1, c2, c3 = st.columns(3)
-    c1.number_input(
-        "Max chunks per segment",
-        min_value=1,
-        max_value=100,
-        step=1,
-        key=K.RR_MAX_LENGTH,
-        on_change=worked_board_state.on_round_robin_change,
-    )
-    c2.number_input(
-        "Max chunks overall",
-        min_value=1,
-        max_value=100,
-        step=1,
-        key=K.RR_OVERALL,
-        on_change=worked_board_state.on_round_robin_change,
-    )
-    c3.number_input(
-        "Minimum segment value",
-        min_value=0.0,
-        max_value=100.0,
-        step=0.1,
-        format="%.2f",
-        key=K.RR_MINIMUM,
-        on_change=worked_board_state.on_round_robin_change,
+    components.search_limit_inputs(
+        (K.RR_MAX_LENGTH, K.RR_OVERALL, K.RR_MINIMUM), worked_board_state.on_round_robin_change, most_chunks=100
     )
 
 

@@ -203,32 +203,11 @@ def _values_input() -> None:
 
 def _limit_inputs() -> None:
     """The search's three limits, and what the chosen example is for."""
-    c1, c2, c3 = st.columns(3)
-    c1.number_input(
-        "Max chunks per segment",
-        min_value=1,
-        max_value=MAX_TEACHING_VALUES,
-        step=1,
-        key=K.MAX_LENGTH,
-        on_change=worked_example_state.on_limits_change,
-    )
-    c2.number_input(
-        "Max chunks overall",
-        min_value=1,
-        max_value=MAX_TEACHING_VALUES,
-        step=1,
-        key=K.OVERALL,
-        on_change=worked_example_state.on_limits_change,
-    )
-    c3.number_input(
-        "Minimum segment value",
-        min_value=0.0,
-        max_value=100.0,
-        step=0.1,
-        format="%.2f",
-        key=K.MINIMUM,
-        help=MINIMUM_RULE,
-        on_change=worked_example_state.on_limits_change,
+    components.search_limit_inputs(
+        (K.MAX_LENGTH, K.OVERALL, K.MINIMUM),
+        worked_example_state.on_limits_change,
+        most_chunks=MAX_TEACHING_VALUES,
+        minimum_help=MINIMUM_RULE,
     )
     st.caption(
         "The examples use the **course** preset's limits (minimum segment value 0.7), under which the class's "
@@ -418,24 +397,14 @@ def _turn_stepper(total: int, steps, limits) -> int:
     current = worked_example_state.clamp_step(total)
     widths = [1.3, 1.6, 8] if presenter.is_on() else [1, 1, 5]
     back, forward, slider = st.columns(widths, vertical_alignment="bottom")
-    back.button(
-        "Back",
-        key=K.NEXT + "_back",
-        icon=":material/skip_previous:",
-        disabled=current == 0,
-        on_click=worked_example_state.go_to_step,
-        args=(current - 1,),
-        width="stretch",
-    )
-    forward.button(
-        "Next turn",
-        key=K.NEXT,
-        icon=":material/skip_next:",
-        disabled=current >= total,
-        on_click=worked_example_state.go_to_step,
-        args=(current + 1,),
-        width="stretch",
-        type="primary",
+    components.back_next_buttons(
+        (back, forward),
+        K.STEP,
+        current,
+        total,
+        button_keys=(K.NEXT + "_back", K.NEXT),
+        next_label="Next turn",
+        icons=(":material/skip_previous:", ":material/skip_next:"),
     )
     if presenter.is_on():
         with slider:

@@ -10,8 +10,6 @@ import streamlit as st
 
 from rse_core.teaching.demo_stories import STEPS, STORIES, STORY_BY_KEY, Story
 
-from . import shared
-
 
 class Keys:
     """The widget and state keys of views/demo.py."""
@@ -55,11 +53,6 @@ def read() -> DemoState:
     story = STORY_BY_KEY.get(st.session_state.get(Keys.STORY) or STORIES[0].key, STORIES[0])
     step = min(max(int(st.session_state.get(Keys.STEP, 0)), 0), len(STEPS) - 1)
     return DemoState(story=story, step=step)
-
-
-def go_to_step(step: int) -> None:
-    """Callback of the Back / Next buttons."""
-    shared.set_step(Keys.STEP, step)
 
 
 def on_story_change() -> None:

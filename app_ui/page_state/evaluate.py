@@ -7,7 +7,7 @@ form's callbacks change it before the next run draws it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -15,14 +15,8 @@ import streamlit as st
 
 from rse_core.evaluation.golden import GoldenSet, GoldenSetError, query_for_span
 
+from .. import keys
 from . import shared
-
-SPAN_SELECTED: Final = "selected"
-SPAN_PAGE: Final = "page"
-SPAN_CHUNKS: Final = "chunks"
-"""Where the marking form's gold span comes from: selected text, a drag on the page, whole chunks."""
-BUILT_SOURCE: Final = "built"
-"""The golden-set choice that evaluates the set built on the page."""
 
 
 class Keys:
@@ -65,6 +59,14 @@ class Keys:
     def select_page(doc_id: str) -> str:
         """The first page the page shows for selecting on the page, per document."""
         return f"ev_page_select_page_{doc_id[:16]}"
+
+
+SPAN_SELECTED: Final = "selected"
+SPAN_PAGE: Final = "page"
+SPAN_CHUNKS: Final = "chunks"
+"""Where the marking form's gold span comes from: selected text, a drag on the page, whole chunks."""
+BUILT_SOURCE: Final = "built"
+"""The golden-set choice that evaluates the set built on the page."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,22 @@ def show_page_for_selecting(doc_id: str, arrived_page: int | None, opening: Call
         st.session_state[key] = arrived_page
     elif key not in st.session_state:
         st.session_state[key] = opening()
+
+
+def judge_cache() -> dict:
+    """This session's LLM grades, by answer (a grade is paid for once)."""
+    return st.session_state.setdefault(keys.JUDGE_CACHE, {})
+
+
+def keep_judge_results(evaluation: Hashable, model: str, results: list) -> None:
+    """The grades of one evaluation's answers by ``model``."""
+    st.session_state[keys.JUDGE_RESULTS] = (evaluation, model, results)
+
+
+def judge_results_for(evaluation: Hashable, model: str) -> list | None:
+    """The last grades, if they are of this evaluation by this model."""
+    stored = st.session_state.get(keys.JUDGE_RESULTS)
+    return stored[2] if stored and stored[0] == evaluation and stored[1] == model else None
 
 
 def next_id(built: GoldenSet | None) -> str:

@@ -13,9 +13,6 @@ from rse_core.evaluation.tuning import TuneResult
 
 from . import shared
 
-DEFAULT_BUDGET: Final = 8000
-"""Characters per query the auto-tune starts from."""
-
 
 class Keys:
     """The widget and state keys of views/evaluate_budget.py."""
@@ -27,6 +24,10 @@ class Keys:
     CHART: Final = "ev_budget_chart"
     RESULT: Final = "_ev_tune_result"  # (settings key, TuneResult) of the last auto-tune on this page
     BUDGET_TABLE: Final = "ev_budget_table"
+
+
+DEFAULT_BUDGET: Final = 8000
+"""Characters per query the auto-tune starts from."""
 
 
 def init() -> None:

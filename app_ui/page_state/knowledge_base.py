@@ -21,9 +21,6 @@ from .. import keys, state
 from ..samples import DEFAULT_SAMPLE, list_samples
 from . import shared
 
-BUNDLED: Final = "bundled"
-"""The source choice of the bundled samples' base."""
-
 
 class Keys:
     """The widget and state keys of views/knowledge_base.py (its own query and sliders: the sidebar's do not
@@ -67,6 +64,10 @@ class Keys:
     @staticmethod
     def strip(doc_id: str) -> str:
         return f"kb_strip_{doc_id}"
+
+
+BUNDLED: Final = "bundled"
+"""The source choice of the bundled samples' base."""
 
 
 K = Keys

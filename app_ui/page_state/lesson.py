@@ -8,9 +8,6 @@ from typing import Final
 
 import streamlit as st
 
-FIRST_SECTION: Final = "cluster"
-"""The section presenter mode opens on."""
-
 
 class Keys:
     """The widget and state keys of views/lesson.py."""
@@ -25,6 +22,10 @@ class Keys:
     HOTKEYS: Final = "ls_hotkeys"
     HEADERS_TABLE: Final = "ls_headers_table"
     EXPLAIN_CHUNK: Final = "ls_explain_chunk"
+
+
+FIRST_SECTION: Final = "cluster"
+"""The section presenter mode opens on."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """What several pages change the same way, written once: the sidebar's controls, a step-through's
-step, the link's notices.
+step, the link's notices, the events a component reports that were acted on.
 
 Why here: "apply this setting to the sidebar" was written on the Sweep, Evaluate, Transform lab
 and Knowledge base pages, each with its own casts and its own preset update, and every
@@ -9,10 +9,25 @@ step-through clamped and advanced its own step; a page's callback or initialiser
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import streamlit as st
 
 from .. import keys, navigation, state
+
+
+@dataclass(frozen=True)
+class PageSpan:
+    """Characters ``start:end`` of the document ``doc_id``, selected on its pages."""
+
+    doc_id: str
+    start: int
+    end: int
+
+
+def keep_page_span(span: PageSpan) -> None:
+    """The gold span last dragged on a page: the page view and Evaluate's form both show it."""
+    st.session_state[keys.PAGE_GOLD_SPAN] = span
 
 
 def set_sidebar_params(**changes: object) -> None:
@@ -70,3 +85,14 @@ def set_step(key: str, step: int) -> None:
 def step_forward(key: str, last: int) -> None:
     """Callback of a "Next" button: one step on, never past ``last``."""
     st.session_state[key] = min(int(st.session_state.get(key, 1)) + 1, last)
+
+
+def take_once(marker: str, event: object) -> bool:
+    """Whether ``event`` is new under ``marker``, which then remembers it (so each is acted on once).
+
+    A custom component reports its last event (a key press, a drag, stamped with its time) on every
+    run; a one-off (the chart warm-up) is an event that never changes."""
+    if st.session_state.get(marker) == event:
+        return False
+    st.session_state[marker] = event
+    return True

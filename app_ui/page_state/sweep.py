@@ -15,9 +15,6 @@ from rse_core.evaluation.sweep import SweepParam, SweepResult
 from .. import widgets
 from . import shared
 
-NO_GOLD: Final = ""
-"""The golden-query choice that means no recall."""
-
 
 class Keys:
     """The widget and state keys of views/sweep.py."""
@@ -33,6 +30,10 @@ class Keys:
     def heatmap(nonce: int) -> str:
         """A new key after a click, so the chart forgets its selection."""
         return f"sw_heatmap_{nonce}"
+
+
+NO_GOLD: Final = ""
+"""The golden-query choice that means no recall."""
 
 
 @dataclass(frozen=True)

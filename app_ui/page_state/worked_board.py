@@ -10,11 +10,6 @@ import streamlit as st
 
 from rse_core.teaching.classroom import ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE
 
-DEFAULT_SCORES: Final = ", ".join(f"{score:g}" for score in SCORES_EXAMPLE.scores)
-"""The classroom's raw-scores example: a cluster near 1 with a low chunk (4) inside, a gap after the values."""
-DEFAULT_FIRST, DEFAULT_SECOND = (", ".join(f"{v:g}" for v in query) for query in ROUND_ROBIN_EXAMPLE.queries)
-"""The classroom's round-robin example: query 2's best run is cut by query 1's first pick."""
-
 
 class Keys:
     """The widget and state keys of views/worked_board.py."""
@@ -40,6 +35,12 @@ class Keys:
     @staticmethod
     def rr_chart(query: int) -> str:
         return f"we_rr_chart_{query}"
+
+
+DEFAULT_SCORES: Final = ", ".join(f"{score:g}" for score in SCORES_EXAMPLE.scores)
+"""The classroom's raw-scores example: a cluster near 1 with a low chunk (4) inside, a gap after the values."""
+DEFAULT_FIRST, DEFAULT_SECOND = (", ".join(f"{v:g}" for v in query) for query in ROUND_ROBIN_EXAMPLE.queries)
+"""The classroom's round-robin example: query 2's best run is cut by query 1's first pick."""
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,6 @@ from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 
 from . import shared
 
-OWN_VALUES: Final = "Your own values"
-"""The example choice that means the values were typed, not picked."""
-
 
 class Keys:
     """The widget and state keys of views/worked_example.py."""
@@ -46,6 +43,10 @@ class Keys:
     EXERCISE_KEY: Final = "we_exercise_key"
     HANDOUT: Final = "we_handout"
     HANDOUT_KEY: Final = "we_handout_key"
+
+
+OWN_VALUES: Final = "Your own values"
+"""The example choice that means the values were typed, not picked."""
 
 
 @dataclass(frozen=True)
@@ -130,8 +131,3 @@ def on_values_change(parse_values: Callable[[str], Sequence[float]]) -> None:
 def on_limits_change() -> None:
     """Callback of the three limits: the search starts again at turn 0."""
     st.session_state[Keys.STEP] = 0
-
-
-def go_to_step(step: int) -> None:
-    """Callback of the Back / Next turn buttons."""
-    shared.set_step(Keys.STEP, step)

@@ -10,7 +10,6 @@ keeps its last value across runs, and an old drag must not overwrite a newer spa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import streamlit as st
 
@@ -20,6 +19,8 @@ from rse_core.figures.page_view import GOLD, Mark
 from .. import keys
 from ..page_select import is_drag, select_on_pages, span_from_value
 from ..page_state import evaluate as evaluate_state
+from ..page_state import shared
+from ..page_state.shared import PageSpan
 from ..safe_text import md
 from ..text_select import TextSpan
 from .page_images import PAGES_KEPT, page_images
@@ -29,15 +30,6 @@ HINT = (
     "Drag on the page from the answer's first word to its last (as you would select text); "
     "the characters between are the gold span, shown in purple."
 )
-
-
-@dataclass(frozen=True)
-class PageSpan:
-    """Characters ``start:end`` of the document ``doc_id``, selected on its pages."""
-
-    doc_id: str
-    start: int
-    end: int
 
 
 def stored_span(document: Document) -> TextSpan | None:
@@ -51,17 +43,15 @@ def stored_span(document: Document) -> TextSpan | None:
 def take_drag(document: Document, key: str) -> None:
     """Store the span the component under ``key`` reports, if it is a drag not taken before."""
     value = st.session_state.get(key)
-    taken = st.session_state.setdefault(keys.PAGE_GOLD_DRAG, {})
-    if value is None or not is_drag(value) or taken.get(key) == value["at"]:
+    if value is None or not is_drag(value) or not shared.take_once(keys.page_gold_drag(key), value["at"]):
         return  # no drag, a value the component drops (select_on_pages), or one taken already
-    taken[key] = value["at"]
     try:
         span = span_from_value(value, document)
     except RSEError as error:  # a page with more characters than RSE_MAX_GLYPHS
         st.warning(md(str(error), 300), icon=":material/warning:")
         return
     if span is not None:
-        st.session_state[keys.PAGE_GOLD_SPAN] = PageSpan(document.doc_id, span.start, span.end)
+        shared.keep_page_span(PageSpan(document.doc_id, span.start, span.end))
 
 
 def gold_marks(document: Document) -> list[Mark]:

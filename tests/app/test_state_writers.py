@@ -24,22 +24,18 @@ SESSION_CACHES = frozenset({"app_ui/caching.py", "app_ui/knowledge_bases.py"})
 first use, never drawn by a widget."""
 STILL_WRITING = frozenset(
     {
-        "app_ui/chart_warmup.py",
-        "app_ui/hotkeys.py",
         "app_ui/link_uploads.py",
         "app_ui/navigation.py",
         "app_ui/page_frame.py",
-        "app_ui/panels/judge_panel.py",
-        "app_ui/panels/page_select_panel.py",
         "app_ui/presenter.py",
         "app_ui/sidebar.py",
         "app_ui/upload_flow.py",
         "app_ui/widgets.py",
     }
 )
-"""Helpers that still write session state themselves (the upload flow, the presenter and
-navigation requests, the sidebar's own callbacks, a component's last-seen marker). The list may
-only shrink: a helper that stops writing must leave it, and a new writer belongs in a state
+"""Helpers that still write session state themselves (the upload flow and the link's upload box,
+the presenter and navigation requests, the sidebar's own callbacks, the scorer switch). The list
+may only shrink: a helper that stops writing must leave it, and a new writer belongs in a state
 module."""
 
 
