@@ -19,7 +19,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from . import keys
-from .page_state import shared
+from .page_state import once
 
 CSS = f".st-key-{keys.CHART_WARMUP} {{ display: none; }}"  # in app_ui.theme.CSS, which is drawn before it
 _FIGURE = {
@@ -33,7 +33,7 @@ def start(wanted: bool = True) -> DeltaGenerator:
     """Send the hidden chart on the session's first run if ``wanted`` (the page draws
     ``st.plotly_chart``); return its placeholder (for :func:`finish`)."""
     placeholder = st.container(key=keys.CHART_WARMUP).empty()
-    if wanted and shared.take_once(keys.CHART_WARMUP_SENT, True):
+    if wanted and once.take_once(keys.CHART_WARMUP_SENT, True):
         placeholder.plotly_chart(_FIGURE, config={"staticPlot": True, "displayModeBar": False}, theme=None)
     return placeholder
 

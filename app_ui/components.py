@@ -25,7 +25,7 @@ from rse_core.params import portable_parameters
 
 from . import keys, link_uploads, upload_flow
 from .caching import session_memo
-from .page_state import shared
+from .page_state import once, steps
 from .run_state import current_outcome
 from .safe_text import md
 from .widgets import guarded, guarded_fragment, show_messages  # noqa: F401  (pages use components.guarded*)
@@ -47,7 +47,7 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
             st.info(f"Reading {names}: the result appears when it is ready.", icon=":material/hourglass_top:")
             upload_flow.hide_stale()  # the old result, faded below the note until the next run ends
             return None
-        show_messages(outcome, shared.take_url_notices())
+        show_messages(outcome, once.take_url_notices())
         if outcome.missing_uploads:
             link_uploads.render_missing(outcome.missing_uploads, outcome.unmatched_link_files)
     if outcome.result is not None:
@@ -352,28 +352,35 @@ def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downlo
         return
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     left, right = st.columns(2)
-    with left:
-        st.download_button(
-            "Download the result (JSON)",
-            data=lambda: result_json(result),
-            file_name=f"rse-result-{stamp}.json",
-            mime="application/json",
-            key=f"{key_prefix}_download_json",
-            icon=":material/data_object:",
-            on_click="ignore",
-            width="stretch",
-        )
-    with right:
-        st.download_button(
-            "Download the context (Markdown)",
-            data=lambda: context_markdown(result),
-            file_name=f"rse-context-{stamp}.md",
-            mime="text/markdown",
-            key=f"{key_prefix}_download_md",
-            icon=":material/description:",
-            on_click="ignore",
-            width="stretch",
-        )
+    json_file, markdown_file = f"rse-result-{stamp}.json", f"rse-context-{stamp}.md"
+    download(left, "Download the result (JSON)", lambda: result_json(result), json_file, f"{key_prefix}_download_json")
+    download(
+        right,
+        "Download the context (Markdown)",
+        lambda: context_markdown(result),
+        markdown_file,
+        f"{key_prefix}_download_md",
+    )
+
+
+def download(column: DeltaGenerator, label: str, data: Callable[[], str], file_name: str, key: str) -> None:
+    """A full-width download button whose file is made when it is clicked, without a rerun."""
+    json_file = file_name.endswith(".json")
+    column.download_button(
+        label,
+        data=data,
+        file_name=file_name,
+        mime="application/json" if json_file else "text/markdown",
+        key=key,
+        icon=":material/data_object:" if json_file else ":material/description:",
+        on_click="ignore",
+        width="stretch",
+    )
+
+
+def number_columns(formats: dict[str, str]) -> dict[str, object]:
+    """A table's ``column_config`` showing each named column's numbers in its format ("%.2f")."""
+    return {name: st.column_config.NumberColumn(name, format=number_format) for name, number_format in formats.items()}
 
 
 def search_limit_inputs(
@@ -418,7 +425,7 @@ def back_next_buttons(
         key=button_keys[0],
         icon=icons[0],
         disabled=current <= 0,
-        on_click=shared.set_step,
+        on_click=steps.set_step,
         args=(state_key, current - 1),
         width="stretch",
     )
@@ -428,7 +435,7 @@ def back_next_buttons(
         icon=icons[1],
         type="primary",
         disabled=current >= last,
-        on_click=shared.set_step,
+        on_click=steps.set_step,
         args=(state_key, current + 1),
         width="stretch",
     )
@@ -440,13 +447,13 @@ def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str
     One control for every step-through (the greedy search's turns, round-robin turns), so they
     clamp, advance and look the same.
     """
-    current = shared.clamp_step(state_key, 1, total)
+    current = steps.clamp_step(state_key, 1, total)
     controls = st.columns([1, 5], vertical_alignment="bottom")
     controls[0].button(
         f"Next {noun}",
         key=button_key,
         icon=":material/skip_next:",
-        on_click=shared.step_forward,
+        on_click=steps.step_forward,
         args=(state_key, total),
         disabled=current >= total,
         width="stretch",

@@ -125,7 +125,7 @@ PAGE_VIEW_ALL_PAGES: Final = "pv_all_pages"
 PAGE_VIEW_SELECT: Final = "pv_select"  # the page view's "select a gold span" toggle
 PAGE_VIEW_TO_GOLDEN: Final = "pv_to_golden"  # "make golden queries of it": to Evaluate's form
 GOTO_PAGE: Final = "_goto_page"  # a page asked for (app_ui.navigation.request); app.py opens it
-PAGE_GOLD_SPAN: Final = "_page_gold_span"  # the span last dragged on a page (page_state.shared.PageSpan)
+PAGE_GOLD_SPAN: Final = "_page_gold_span"  # the span last dragged on a page (page_state.page_gold.PageSpan)
 
 
 def page_gold_drag(component_key: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app_ui import caching, components, compute, state
 from app_ui.page_state import evaluate_budget as evaluate_budget_state
@@ -97,35 +98,35 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
         equal_budget_table(scored, curves, inputs.params),
         hide_index=True,
         key=K.BUDGET_TABLE,
-        column_config={
-            name: st.column_config.NumberColumn(name, format=fmt)
-            for name, fmt in (
-                ("RSE recall", "%.2f"),
-                ("top-k recall at RSE's characters", "%.2f"),
-                ("window recall at RSE's characters", "%.2f"),
-                ("characters", "%d"),
-                ("area RSE", "%.3f"),
-                ("area top-k", "%.3f"),
-                ("area window", "%.3f"),
-            )
-        },
+        column_config=components.number_columns(
+            {
+                "RSE recall": "%.2f",
+                "top-k recall at RSE's characters": "%.2f",
+                "window recall at RSE's characters": "%.2f",
+                "characters": "%d",
+                "area RSE": "%.3f",
+                "area top-k": "%.3f",
+                "area window": "%.3f",
+            }
+        ),
     )
     _render_tune(scored, key, inputs, tuned)
 
 
-def budget_input(column, key: str, noun: str, help_text: str) -> int:
-    """An auto-tune's character budget per ``noun`` (query, question), in ``column``."""
-    return column.number_input(
+def budget_row(key: str, noun: str, help_text: str) -> tuple[int, DeltaGenerator]:
+    """An auto-tune's character budget per ``noun`` (query, question), and the column beside it
+    for its button."""
+    budget_column, button_column = st.columns([2, 1], vertical_alignment="bottom")
+    evaluate_budget_state.init_budget(key)
+    budget = budget_column.number_input(
         f"Character budget per {noun} (mean)", min_value=500, max_value=50_000, step=500, key=key, help=help_text
     )
+    return budget, button_column
 
 
 def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: TuneResult | None) -> None:
     st.subheader("Auto-tune")
-    budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
-    evaluate_budget_state.init()
-    budget = budget_input(
-        budget_column,
+    budget, run_column = budget_row(
         K.BUDGET,
         "query",
         "The best mean recall among penalty, minimum value, decay rate and max chunks per segment "

@@ -28,7 +28,7 @@ from rse_core.evaluation.retrieval_targets import check_kb_targets
 from rse_core.evaluation.tuning import TunePoint
 from rse_core.figures.evaluation import budget_figure
 from rse_core.kb import KBQueryParams
-from views.evaluate_budget import budget_input
+from views.evaluate_budget import budget_row
 
 K = evaluate_kb_state.Keys
 LOGGER = logging.getLogger(__name__)
@@ -166,10 +166,7 @@ def _cell(field: str, value: object) -> object:
 
 def _render_tune(evaluation: KBEvaluation, run_key: tuple) -> None:
     st.markdown("**Auto-tune over the base**")
-    budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
-    evaluate_kb_state.init()
-    budget = budget_input(
-        budget_column,
+    budget, run_column = budget_row(
         K.BUDGET,
         "question",
         "The most gold pages touched among penalty, decay, max chunks, minimum value and documents-selected "
@@ -215,15 +212,14 @@ def _render_tuned(tuned: KBTuneResult) -> None:
     st.dataframe(
         pd.DataFrame(rows),
         hide_index=True,
-        column_config={
-            name: st.column_config.NumberColumn(name, format=fmt)
-            for name, fmt in (
-                ("page hit", "%.2f"),
-                ("top-k page hit at its chars", "%.2f"),
-                ("recall", "%.2f"),
-                ("characters", "localized"),
-            )
-        },
+        column_config=components.number_columns(
+            {
+                "page hit": "%.2f",
+                "top-k page hit at its chars": "%.2f",
+                "recall": "%.2f",
+                "characters": "localized",
+            }
+        ),
     )
     st.caption(
         f"{tuned.tried} settings tried on {tuned.tuned_on} questions, scored on the other {tuned.held_out} "

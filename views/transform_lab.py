@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from app_ui import components
-from app_ui.page_state import shared
+from app_ui.page_state import sidebar_settings
 from app_ui.page_state import transform_lab as transform_lab_state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
@@ -86,7 +86,7 @@ def _formula_and_warnings(result: ExtractionResult, values) -> None:
             st.button(
                 f"Set the penalty to {warning.suggested_penalty:g}",
                 key=K.apply_penalty(number),
-                on_click=shared.apply_penalty,
+                on_click=sidebar_settings.apply_penalty,
                 args=(warning.suggested_penalty,),
                 icon=":material/tune:",
             )

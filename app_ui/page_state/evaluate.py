@@ -16,7 +16,7 @@ import streamlit as st
 from rse_core.evaluation.golden import GoldenSet, GoldenSetError, query_for_span
 
 from .. import keys
-from . import shared
+from . import sidebar_settings
 
 
 class Keys:
@@ -117,7 +117,7 @@ def on_row_selected(ids: Sequence[str]) -> None:
 
 def open_in_explore(query: str, slug: str) -> None:
     """Callback: the query and its document (a sample, or none for an upload) in the sidebar, then Explore."""
-    shared.open_in_explore([slug] if slug else [], (query,))
+    sidebar_settings.open_in_explore([slug] if slug else [], (query,))
 
 
 def evaluate_built() -> None:

@@ -11,7 +11,7 @@ import streamlit as st
 from rse_core import RSEParams
 from rse_core.evaluation.tuning import TuneResult
 
-from . import shared
+from . import sidebar_settings
 
 
 class Keys:
@@ -30,9 +30,10 @@ DEFAULT_BUDGET: Final = 8000
 """Characters per query the auto-tune starts from."""
 
 
-def init() -> None:
-    """The auto-tune's budget, once per session (before its box is drawn)."""
-    st.session_state.setdefault(Keys.BUDGET, DEFAULT_BUDGET)
+def init_budget(key: str) -> None:
+    """An auto-tune's budget (this section's, or the knowledge-base section's), once per session,
+    before its box is drawn."""
+    st.session_state.setdefault(key, DEFAULT_BUDGET)
 
 
 def tuned_for(settings: Hashable) -> TuneResult | None:
@@ -49,4 +50,4 @@ def keep_tuned(settings: Hashable, tuned: TuneResult) -> None:
 def apply_tuned(params: RSEParams, fields: Collection[str]) -> None:
     """Callback of "Apply to the sidebar": the tuned ``fields`` of ``params`` into the sidebar's
     sliders (within their ranges), the preset they match (or custom)."""
-    shared.set_sidebar_params(**{field: getattr(params, field) for field in fields})
+    sidebar_settings.set_sidebar_params(**{field: getattr(params, field) for field in fields})

@@ -1,5 +1,7 @@
 """State of Evaluate's knowledge-base section: its keys, the last run and auto-tune the view reads
-(each kept with the settings it was computed at), and the budget's default."""
+(each kept with the settings it was computed at), and the callback that applies a tuned setting
+on the Knowledge base page. Its budget starts as the equal-budget section's
+(:func:`app_ui.page_state.evaluate_budget.init_budget`)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from rse_core.evaluation.kb_tuning import KBTuneResult
 
 from .. import navigation
 from . import knowledge_base
-from .evaluate_budget import DEFAULT_BUDGET
 
 
 class Keys:
@@ -30,11 +31,6 @@ class Keys:
     APPLY: Final = "ev_kb_apply"
     RESULT: Final = "_ev_kb_result"  # (run key, KBEvaluation) of the last run on this page
     TUNED: Final = "_ev_kb_tuned"  # (run key, budget, KBTuneResult) of the last auto-tune
-
-
-def init() -> None:
-    """The auto-tune's budget, once per session (before its box is drawn)."""
-    st.session_state.setdefault(Keys.BUDGET, DEFAULT_BUDGET)
 
 
 def last_run() -> tuple[Hashable, KBEvaluation] | None:

@@ -13,7 +13,7 @@ from rse_core.evaluation.golden import GoldenQuery
 from rse_core.evaluation.sweep import SweepParam, SweepResult
 
 from .. import widgets
-from . import shared
+from . import sidebar_settings
 
 
 class Keys:
@@ -79,7 +79,7 @@ def cell_from_selection(selection: dict, x_values: Sequence[float], y_values: Se
 
 def apply_setting(x_param: SweepParam, x: float, y_param: SweepParam, y: float) -> None:
     """Set the sidebar sliders to one cell and mark the preset as matching (or custom)."""
-    shared.set_sidebar_params(**{x_param.value: x, y_param.value: y})
+    sidebar_settings.set_sidebar_params(**{x_param.value: x, y_param.value: y})
 
 
 def on_cell_click(chart_key: str) -> None:
@@ -101,4 +101,4 @@ def on_gold_change() -> None:
     chosen = st.session_state.get(Keys.GOLD)
     by_id = {query.id: query for query in st.session_state.get(Keys.GOLD_QUERIES) or ()}
     if chosen in by_id:
-        shared.set_sidebar_query(by_id[chosen].query)
+        sidebar_settings.set_sidebar_query(by_id[chosen].query)

@@ -1,5 +1,5 @@
 """State of the Transform lab page: its keys (the page keeps no state of its own; a suggested
-penalty moves the sidebar's slider, :func:`app_ui.page_state.shared.apply_penalty`)."""
+penalty moves the sidebar's slider, :func:`app_ui.page_state.sidebar_settings.apply_penalty`)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import streamlit as st
 
 from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
 
-from . import shared
+from . import steps
 
 
 class Keys:
@@ -91,7 +91,7 @@ def read() -> WorkedExampleState:
 def clamp_step(total: int) -> int:
     """Keep the turn within 0..``total`` (the values may have fewer turns now); call it before the
     turn slider is drawn."""
-    return shared.clamp_step(Keys.STEP, 0, total)
+    return steps.clamp_step(Keys.STEP, 0, total)
 
 
 def _load_example(name: str) -> None:

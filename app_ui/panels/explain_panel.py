@@ -21,7 +21,7 @@ from rse_core.teaching import ChunkExplanation, explain_chunk
 from rse_core.teaching.chunk_explain import format_penalty
 
 from .. import caching, keys
-from ..page_state import shared
+from ..page_state import sidebar_settings
 from ..safe_text import md
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def _render_flip(explanation: ChunkExplanation, apply: float) -> None:
     st.button(
         f"Apply penalty {apply:.2f}",
         key=keys.EXPLAIN_APPLY_PENALTY,
-        on_click=shared.apply_penalty,
+        on_click=sidebar_settings.apply_penalty,
         args=(apply,),
         icon=":material/tune:",
         help="Sets the sidebar's irrelevant chunk penalty to exactly this value, so you can watch the chunk "

@@ -19,8 +19,8 @@ from rse_core.figures.page_view import GOLD, Mark
 from .. import keys
 from ..page_select import is_drag, select_on_pages, span_from_value
 from ..page_state import evaluate as evaluate_state
-from ..page_state import shared
-from ..page_state.shared import PageSpan
+from ..page_state import once, page_gold
+from ..page_state.page_gold import PageSpan
 from ..safe_text import md
 from ..text_select import TextSpan
 from .page_images import PAGES_KEPT, page_images
@@ -43,7 +43,7 @@ def stored_span(document: Document) -> TextSpan | None:
 def take_drag(document: Document, key: str) -> None:
     """Store the span the component under ``key`` reports, if it is a drag not taken before."""
     value = st.session_state.get(key)
-    if value is None or not is_drag(value) or not shared.take_once(keys.page_gold_drag(key), value["at"]):
+    if value is None or not is_drag(value) or not once.take_once(keys.page_gold_drag(key), value["at"]):
         return  # no drag, a value the component drops (select_on_pages), or one taken already
     try:
         span = span_from_value(value, document)
@@ -51,7 +51,7 @@ def take_drag(document: Document, key: str) -> None:
         st.warning(md(str(error), 300), icon=":material/warning:")
         return
     if span is not None:
-        shared.keep_page_span(PageSpan(document.doc_id, span.start, span.end))
+        page_gold.keep_page_span(PageSpan(document.doc_id, span.start, span.end))
 
 
 def gold_marks(document: Document) -> list[Mark]:

@@ -1,0 +1,48 @@
+"""What pages put in the sidebar's controls: a setting (parameters, a query), or a query and its
+documents before opening Explore.
+
+Why one module: "apply this setting to the sidebar" was written on the Sweep, Evaluate, Transform
+lab and Knowledge base pages, each with its own casts and its own preset update.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from .. import keys, navigation, state
+
+
+def set_sidebar_params(**changes: object) -> None:
+    """Move the sidebar's parameter sliders to ``changes`` (each kept within its slider's range and
+    of its field's type) and select the preset they now match, or custom.
+
+    Call it from a callback: the sliders are drawn in the page fragment, which reruns after it.
+    """
+    current = state.read_params()
+    typed = {field: type(getattr(current, field))(value) for field, value in changes.items()}
+    fitted = state.fit_to_widgets(current.with_changes(**typed))
+    for field in changes:
+        st.session_state[keys.PARAM_KEYS[field]] = getattr(fitted, field)
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
+
+
+def apply_penalty(penalty: float) -> None:
+    """Callback of a suggested penalty (Transform lab, the explain panel): the sidebar's slider moves there."""
+    set_sidebar_params(irrelevant_chunk_penalty=penalty)
+
+
+def set_sidebar_query(query: str) -> None:
+    """Put ``query`` in the sidebar's query box (the second query kept). The box is drawn outside
+    the page fragment: call it from a callback that reruns the app."""
+    st.session_state[keys.QUERY] = query
+
+
+def open_in_explore(samples: Sequence[str], queries: Sequence[str]) -> None:
+    """Callback body: the sidebar's documents set to ``samples`` and its two queries to ``queries``,
+    then Explore opens (a full rerun, so the sidebar shows them). Nothing after it runs."""
+    st.session_state[keys.SAMPLES] = list(samples)
+    st.session_state[keys.QUERY] = queries[0] if queries else ""
+    st.session_state[keys.QUERY_2] = queries[1] if len(queries) > 1 else ""
+    navigation.request("Explore")
