@@ -11,7 +11,10 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from rse_core import ScorerName
+
 from .. import keys, navigation, state
+from .reruns import reruns_app
 
 
 def set_sidebar_params(**changes: object) -> None:
@@ -46,3 +49,9 @@ def open_in_explore(samples: Sequence[str], queries: Sequence[str]) -> None:
     st.session_state[keys.QUERY] = queries[0] if queries else ""
     st.session_state[keys.QUERY_2] = queries[1] if len(queries) > 1 else ""
     navigation.request("Explore")
+
+
+@reruns_app  # the sidebar's scorer is outside the page fragment
+def switch_to_offline() -> None:
+    """Callback of "Switch to the offline minilm scorer" under a scorer's failure."""
+    st.session_state[keys.SCORER] = ScorerName.MINILM.value

@@ -12,8 +12,8 @@ import streamlit as st
 from rse_core.evaluation.golden import GoldenQuery
 from rse_core.evaluation.sweep import SweepParam, SweepResult
 
-from .. import widgets
 from . import sidebar_settings
+from .reruns import reruns_app
 
 
 class Keys:
@@ -95,7 +95,7 @@ def on_cell_click(chart_key: str) -> None:
     st.session_state[Keys.NONCE] = st.session_state.get(Keys.NONCE, 0) + 1  # a fresh chart: no stale selection
 
 
-@widgets.reruns_app  # the sidebar's query is outside the page fragment
+@reruns_app  # the sidebar's query is outside the page fragment
 def on_gold_change() -> None:
     """Callback of the golden-query picker: the sidebar's query becomes the picked one."""
     chosen = st.session_state.get(Keys.GOLD)

@@ -30,11 +30,10 @@ STILL_WRITING = frozenset(
         "app_ui/presenter.py",
         "app_ui/sidebar.py",
         "app_ui/upload_flow.py",
-        "app_ui/widgets.py",
     }
 )
 """Helpers that still write session state themselves (the upload flow and the link's upload box,
-the presenter and navigation requests, the sidebar's own callbacks, the scorer switch). The list
+the presenter and navigation requests, the sidebar's own callbacks). The list
 may only shrink: a helper that stops writing must leave it, and a new writer belongs in a state
 module."""
 
