@@ -21,6 +21,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from . import keys
 from .page_catalog import PageSpec
+from .page_state import once
 
 CSS = f".st-key-{keys.CHART_WARMUP} {{ display: none; }}"  # in app_ui.theme.CSS, which is drawn before it
 _FIGURE = {
@@ -34,8 +35,7 @@ def start(page: PageSpec) -> DeltaGenerator:
     """Send the hidden chart on the session's first run unless the page's chart is a live chart
     (its charts are ``st.plotly_chart``); return its placeholder (for :func:`finish`)."""
     placeholder = st.container(key=keys.CHART_WARMUP).empty()
-    if not page.live_chart and not st.session_state.get(keys.CHART_WARMUP_SENT):
-        st.session_state[keys.CHART_WARMUP_SENT] = True
+    if not page.live_chart and once.take_once(keys.CHART_WARMUP_SENT, True):
         placeholder.plotly_chart(_FIGURE, config={"staticPlot": True, "displayModeBar": False}, theme=None)
     return placeholder
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from urllib.parse import urlencode
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from rse_core import ExtractedSegment, ExtractionResult, StopReason
 from rse_core.context import ContextOrder
@@ -24,6 +25,7 @@ from rse_core.params import portable_parameters
 
 from . import keys, link_uploads, upload_flow
 from .caching import session_memo
+from .page_state import once, steps
 from .run_state import current_outcome
 from .safe_text import md
 from .widgets import guarded, guarded_fragment, show_messages  # noqa: F401  (pages use components.guarded*)
@@ -45,7 +47,7 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
             st.info(f"Reading {names}: the result appears when it is ready.", icon=":material/hourglass_top:")
             upload_flow.hide_stale()  # the old result, faded below the note until the next run ends
             return None
-        show_messages(outcome, take_url_notices())
+        show_messages(outcome, once.take_url_notices())
         if outcome.missing_uploads:
             link_uploads.render_missing(outcome.missing_uploads, outcome.unmatched_link_files)
     if outcome.result is not None:
@@ -287,11 +289,6 @@ def passages(result: ExtractionResult, indices: Sequence[int]) -> int:
 # --- exports and sharing ---
 
 
-def take_url_notices() -> list[str]:
-    """What was ignored in the link this session was opened with; shown once, by the first page."""
-    return list(st.session_state.pop(keys.URL_NOTICES, None) or ())
-
-
 def result_json(result: ExtractionResult) -> str:
     """The result as JSON (``ExtractionResult.to_dict``): parameters, segments, top-k, every chunk.
 
@@ -355,32 +352,93 @@ def render_share_and_export(result: ExtractionResult, key_prefix: str, *, downlo
         return
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M")
     left, right = st.columns(2)
-    with left:
-        st.download_button(
-            "Download the result (JSON)",
-            data=lambda: result_json(result),
-            file_name=f"rse-result-{stamp}.json",
-            mime="application/json",
-            key=f"{key_prefix}_download_json",
-            icon=":material/data_object:",
-            on_click="ignore",
-            width="stretch",
-        )
-    with right:
-        st.download_button(
-            "Download the context (Markdown)",
-            data=lambda: context_markdown(result),
-            file_name=f"rse-context-{stamp}.md",
-            mime="text/markdown",
-            key=f"{key_prefix}_download_md",
-            icon=":material/description:",
-            on_click="ignore",
-            width="stretch",
-        )
+    json_file, markdown_file = f"rse-result-{stamp}.json", f"rse-context-{stamp}.md"
+    download(left, "Download the result (JSON)", lambda: result_json(result), json_file, f"{key_prefix}_download_json")
+    download(
+        right,
+        "Download the context (Markdown)",
+        lambda: context_markdown(result),
+        markdown_file,
+        f"{key_prefix}_download_md",
+    )
 
 
-def _advance(state_key: str, total: int) -> None:
-    st.session_state[state_key] = min(int(st.session_state.get(state_key, 1)) + 1, total)
+def download(column: DeltaGenerator, label: str, data: Callable[[], str], file_name: str, key: str) -> None:
+    """A full-width download button whose file is made when it is clicked, without a rerun."""
+    json_file = file_name.endswith(".json")
+    column.download_button(
+        label,
+        data=data,
+        file_name=file_name,
+        mime="application/json" if json_file else "text/markdown",
+        key=key,
+        icon=":material/data_object:" if json_file else ":material/description:",
+        on_click="ignore",
+        width="stretch",
+    )
+
+
+def number_columns(formats: dict[str, str]) -> dict[str, object]:
+    """A table's ``column_config`` showing each named column's numbers in its format ("%.2f")."""
+    return {name: st.column_config.NumberColumn(name, format=number_format) for name, number_format in formats.items()}
+
+
+def search_limit_inputs(
+    keys: tuple[str, str, str], on_change: Callable[[], None], *, most_chunks: int, minimum_help: str | None = None
+) -> None:
+    """The greedy search's three limits in three columns: max chunks per segment, max chunks overall
+    and the minimum segment value, under ``keys`` in that order (the teaching pages' number boxes)."""
+    max_length, overall, minimum = keys
+    per_segment, all_segments, value = st.columns(3)
+    for column, label, key in (
+        (per_segment, "Max chunks per segment", max_length),
+        (all_segments, "Max chunks overall", overall),
+    ):
+        column.number_input(label, min_value=1, max_value=most_chunks, step=1, key=key, on_change=on_change)
+    value.number_input(
+        "Minimum segment value",
+        min_value=0.0,
+        max_value=100.0,
+        step=0.1,
+        format="%.2f",
+        key=minimum,
+        help=minimum_help,
+        on_change=on_change,
+    )
+
+
+def back_next_buttons(
+    columns: Sequence[DeltaGenerator],
+    state_key: str,
+    current: int,
+    last: int,
+    *,
+    button_keys: tuple[str, str],
+    next_label: str = "Next",
+    icons: tuple[str, str] = (":material/arrow_back:", ":material/arrow_forward:"),
+) -> None:
+    """A step-through's Back and Next buttons in two ``columns``: they move the step under
+    ``state_key`` from ``current`` by one, within 0..``last``."""
+    back, forward = columns
+    back.button(
+        "Back",
+        key=button_keys[0],
+        icon=icons[0],
+        disabled=current <= 0,
+        on_click=steps.set_step,
+        args=(state_key, current - 1),
+        width="stretch",
+    )
+    forward.button(
+        next_label,
+        key=button_keys[1],
+        icon=icons[1],
+        type="primary",
+        disabled=current >= last,
+        on_click=steps.set_step,
+        args=(state_key, current + 1),
+        width="stretch",
+    )
 
 
 def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str | None = None) -> int:
@@ -389,14 +447,13 @@ def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str
     One control for every step-through (the greedy search's turns, round-robin turns), so they
     clamp, advance and look the same.
     """
-    current = min(max(int(st.session_state.get(state_key, 1)), 1), total)
-    st.session_state[state_key] = current
+    current = steps.clamp_step(state_key, 1, total)
     controls = st.columns([1, 5], vertical_alignment="bottom")
     controls[0].button(
         f"Next {noun}",
         key=button_key,
         icon=":material/skip_next:",
-        on_click=_advance,
+        on_click=steps.step_forward,
         args=(state_key, total),
         disabled=current >= total,
         width="stretch",

@@ -16,6 +16,7 @@ import streamlit as st
 import streamlit.components.v1 as st_components
 
 from . import presenter
+from .page_state import once, steps
 
 Action = Literal["next", "prev", "first", "last"]
 FRONTEND = Path(__file__).with_name("hotkeys_frontend")
@@ -31,11 +32,7 @@ def key_action(key: str, *, all_keys: bool = False) -> Action | None:
     value = _COMPONENT(all_keys=all_keys, key=key, default=None, height=0)
     if not isinstance(value, dict) or value.get("action") not in ("next", "prev", "first", "last"):
         return None
-    seen = f"_{key}_seen"
-    if st.session_state.get(seen) == value.get("at"):
-        return None
-    st.session_state[seen] = value.get("at")
-    return value["action"]
+    return value["action"] if once.take_once(f"_{key}_seen", value.get("at")) else None
 
 
 def moved(step: int, action: Action | None, first: int, last: int) -> int:
@@ -61,5 +58,5 @@ def step_keys(
     current = int(st.session_state.get(state_key, first if default is None else default))
     wanted = presenter.is_on() if all_keys is None else all_keys
     step = moved(current, key_action(key, all_keys=wanted), first, last)
-    st.session_state[state_key] = step
+    steps.set_step(state_key, step)
     return step

@@ -54,7 +54,8 @@ from rse_core.kb.build import content_id
 from rse_core.kb.catalog import CATALOG_FILE
 from rse_core.scoring.embedding_cache import default_cache_dir
 
-from . import keys
+from .page_state import knowledge_base as knowledge_base_state
+from .page_state.knowledge_base import BUNDLED
 from .samples import SAMPLE_DIR, list_samples
 
 KB_DIRS_ENV = "RSE_KB_DIRS"
@@ -63,7 +64,6 @@ UPLOAD_MAX_BYTES_ENV = "RSE_KB_UPLOAD_MAX_BYTES"
 DEFAULT_UPLOAD_MAX_FILES = 20
 DEFAULT_UPLOAD_MAX_BYTES = 50_000_000
 FIRST_STAGE_ENTRIES = 16  # per session: a few queries x a few first-stage settings
-BUNDLED = "bundled"
 UPLOADED = "uploads"
 FOLDER_PREFIX = "folder:"
 SAMPLE_EMBEDDINGS = SAMPLE_DIR / "embeddings"
@@ -275,7 +275,7 @@ class SessionBase:
 
 
 def session_base() -> SessionBase | None:
-    return st.session_state.get(keys.KnowledgeBase.SESSION_BASE)
+    return st.session_state.get(knowledge_base_state.Keys.SESSION_BASE)
 
 
 def add_uploads(uploads: Sequence[tuple[str, bytes]], progress: Progress | None) -> list[str]:
@@ -283,12 +283,12 @@ def add_uploads(uploads: Sequence[tuple[str, bytes]], progress: Progress | None)
     base = session_base()
     if base is None:
         base = SessionBase()
-        st.session_state[keys.KnowledgeBase.SESSION_BASE] = base
+        st.session_state[knowledge_base_state.Keys.SESSION_BASE] = base
     return base.add(uploads, UploadLimits.from_env(), progress)
 
 
 def discard_session_base() -> None:
-    base = st.session_state.pop(keys.KnowledgeBase.SESSION_BASE, None)
+    base = st.session_state.pop(knowledge_base_state.Keys.SESSION_BASE, None)
     if base is not None:
         base.discard()
 
@@ -297,9 +297,9 @@ def discard_session_base() -> None:
 
 
 def _first_stage_cache() -> LRUCache:
-    cache = st.session_state.get(keys.KnowledgeBase.FIRST_STAGE_CACHE)
+    cache = st.session_state.get(knowledge_base_state.Keys.FIRST_STAGE_CACHE)
     if cache is None:
-        cache = st.session_state[keys.KnowledgeBase.FIRST_STAGE_CACHE] = LRUCache(maxsize=FIRST_STAGE_ENTRIES)
+        cache = st.session_state[knowledge_base_state.Keys.FIRST_STAGE_CACHE] = LRUCache(maxsize=FIRST_STAGE_ENTRIES)
     return cache
 
 

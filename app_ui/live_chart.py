@@ -31,7 +31,7 @@ from plotly.io.json import to_json_plotly
 
 from rse_core.scoring.embedding_cache import default_cache_dir
 
-from .widgets import drop_value_unless
+from .page_state.component_values import drop_value_unless
 
 LOGGER = logging.getLogger(__name__)
 FRONTEND = Path(__file__).with_name("live_chart_frontend")

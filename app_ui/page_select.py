@@ -21,8 +21,8 @@ from rse_core import Document
 from rse_core.documents.page_points import PagePoint, span_between
 from rse_core.figures.page_view import png_size
 
+from .page_state.component_values import drop_value_unless
 from .text_select import TextSpan
-from .widgets import drop_value_unless
 
 FRONTEND = Path(__file__).with_name("page_select_frontend")
 DEFAULT_HEIGHT = 760

@@ -8,7 +8,6 @@ Kept out of ``views/sweep.py`` so the page only draws; the sweep runs in
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 import streamlit as st
 
@@ -17,7 +16,8 @@ from rse_core.evaluation.golden import GoldenQuery, GoldenSet
 from rse_core.evaluation.sweep import SweepParam, SweepParamBase, SweepResult, sweep
 from rse_core.param_specs import MINIMUM_VALUE, PENALTY
 
-from . import caching, corpora, keys, state
+from . import caching, corpora, state
+from .page_state import evaluate as evaluate_state
 from .samples import list_samples
 
 PENALTY_AXIS = tuple(round(0.02 * i, 2) for i in range(26))  # 0 to 0.5 on the slider's 0.01 grid
@@ -53,7 +53,7 @@ def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[GoldenQuer
                 queries += samples[slug].golden.queries
         except RSEError:
             pass
-    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    built: GoldenSet | None = st.session_state.get(evaluate_state.Keys.BUILT)
     if built is not None and built.document == first.name:
         taken = {query.id for query in queries}
         queries += [query for query in built.queries if query.id not in taken and query.end_char <= len(first.text)]
@@ -84,26 +84,3 @@ def run_sweep(
         return swept, (time.perf_counter() - started) * 1000
 
     return caching.session_memo("sweep", (result.settings_key, y_param.value, gold), compute, 4)
-
-
-def cell_from_selection(selection: dict, x_values: Sequence[float], y_values: Sequence[float]):
-    """The (x, y) setting of the clicked cell from a plotly_chart selection, or ``None``.
-
-    Points carry the cell's integer position as x and y (see ``sweep_heatmap``).
-    """
-    points = (selection or {}).get("selection", {}).get("points", []) if isinstance(selection, dict) else []
-    if not points and hasattr(selection, "selection"):
-        points = selection.selection.get("points", [])
-    for point in points:
-        try:
-            column, row = round(float(point["x"])), round(float(point["y"]))
-        except (KeyError, TypeError, ValueError):
-            continue
-        if 0 <= column < len(x_values) and 0 <= row < len(y_values):
-            return x_values[column], y_values[row]
-    return None
-
-
-def apply_setting(x_param: SweepParamBase, x: float, y_param: SweepParamBase, y: float) -> None:
-    """Set the sidebar sliders to one cell and mark the preset as matching (or custom)."""
-    state.set_param_values({x_param.value: x, y_param.value: y})

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import streamlit.components.v1 as st_components
 
-from .widgets import drop_value_unless
+from .page_state.component_values import drop_value_unless
 
 FRONTEND = Path(__file__).with_name("text_select_frontend")
 DEFAULT_HEIGHT = 360

@@ -13,6 +13,8 @@ import streamlit as st
 from rse_core import ScorerName
 
 from . import keys
+from .page_state import sidebar_settings
+from .page_state.reruns import reruns_app  # noqa: F401  (presenter and callbacks use widgets.reruns_app)
 from .run_state import RunOutcome
 from .safe_text import md
 
@@ -30,40 +32,6 @@ def progress_bar(text: str) -> Iterator[Callable[[float, str], None]]:
         bar.empty()
 
 
-def reruns_app(callback: Callable[..., None]) -> Callable[..., None]:
-    """A widget callback that changes a control drawn outside the page fragment (the query, the
-    documents, the scorer, presenter mode), then reruns the whole app.
-
-    Why: a widget inside the fragment (every page's, see :mod:`app_ui.page_frame`) reruns only the
-    fragment, and a control outside it would keep showing its old value while the run used the
-    new one. ``st.rerun()`` in a callback makes the interaction's rerun a full one.
-    """
-
-    @functools.wraps(callback)
-    def run(*args: object, **kwargs: object) -> None:
-        callback(*args, **kwargs)
-        st.rerun()
-
-    return run
-
-
-def drop_value_unless(key: str, valid: Callable[[object], bool]) -> None:
-    """Drop the value of the custom component under ``key`` unless ``valid`` accepts it; call it
-    before the component is drawn.
-
-    Why: a component's value is whatever its frame posted, and drawing the component has
-    Streamlit's widget bookkeeping copy and compare it: a 900-level nested list recursed until the
-    page broke. A value ``valid`` rejects is dropped, as if nothing had been posted.
-    """
-    if key in st.session_state and not valid(st.session_state[key]):
-        del st.session_state[key]
-
-
-@reruns_app
-def _switch_to_offline() -> None:
-    st.session_state[keys.SCORER] = ScorerName.MINILM.value
-
-
 def show_messages(outcome: RunOutcome, notices: Sequence[str] = ()) -> None:
     """Errors, warnings and notes above a page's content: short, escaped, never a traceback.
 
@@ -77,7 +45,7 @@ def show_messages(outcome: RunOutcome, notices: Sequence[str] = ()) -> None:
             "Switch to the offline minilm scorer",
             icon=":material/wifi_off:",
             key=keys.SWITCH_TO_OFFLINE,
-            on_click=_switch_to_offline,
+            on_click=sidebar_settings.switch_to_offline,
         )
     if outcome.stale:
         st.warning("Showing the last good result until the problem above is fixed.", icon=":material/history:")

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_ui import caching, components, keys, scorers, state
+from app_ui import caching, components, scorers, state
+from app_ui.page_state import chunk_size as chunk_size_state
 from app_ui.safe_text import md
 from rse_core import RSEError
 from rse_core.evaluation.chunk_study import DEFAULT_CHUNK_SIZES, ChunkSizeRow, chunk_size_study
 from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.metrics import METHOD_LABELS
 from rse_core.figures.evaluation import study_figure
+
+K = chunk_size_state.Keys
 
 MEMO_ENTRIES = 4
 
@@ -34,7 +37,7 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
     key = (golden.to_json(), inputs.scorer, inputs.scorer_options, others)
     memo = caching.memo_store("chunk_size_study", MEMO_ENTRIES)
     if key not in memo:
-        if not st.button("Run the chunk-size study", key=keys.ChunkSize.RUN, icon=":material/straighten:"):
+        if not st.button("Run the chunk-size study", key=K.RUN, icon=":material/straighten:"):
             return
         try:
             with st.spinner("Evaluating the golden set at every chunk size..."):
@@ -43,7 +46,7 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
             st.error(md(error), icon=":material/error:")
             return
     rows = memo[key]
-    st.plotly_chart(study_figure(rows), key=keys.ChunkSize.CHART, config=components.chart_config("chunk-size-study"))
+    st.plotly_chart(study_figure(rows), key=K.CHART, config=components.chart_config("chunk-size-study"))
     st.dataframe(
         [
             {
@@ -55,7 +58,7 @@ def render_study(golden: GoldenSet, inputs: state.Inputs) -> None:
             }
             for row in rows
         ],
-        key=keys.ChunkSize.TABLE,
+        key=K.TABLE,
         hide_index=True,
     )
 

@@ -15,13 +15,16 @@ import html
 
 import streamlit as st
 
-from app_ui import components, keys
+from app_ui import components
 from app_ui.live_chart import live_plotly_chart
+from app_ui.page_state import compare as compare_state
 from app_ui.panels import answers_panel
 from app_ui.panels.report_button import render_report_download
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.compare import chunk_sets, compare_chart
+
+K = compare_state.Keys
 
 CONTEXT_HEIGHT = 420
 AT_K, AT_BUDGET = "k", "budget"
@@ -50,26 +53,26 @@ def render() -> None:
         (AT_K, AT_BUDGET),
         format_func=lambda v: f"at k = {k}" if v == AT_K else "at RSE's character budget",
         horizontal=True,
-        key=keys.Compare.VARIANT,
+        key=K.VARIANT,
         help=f"At k: the {k} best chunks, and the same {k} hits with {w} neighbours on each side. At RSE's budget: "
         "hits in rank order while the characters sent stay within what RSE sends.",
     )
     top_k = result.top_k if variant == AT_K else result.top_k_equal_budget
     windows = result.window if variant == AT_K else result.window_equal_budget
     render_sizes(result, top_k, windows, variant)
-    with st.container(key=keys.Compare.CHART_AREA):  # keyed: the chart's frame stays while what is above changes
-        live_plotly_chart(compare_chart(result), key=keys.Compare.CHART, config=components.chart_config("rse-vs-top-k"))
+    with st.container(key=K.CHART_AREA):  # keyed: the chart's frame stays while what is above changes
+        live_plotly_chart(compare_chart(result), key=K.CHART, config=components.chart_config("rse-vs-top-k"))
     label = f"top-k (k={k})" if variant == AT_K else "top-k with RSE's characters"
     render_overlap(result, top_k, label)
     render_contexts(result, top_k, windows, label)
 
     st.subheader("The answer each context gets")
-    answers_panel.render_settings(keys.Compare.PREFIX)
-    answers_panel.render_answers(result, keys.Compare.PREFIX)
+    answers_panel.render_settings(K.PREFIX)
+    answers_panel.render_answers(result, K.PREFIX)
 
     st.subheader("Share")
-    components.render_share_and_export(result, keys.Compare.PREFIX, downloads=False)
-    render_report_download(result, keys.Compare.PREFIX, top_k)
+    components.render_share_and_export(result, K.PREFIX, downloads=False)
+    render_report_download(result, K.PREFIX, top_k)
 
 
 def render_sizes(result: ExtractionResult, top_k, windows, variant: str) -> None:

@@ -12,8 +12,9 @@ import html
 
 import streamlit as st
 
-from app_ui import components, compute, corpora, hotkeys, keys, presenter, state
+from app_ui import components, compute, corpora, hotkeys, presenter, state
 from app_ui.gold import chunk_range
+from app_ui.page_state import demo as demo_state
 from app_ui.panels import answers_panel
 from app_ui.panels.page_images import PAGES_KEPT, THUMBS_KEPT, page_images
 from app_ui.panels.page_view_panel import CSS as PAGE_VIEW_CSS
@@ -27,6 +28,8 @@ from rse_core.figures.page_view import THUMBNAIL_ZOOM, all_marks, pages_of, thum
 from rse_core.figures.values import value_chart
 from rse_core.llm.answers import answer_contexts
 from rse_core.teaching.demo_stories import STEP_TITLES, STEPS, STORIES, STORY_BY_KEY, Story, narration, story_facts
+
+K = demo_state.Keys
 
 MAX_DEMO_PAGES = 3
 # Heights (px) by presenter mode: at 1280x720 the zoomed chart and the overview under it both fit
@@ -67,32 +70,23 @@ def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
     return compute.result_for((document,), (golden.query,), inputs), golden.span
 
 
-def _go(step: int) -> None:
-    st.session_state[keys.Demo.STEP] = step
-
-
-def _pick_story() -> None:
-    st.session_state[keys.Demo.STEP] = 0
-
-
 @components.guarded
 def render() -> None:
     st.html(DEMO_CSS + PAGE_VIEW_CSS)
-    st.session_state.setdefault(keys.Demo.STORY, STORIES[0].key)
-    st.session_state.setdefault(keys.Demo.STEP, 0)
+    demo_state.init()
     if not presenter.is_on():
         st.title("RSE in three stories")
     st.segmented_control(
         "Story",
         [story.key for story in STORIES],
         format_func=lambda key: STORY_BY_KEY[key].title,
-        key=keys.Demo.STORY,
-        on_change=_pick_story,
+        key=K.STORY,
+        on_change=demo_state.on_story_change,
         label_visibility="collapsed",
     )
-    story = STORY_BY_KEY.get(st.session_state.get(keys.Demo.STORY) or STORIES[0].key, STORIES[0])
-    hotkeys.step_keys(keys.Demo.HOTKEYS, keys.Demo.STEP, 0, len(STEPS) - 1, default=0, all_keys=True)
-    step_number = min(max(int(st.session_state[keys.Demo.STEP]), 0), len(STEPS) - 1)
+    hotkeys.step_keys(K.HOTKEYS, K.STEP, 0, len(STEPS) - 1, default=0, all_keys=True)
+    page = demo_state.read()
+    story, step_number = page.story, page.step
     step = STEPS[step_number]
     with st.spinner("Scoring the sample..."):
         result, gold = _story_result(story)
@@ -106,25 +100,7 @@ def render() -> None:
         f"{html.escape(narration(step, facts))}</div>"
     )
     back, forward, _ = st.columns([1, 1, 6])
-    back.button(
-        "Back",
-        key=keys.Demo.BACK,
-        icon=":material/arrow_back:",
-        disabled=step_number == 0,
-        on_click=_go,
-        args=(step_number - 1,),
-        width="stretch",
-    )
-    forward.button(
-        "Next",
-        key=keys.Demo.NEXT,
-        icon=":material/arrow_forward:",
-        type="primary",
-        disabled=step_number == len(STEPS) - 1,
-        on_click=_go,
-        args=(step_number + 1,),
-        width="stretch",
-    )
+    components.back_next_buttons((back, forward), K.STEP, step_number, len(STEPS) - 1, button_keys=(K.BACK, K.NEXT))
     DRAW[step](result, story, facts)
 
 
@@ -158,7 +134,7 @@ def _zoomed(figure, result: ExtractionResult, story: Story, step: str, key: str)
     )
     st.plotly_chart(
         overview_strip(result, window, height=OVERVIEW_HEIGHT[present]),
-        key=keys.Demo.overview_chart(story.key, step),
+        key=K.overview_chart(story.key, step),
         config={"displayModeBar": False},
         theme=None,
         width="stretch",
@@ -167,7 +143,7 @@ def _zoomed(figure, result: ExtractionResult, story: Story, step: str, key: str)
 
 def _values(result: ExtractionResult, story: Story, facts) -> None:
     figure = value_chart(result, 0, height=CHART_HEIGHT[presenter.is_on()], range_slider=False)
-    _zoomed(figure, result, story, "values", keys.Demo.values_chart(story.key))
+    _zoomed(figure, result, story, "values", K.values_chart(story.key))
 
 
 def _page(result: ExtractionResult, story: Story, facts) -> None:
@@ -214,13 +190,13 @@ def _compare(result: ExtractionResult, story: Story, facts) -> None:
             + "</div>"
         )
     figure = compare_chart(result, height=COMPARE_HEIGHT[present], compact=present)
-    _zoomed(figure, result, story, "compare", keys.Demo.compare_chart(story.key))
+    _zoomed(figure, result, story, "compare", K.compare_chart(story.key))
 
 
 def _answers(result: ExtractionResult, story: Story, facts) -> None:
     contexts = [context for context in answer_contexts(result) if context.key in ("rse", "top_k")]
-    answers_panel.render_settings(keys.Demo.PREFIX, compact=True)
-    answers_panel.render_answers(result, keys.Demo.PREFIX, contexts, auto_ask=True, show_prompt=False)
+    answers_panel.render_settings(K.PREFIX, compact=True)
+    answers_panel.render_answers(result, K.PREFIX, contexts, auto_ask=True, show_prompt=False)
 
 
 DRAW = {"question": _question, "values": _values, "page": _page, "compare": _compare, "answers": _answers}

@@ -20,14 +20,14 @@ from app_ui import (
     compute,
     corpora,
     keys,
-    marking,
     messages,
-    navigation,
     run_state,
-    selection,
     state,
     widgets,
 )
+from app_ui.page_state import evaluate as evaluate_state
+from app_ui.page_state import explore as explore_state
+from app_ui.page_state.evaluate import SPAN_CHUNKS, SPAN_PAGE, SPAN_SELECTED
 from app_ui.panels.judge_panel import render_judge_panel
 from app_ui.panels.page_select_panel import render_page_selection
 from app_ui.safe_text import md
@@ -43,6 +43,8 @@ from views.chunk_size import render_study
 from views.evaluate_budget import render_budget
 from views.evaluate_kb import render_kb_evaluation
 
+K = evaluate_state.Keys
+
 # Column widths (px) of the per-query table: it fits beside the sidebar in a 1,440 px window.
 ID_WIDTH, KIND_WIDTH, QUERY_WIDTH = 50, 60, 240
 HEADER_CHAR_PX, HEADER_PADDING_PX = 8, 28  # a header's width: its characters and the sort icon
@@ -56,10 +58,9 @@ SOURCES = {
     "sample": "Sample golden set",
     "external": "External set",
     "upload": "Upload a golden set",
-    "built": "My golden set",
+    evaluate_state.BUILT_SOURCE: "My golden set",
 }
 FORMAT_FILE = SAMPLE_DIR / "FORMAT.md"
-SPAN_SELECTED, SPAN_PAGE, SPAN_CHUNKS = "selected", "page", "chunks"
 SPAN_SOURCES = {SPAN_SELECTED: "Selected text", SPAN_PAGE: "On the page", SPAN_CHUNKS: "Whole chunks"}
 LOGGER = logging.getLogger(__name__)
 
@@ -73,7 +74,7 @@ def render() -> None:
     )
     outcome = run_state.current_outcome()
     widgets.show_messages(outcome)
-    if st.session_state.get(keys.Evaluate.GOTO_MARKING):
+    if evaluate_state.read().arrived_to_mark:
         st.info(
             "The span you selected on the page view is in **Make a golden set** below: type the queries it answers.",
             icon=":material/arrow_downward:",
@@ -113,16 +114,16 @@ def _choose_golden_set(
     """
     samples = list_samples()
     active_samples = [slug for slug in inputs.samples if slug in samples]
-    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    built = evaluate_state.read().built
     external = corpus_missing_message() is None
     options = [
         *(["sample"] if active_samples else []),
         *(["external"] if external else []),
         "upload",
-        *(["built"] if built else []),
+        *([evaluate_state.BUILT_SOURCE] if built else []),
     ]
-    state.keep_choice(keys.Evaluate.SOURCE, options, options[0])
-    source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=keys.Evaluate.SOURCE, horizontal=True)
+    state.keep_choice(K.SOURCE, options, options[0])
+    source = st.radio("Golden set", options, format_func=SOURCES.__getitem__, key=K.SOURCE, horizontal=True)
     _render_format_help()
     if source == "sample":
         golden = _choose_sample_set(active_samples)
@@ -140,12 +141,12 @@ def _choose_golden_set(
 def _choose_sample_set(active_samples: list[str]) -> GoldenSet:
     """The golden set of one of the sidebar's active samples."""
     samples = list_samples()
-    state.keep_choice(keys.Evaluate.SAMPLE, active_samples, active_samples[0])
+    state.keep_choice(K.SAMPLE, active_samples, active_samples[0])
     slug = st.selectbox(
         "Sample document",
         active_samples,
         format_func=lambda s: f"{samples[s].label} ({len(samples[s].golden.queries)} queries)",
-        key=keys.Evaluate.SAMPLE,
+        key=K.SAMPLE,
         help="The golden sets of the sample documents active in the sidebar.",
     )
     return samples[slug].golden
@@ -158,7 +159,7 @@ def _uploaded_set(active_samples: list[str]) -> GoldenSet | None:
     upload = st.file_uploader(
         "Golden-set JSON",
         type=["json"],
-        key=keys.Evaluate.UPLOAD,
+        key=K.UPLOAD,
         help="Its 'document' must be the file name of an active document (a sample or an upload).",
     )
     if upload is None:
@@ -206,12 +207,12 @@ def _choose_external() -> tuple[GoldenSet, Document, None] | None:
     try:
         sets = corpora.external_golden_sets()
         names = list(sets)
-        state.keep_choice(keys.Evaluate.EXTERNAL, names, names[0])
+        state.keep_choice(K.EXTERNAL, names, names[0])
         name = st.selectbox(
             "Third-party document",
             names,
             format_func=lambda n: f"{n} ({len(sets[n].queries)} queries)",
-            key=keys.Evaluate.EXTERNAL,
+            key=K.EXTERNAL,
             help="Golden sets written for documents nobody here wrote (eval_sets/external/); the first "
             "evaluation of a document embeds it.",
         )
@@ -260,7 +261,7 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         "precision: share of what is sent that is gold; covered: the whole gold span was sent."
     )
     st.subheader("Per query kind")
-    st.plotly_chart(summary_figure(evaluation), key=keys.Evaluate.CHART, config={"displayModeBar": False})
+    st.plotly_chart(summary_figure(evaluation), key=K.CHART, config={"displayModeBar": False})
 
     st.subheader("Per query")
     table = query_table(evaluation)
@@ -269,7 +270,7 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         "Per method, show",
         tuple(TABLE_METRICS),
         format_func=lambda name: TABLE_METRICS[name][0],
-        key=keys.Evaluate.TABLE_METRIC,
+        key=K.TABLE_METRIC,
         default=RECALL,
     )
     columns = per_query_columns(metric or RECALL)
@@ -278,29 +279,22 @@ def _render_results(evaluation: Evaluation, inputs: state.Inputs, slug: str | No
         hide_index=True,
         column_config=columns,
         column_order=list(columns),
-        key=keys.Evaluate.TABLE,
-        on_select=lambda: _on_row_selected(ids),
+        key=K.TABLE,
+        on_select=lambda: evaluate_state.on_row_selected(ids),
         selection_mode="single-row",
         height=min(38 + 35 * len(ids), 600),  # every row visible up to ~16 queries
     )
     csv_column, json_column, _ = st.columns([1, 1, 2])
-    csv_column.download_button(
-        "Download results (CSV)",
-        evaluation.to_csv(),
-        file_name=f"{Path(evaluation.golden.document_name).stem}.evaluation.csv",
-        mime="text/csv",
-        key=keys.Evaluate.DOWNLOAD_CSV,
-        icon=":material/download:",
-    )
-    json_column.download_button(
-        "Download results (JSON)",
-        evaluation.to_json(),
-        file_name=f"{Path(evaluation.golden.document_name).stem}.evaluation.json",
-        mime="application/json",
-        key=keys.Evaluate.DOWNLOAD_JSON,
-        icon=":material/download:",
-    )
+    stem = Path(evaluation.golden.document_name).stem
+    _download(csv_column, "Download results (CSV)", evaluation.to_csv(), f"{stem}.evaluation.csv", K.DOWNLOAD_CSV)
+    _download(json_column, "Download results (JSON)", evaluation.to_json(), f"{stem}.evaluation.json", K.DOWNLOAD_JSON)
     _render_open_query(evaluation, ids, slug)
+
+
+def _download(column, label: str, data: str, file_name: str, key: str) -> None:
+    """A download button for a CSV or JSON file."""
+    mime = "text/csv" if file_name.endswith(".csv") else "application/json"
+    column.download_button(label, data, file_name=file_name, mime=mime, key=key, icon=":material/download:")
 
 
 def header_width(label: str) -> int:
@@ -328,22 +322,16 @@ def per_query_columns(metric: str) -> dict[str, object]:
     return columns
 
 
-def _on_row_selected(ids: list[str]) -> None:
-    rows = st.session_state[keys.Evaluate.TABLE].selection.rows
-    if rows and rows[0] < len(ids):
-        st.session_state[keys.Evaluate.OPEN] = ids[rows[0]]
-
-
 def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None) -> None:
     """Pick a query (or click its row): what each method sent, and a button to Explore it."""
     st.subheader("One query")
     by_id = {query.id: query for query in evaluation.queries}
-    state.keep_choice(keys.Evaluate.OPEN, by_id, ids[0])
+    state.keep_choice(K.OPEN, by_id, ids[0])
     query_id = st.selectbox(
         "Query (or click a row of the table)",
         ids,
         format_func=lambda i: f"{i} ({by_id[i].kind}): {by_id[i].query}",
-        key=keys.Evaluate.OPEN,
+        key=K.OPEN,
     )
     query = by_id[query_id]
     gold_chunks = evaluation.gold_chunks(query)
@@ -376,21 +364,13 @@ def _render_open_query(evaluation: Evaluation, ids: list[str], slug: str | None)
     where = "this sample alone" if slug else f"{md(evaluation.golden.document_name)} with no sample documents"
     st.button(
         "Open in Explore",
-        key=keys.Evaluate.OPEN_EXPLORE,
+        key=K.OPEN_EXPLORE,
         icon=":material/bar_chart:",
-        on_click=_open_in_explore,
+        on_click=evaluate_state.open_in_explore,
         args=(query.query, slug),
         help=f"Sets the sidebar query to this one and the documents to {where}, "
         "so Explore shows what this row measured.",
     )
-
-
-def _open_in_explore(query: str, slug: str) -> None:
-    """Callback: put the query and its document in the sidebar, then open Explore (a full rerun)."""
-    st.session_state[keys.QUERY] = query
-    st.session_state[keys.QUERY_2] = ""
-    st.session_state[keys.SAMPLES] = [slug] if slug else []
-    navigation.request("Explore")
 
 
 # ------------------------------------------------------------------------------ gold marking
@@ -399,7 +379,7 @@ def _open_in_explore(query: str, slug: str) -> None:
 def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: run_state.RunOutcome) -> None:
     """Make a golden set: select the answer's text (or pick chunks), type the queries it answers."""
     st.subheader("Make a golden set: select the answer, type its queries")
-    message = st.session_state.pop(keys.Evaluate.MARK_MESSAGE, None)
+    message = evaluate_state.take_mark_message()
     if message:
         level, text = message
         (st.success if level == "success" else st.error)(md(text))
@@ -408,16 +388,16 @@ def _render_marking(inputs: state.Inputs, documents: list[Document], outcome: ru
         _render_built_set()
         return
     names = [document.name for document in documents]
-    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
-    state.keep_choice(keys.Evaluate.MARK_DOC, names, built.document if built and built.document in names else names[0])
-    name = st.selectbox("Document", names, key=keys.Evaluate.MARK_DOC)
+    built = evaluate_state.read().built
+    state.keep_choice(K.MARK_DOC, names, built.document if built and built.document in names else names[0])
+    name = st.selectbox("Document", names, key=K.MARK_DOC)
     document = documents[names.index(name)]
     corpus = corpora.corpus_of((document,), inputs.params.chunk_size, inputs.params.chunk_headers)
     source = st.segmented_control(
         "The gold span",
         tuple(SPAN_SOURCES),
         format_func=SPAN_SOURCES.__getitem__,
-        key=keys.Evaluate.SPAN_SOURCE,
+        key=K.SPAN_SOURCE,
         default=SPAN_SELECTED,
     )
     if source == SPAN_CHUNKS:
@@ -436,35 +416,31 @@ def _selected_span(document: Document, result) -> tuple[int, int] | None:
     for segment in result.segments if result is not None else ():
         if segment.doc_id == document.doc_id:
             pieces[segment.label] = (segment.start_char, segment.end_char, f"segment {segment.label} of the result")
-    state.keep_choice(keys.Evaluate.SELECT_WHERE, list(pieces), "document")
-    where = st.selectbox(
-        "Select in", list(pieces), format_func=lambda key: pieces[key][2], key=keys.Evaluate.SELECT_WHERE
-    )
+    state.keep_choice(K.SELECT_WHERE, list(pieces), "document")
+    where = st.selectbox("Select in", list(pieces), format_func=lambda key: pieces[key][2], key=K.SELECT_WHERE)
     start, end, _ = pieces[where]
     st.caption("Select the answer's text with the mouse (or Shift + arrows); the selection is the gold span.")
-    value = select_text(document.text[start:end], key=keys.Evaluate.SELECT_TEXT, offset=start)
+    value = select_text(document.text[start:end], key=K.SELECT_TEXT, offset=start)
     span = span_from_value(value, len(document.text))
     return None if span is None else (span.start, span.end)
 
 
 def _picked_chunks_span(chunks, document: Document, outcome: run_state.RunOutcome) -> tuple[int, int] | None:
     """Whole chunks as the span: from the first picked chunk to the last."""
-    picked = [n for n in st.session_state.get(keys.Evaluate.MARK_CHUNKS, []) if isinstance(n, int) and n < len(chunks)]
-    st.session_state[keys.Evaluate.MARK_CHUNKS] = picked
-    clicked = selection.clicked_chunk_in(outcome.result, document)
+    evaluate_state.keep_picked_chunks(len(chunks))
+    clicked = explore_state.clicked_chunk_in(outcome.result, document)
     if clicked is not None:
         st.button(
             f"Add chunk {clicked} (clicked on Explore)",
-            key=keys.Evaluate.ADD_CLICKED,
-            on_click=lambda: st.session_state.__setitem__(
-                keys.Evaluate.MARK_CHUNKS, sorted({*st.session_state[keys.Evaluate.MARK_CHUNKS], clicked})
-            ),
+            key=K.ADD_CLICKED,
+            on_click=evaluate_state.add_chunk,
+            args=(clicked,),
         )
     selected = st.multiselect(
         "Chunks that hold the answer",
         list(range(len(chunks))),
         format_func=lambda n: f"{n} (p. {chunks[n].first_page}): {' '.join(chunks[n].text.split()[:8])}...",
-        key=keys.Evaluate.MARK_CHUNKS,
+        key=K.MARK_CHUNKS,
         help="The gold span runs from the first picked chunk to the last, including the chunks between.",
     )
     if not selected:
@@ -483,28 +459,27 @@ def _render_span_form(document: Document, span: tuple[int, int] | None, query: s
     pages = f"p. {first_page}" if first_page == last_page else f"pp. {first_page}-{last_page}"
     with st.expander(f"Gold span: characters {start:,}-{end:,} ({pages}), {len(text.strip()):,} characters"):
         st.text(text.strip())
-    if keys.Evaluate.FORM_QUERIES not in st.session_state:
-        st.session_state[keys.Evaluate.FORM_QUERIES] = query
-    with st.form(keys.Evaluate.SPAN_FORM, border=True):
+    evaluate_state.init_form(query)
+    with st.form(K.SPAN_FORM, border=True):
         st.text_area(
             "Queries this span answers (one a line; each becomes a golden query)",
-            key=keys.Evaluate.FORM_QUERIES,
+            key=K.FORM_QUERIES,
             height=110,
         )
         kind_column, note_column = st.columns([1, 3])
-        kind_column.selectbox("Kind", QUERY_KINDS, key=keys.Evaluate.MARK_KIND)
-        note_column.text_input("Note (optional)", key=keys.Evaluate.MARK_NOTE)
+        kind_column.selectbox("Kind", QUERY_KINDS, key=K.MARK_KIND)
+        note_column.text_input("Note (optional)", key=K.MARK_NOTE)
         st.form_submit_button(
             "Add to my golden set",
             type="primary",
             icon=":material/add:",
-            on_click=marking.add_queries,
+            on_click=evaluate_state.add_queries,
             args=(document.name, document.text, start, end),
         )
 
 
 def _render_built_set() -> None:
-    built: GoldenSet | None = st.session_state.get(keys.Evaluate.BUILT)
+    built = evaluate_state.read().built
     if not built:
         return
     st.markdown(f"**My golden set:** {len(built.queries)} queries for {md(built.document)}")
@@ -524,20 +499,14 @@ def _render_built_set() -> None:
             ]
         ),
         hide_index=True,
-        key=keys.Evaluate.BUILT_TABLE,
+        key=K.BUILT_TABLE,
     )
     download_column, evaluate_column, clear_column = st.columns(3)
-    download_column.download_button(
-        "Download golden set (JSON)",
-        built.to_json(),
-        file_name=f"{Path(built.document).stem}.golden.json",
-        mime="application/json",
-        key=keys.Evaluate.DOWNLOAD_GOLDEN,
-        icon=":material/download:",
-    )
+    golden_file = f"{Path(built.document).stem}.golden.json"
+    _download(download_column, "Download golden set (JSON)", built.to_json(), golden_file, K.DOWNLOAD_GOLDEN)
     evaluate_column.button(
         "Evaluate it above",
-        key=keys.Evaluate.EVALUATE_BUILT,
-        on_click=lambda: st.session_state.__setitem__(keys.Evaluate.SOURCE, "built"),
+        key=K.EVALUATE_BUILT,
+        on_click=evaluate_state.evaluate_built,
     )
-    clear_column.button("Clear my golden set", key=keys.Evaluate.CLEAR_BUILT, on_click=marking.clear_built_set)
+    clear_column.button("Clear my golden set", key=K.CLEAR_BUILT, on_click=evaluate_state.clear_built_set)

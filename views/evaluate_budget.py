@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from app_ui import caching, components, compute, keys, state
+from app_ui import caching, components, compute, state
+from app_ui.page_state import evaluate_budget as evaluate_budget_state
 from app_ui.panels.params_export import render_params_export
 from app_ui.safe_text import md
 from rse_core import Document, RSEError, RSEParams
@@ -20,6 +22,8 @@ from rse_core.evaluation.scored_sets import ScoredSet
 from rse_core.evaluation.tuning import TunePoint, TuneResult, tune
 from rse_core.figures.evaluation import budget_figure
 from rse_core.param_specs import PARAM_SPECS
+
+K = evaluate_budget_state.Keys
 
 TUNED_FIELDS = tuple(spec.name for spec in PARAM_SPECS if spec.tuned)
 
@@ -77,61 +81,64 @@ def render_budget(golden: GoldenSet, document: Document, inputs: state.Inputs) -
         st.error(md(error), icon=":material/error:")
         return
     kinds = list(curves)
-    state.keep_choice(keys.EvaluateBudget.KIND, kinds, "all")
-    kind = st.radio("Queries", kinds, key=keys.EvaluateBudget.KIND, horizontal=True)
+    state.keep_choice(K.KIND, kinds, "all")
+    kind = st.radio("Queries", kinds, key=K.KIND, horizontal=True)
     key = _settings_key(golden, inputs)
-    stored = st.session_state.get(keys.EvaluateBudget.RESULT)
-    tuned: TuneResult | None = stored[1] if stored and stored[0] == key else None
+    tuned = evaluate_budget_state.tuned_for(key)
     current_curve = next(curve for curve in curves[kind] if curve.method == "rse")
     here = next((p for p in current_curve.points if p.setting == getattr(inputs.params, current_curve.parameter)), None)
     current = None if here is None else TunePoint(inputs.params, here.recall, here.characters)
     st.plotly_chart(
         budget_figure(curves[kind], current, tuned if kind == "all" else None),
-        key=keys.EvaluateBudget.CHART,
+        key=K.CHART,
         config=components.chart_config("recall_vs_characters"),
     )
     st.dataframe(
         equal_budget_table(scored, curves, inputs.params),
         hide_index=True,
-        key=keys.EvaluateBudget.BUDGET_TABLE,
-        column_config={
-            name: st.column_config.NumberColumn(name, format=fmt)
-            for name, fmt in (
-                ("RSE recall", "%.2f"),
-                ("top-k recall at RSE's characters", "%.2f"),
-                ("window recall at RSE's characters", "%.2f"),
-                ("characters", "%d"),
-                ("area RSE", "%.3f"),
-                ("area top-k", "%.3f"),
-                ("area window", "%.3f"),
-            )
-        },
+        key=K.BUDGET_TABLE,
+        column_config=components.number_columns(
+            {
+                "RSE recall": "%.2f",
+                "top-k recall at RSE's characters": "%.2f",
+                "window recall at RSE's characters": "%.2f",
+                "characters": "%d",
+                "area RSE": "%.3f",
+                "area top-k": "%.3f",
+                "area window": "%.3f",
+            }
+        ),
     )
     _render_tune(scored, key, inputs, tuned)
 
 
+def budget_row(key: str, noun: str, help_text: str) -> tuple[int, DeltaGenerator]:
+    """An auto-tune's character budget per ``noun`` (query, question), and the column beside it
+    for its button."""
+    budget_column, button_column = st.columns([2, 1], vertical_alignment="bottom")
+    evaluate_budget_state.init_budget(key)
+    budget = budget_column.number_input(
+        f"Character budget per {noun} (mean)", min_value=500, max_value=50_000, step=500, key=key, help=help_text
+    )
+    return budget, button_column
+
+
 def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: TuneResult | None) -> None:
     st.subheader("Auto-tune")
-    budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
-    if keys.EvaluateBudget.BUDGET not in st.session_state:
-        st.session_state[keys.EvaluateBudget.BUDGET] = 8000
-    budget = budget_column.number_input(
-        "Character budget per query (mean)",
-        min_value=500,
-        max_value=50_000,
-        step=500,
-        key=keys.EvaluateBudget.BUDGET,
-        help="The best mean recall among penalty, minimum value, decay rate and max chunks per segment "
+    budget, run_column = budget_row(
+        K.BUDGET,
+        "query",
+        "The best mean recall among penalty, minimum value, decay rate and max chunks per segment "
         "settings that send at most this many characters per query on average.",
     )
-    if run_column.button("Auto-tune", key=keys.EvaluateBudget.TUNE, icon=":material/tune:", type="primary"):
+    if run_column.button("Auto-tune", key=K.TUNE, icon=":material/tune:", type="primary"):
         with st.spinner(f"Trying settings on {len(scored.cases)} queries..."):
             try:
                 tuned = tune(scored, float(budget), inputs.params)
             except RSEError as error:
                 st.error(md(error), icon=":material/error:")
                 return
-        st.session_state[keys.EvaluateBudget.RESULT] = (key, tuned)
+        evaluate_budget_state.keep_tuned(key, tuned)
         st.rerun()  # redraw the chart above with the winner on it
     if tuned is None:
         st.caption("Finds the setting with the best recall within the budget, from the scores already computed.")
@@ -147,15 +154,10 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
     )
     st.button(
         "Apply to the sidebar",
-        key=keys.EvaluateBudget.APPLY,
+        key=K.APPLY,
         icon=":material/check:",
-        on_click=apply_tuned,
-        args=(tuned.best.params,),
+        on_click=evaluate_budget_state.apply_tuned,
+        args=(tuned.best.params, TUNED_FIELDS),
         help="Sets the penalty, minimum segment value, decay rate and max chunks per segment sliders.",
     )
     render_params_export(tuned.best.params, scorer=scored.scorer, model="", calibration=scored.calibration.describe())
-
-
-def apply_tuned(params: RSEParams) -> None:
-    """Callback: set the four tuned sliders and mark the preset as matching (or custom)."""
-    state.set_param_values({name: getattr(params, name) for name in TUNED_FIELDS})

@@ -15,8 +15,10 @@ import logging
 import pandas as pd
 import streamlit as st
 
-from app_ui import components, kb_evaluation, kb_settings, keys, navigation, state, widgets
+from app_ui import components, kb_evaluation, state, widgets
 from app_ui import knowledge_bases as kbs
+from app_ui.page_state import evaluate_kb as evaluate_kb_state
+from app_ui.page_state import knowledge_base as kb_state
 from app_ui.safe_text import md
 from rse_core import RSEError, RSEParams
 from rse_core.evaluation.curves import MAX_CHARACTERS
@@ -26,8 +28,9 @@ from rse_core.evaluation.retrieval_targets import check_kb_targets
 from rse_core.evaluation.tuning import TunePoint
 from rse_core.figures.evaluation import budget_figure
 from rse_core.kb import KBQueryParams
+from views.evaluate_budget import budget_row
 
-K = keys.EvaluateKB
+K = evaluate_kb_state.Keys
 LOGGER = logging.getLogger(__name__)
 COLUMNS = {  # summary field -> (column label, number format)
     "questions": ("questions", "%d"),
@@ -55,7 +58,7 @@ def render_kb_evaluation() -> None:
     state.keep_choice(K.SET, list(offered), kb_evaluation.SAMPLES)
     pick, run = st.columns([3, 1], vertical_alignment="bottom")
     name = pick.selectbox("Knowledge-base set", list(offered), format_func=offered.__getitem__, key=K.SET)
-    params, kb_params = kb_settings.saved_settings()
+    params, kb_params = kb_state.saved_settings()
     st.caption(md(_settings_line(params, kb_params)))
     missing = kb_evaluation.not_offered()
     if missing:
@@ -63,7 +66,7 @@ def render_kb_evaluation() -> None:
     run_key = (name, params, kb_params)
     if run.button("Run", key=K.RUN, icon=":material/play_arrow:", type="primary"):
         _run(name, params, kb_params, run_key)
-    stored = st.session_state.get(K.RESULT)
+    stored = evaluate_kb_state.last_run()
     if stored is None or stored[0] != run_key:
         st.caption(
             "Press **Run** to ask this set's questions of its base"
@@ -98,8 +101,7 @@ def _run(name: str, params: RSEParams, kb_params: KBQueryParams, run_key: tuple)
             icon=":material/error:",
         )
         return
-    st.session_state[K.RESULT] = (run_key, evaluation)
-    st.session_state.pop(K.TUNED, None)
+    evaluate_kb_state.keep_run(run_key, evaluation)
 
 
 def _render_result(evaluation: KBEvaluation, name: str, run_key: tuple) -> None:
@@ -164,29 +166,21 @@ def _cell(field: str, value: object) -> object:
 
 def _render_tune(evaluation: KBEvaluation, run_key: tuple) -> None:
     st.markdown("**Auto-tune over the base**")
-    budget_column, run_column = st.columns([2, 1], vertical_alignment="bottom")
-    if K.BUDGET not in st.session_state:
-        st.session_state[K.BUDGET] = 8000
-    budget = budget_column.number_input(
-        "Character budget per question (mean)",
-        min_value=500,
-        max_value=50_000,
-        step=500,
-        key=K.BUDGET,
-        help="The most gold pages touched among penalty, decay, max chunks, minimum value and documents-selected "
+    budget, run_column = budget_row(
+        K.BUDGET,
+        "question",
+        "The most gold pages touched among penalty, decay, max chunks, minimum value and documents-selected "
         "settings that send at most this many characters per question, tuned on half the documents' questions "
         "and scored on the other half.",
     )
-    tuned_entry = st.session_state.get(K.TUNED)
     if run_column.button("Auto-tune", key=K.TUNE, icon=":material/tune:"):
         chosen = kb_evaluation.open_set(run_key[0])
         with st.spinner(f"Trying settings on {len(evaluation.cases)} questions..."):
             tuned = tune_kb(chosen.base.kb, evaluation.cases, evaluation.params, float(budget))
-        tuned_entry = (run_key, float(budget), tuned)
-        st.session_state[K.TUNED] = tuned_entry
-    if tuned_entry is None or tuned_entry[0] != run_key or tuned_entry[1] != float(budget):
-        return
-    _render_tuned(tuned_entry[2])
+        evaluate_kb_state.keep_tuned(run_key, float(budget), tuned)
+    tuned = evaluate_kb_state.tuned_for(run_key, float(budget))
+    if tuned is not None:
+        _render_tuned(tuned)
 
 
 def _render_tuned(tuned: KBTuneResult) -> None:
@@ -218,15 +212,14 @@ def _render_tuned(tuned: KBTuneResult) -> None:
     st.dataframe(
         pd.DataFrame(rows),
         hide_index=True,
-        column_config={
-            name: st.column_config.NumberColumn(name, format=fmt)
-            for name, fmt in (
-                ("page hit", "%.2f"),
-                ("top-k page hit at its chars", "%.2f"),
-                ("recall", "%.2f"),
-                ("characters", "localized"),
-            )
-        },
+        column_config=components.number_columns(
+            {
+                "page hit": "%.2f",
+                "top-k page hit at its chars": "%.2f",
+                "recall": "%.2f",
+                "characters": "localized",
+            }
+        ),
     )
     st.caption(
         f"{tuned.tried} settings tried on {tuned.tuned_on} questions, scored on the other {tuned.held_out} "
@@ -237,12 +230,7 @@ def _render_tuned(tuned: KBTuneResult) -> None:
             "Apply on the Knowledge base page",
             key=K.APPLY,
             icon=":material/check:",
-            on_click=_apply,
+            on_click=evaluate_kb_state.apply_on_kb_page,
             args=(tuned.best.params, tuned.best.documents_selected),
             help="Sets that page's penalty, decay, minimum, max chunks and documents-selected, and opens it.",
         )
-
-
-def _apply(params: RSEParams, documents_selected: int) -> None:
-    kb_settings.apply_tuned(params, documents_selected)
-    navigation.request("Knowledge base")

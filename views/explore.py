@@ -2,8 +2,8 @@
 
 Reads the result ``app.py`` computed for this run (``run_state.current_outcome()``), never scores
 anything itself. The chart block is a fragment: clicking a bar or toggling the stages reruns only
-that block. The corpus index of the last clicked chunk is kept in
-``st.session_state[keys.Explore.SELECTED_CHUNK]`` for the "explain a chunk" panel (see
+that block. The corpus index of the last clicked chunk is kept by
+:mod:`app_ui.page_state.explore` for the "explain a chunk" panel (see
 :func:`render_selected_chunk`); the explain panel below the chart reads it.
 """
 
@@ -13,11 +13,12 @@ import html
 
 import streamlit as st
 
-from app_ui import components, compute, keys, selection, state
+from app_ui import components, compute, state
 from app_ui.built_html import html as html_element
 from app_ui.caching import session_memo
 from app_ui.gold import gold_spans
 from app_ui.live_chart import live_plotly_chart
+from app_ui.page_state import explore as explore_state
 from app_ui.panels.explain_panel import render_explain_panel
 from app_ui.panels.page_view_panel import render_page_view_panel
 from app_ui.panels.params_export import render_params_export
@@ -26,6 +27,8 @@ from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.values import RANGE_SLIDER_ABOVE, value_chart_spec
 from rse_core.search.optimal import GreedyVsOptimal
+
+K = explore_state.Keys
 
 TEXT_PANEL_HEIGHT = 600
 
@@ -42,14 +45,14 @@ def render() -> None:
         return
     render_headline(result)
 
-    with st.container(key=keys.Explore.BODY):  # keyed, so the chart's frame survives messages above it coming and going
+    with st.container(key=K.BODY):  # keyed, so the chart's frame survives messages above it coming and going
         chart_column, text_column = st.columns([5, 3], gap="medium")
         with chart_column:
             render_chart_block(result)
         with text_column:
             render_segment_texts(result)
 
-    selected = selection.valid_selection(result)
+    selected = explore_state.valid_selection(result)
     if selected is not None:
         # Outside the chart fragment: "Apply this penalty" must rerun the whole app, so the
         # result is recomputed with the new slider value.
@@ -60,14 +63,14 @@ def render() -> None:
         render_page_view_panel(result, selected)
 
     st.subheader("Share and export")
-    components.render_share_and_export(result, keys.Explore.PREFIX)
-    render_report_download(result, keys.Explore.PREFIX)
+    components.render_share_and_export(result, K.PREFIX)
+    render_report_download(result, K.PREFIX)
     render_params_export(
         result.params,
         scorer=result.scorer,
         model=result.model,
         calibration=result.calibration.describe(),
-        key=keys.Explore.EXPORT_CODE,
+        key=K.EXPORT_CODE,
     )
 
 
@@ -102,34 +105,35 @@ def render_chart_block(result: ExtractionResult) -> None:
     query = _chosen_query(result)
     st.toggle(
         "Show value stages",
-        key=keys.Explore.STAGES,
+        key=K.STAGES,
         help="Overlay each step of the value formula: calibrated score, beta-transformed, times the rank "
         "decay, and the final value after the penalty.",
     )
-    if selection.read_click(result):
+    if explore_state.read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
     st.toggle(
         "Compare with the optimal search",
-        key=keys.Explore.OPTIMAL,
+        key=K.OPTIMAL,
         help="Outline (dashed, O1, O2 ...) the segments of the exact search under the same limits, and give both "
         "totals. The app's segments come from the greedy search, as in dsRAG.",
     )
     zoom_strip = len(result.corpus.chunks) > RANGE_SLIDER_ABOVE and st.toggle(
         "Zoom strip under the chart",
-        key=keys.Explore.ZOOM_STRIP,
+        key=K.ZOOM_STRIP,
         help="A range slider under the chunks for zooming into a long document. Off by default: it draws every "
         "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
     )
-    selected = selection.valid_selection(result)
+    selected = explore_state.valid_selection(result)
     spans = session_memo(  # the corpus and queries alone decide them: not redone on a slider move
         "gold_spans", (result.corpus.key, tuple(result.queries)), lambda: gold_spans(result.corpus, result.queries), 4
     )
     gold = [span for span in spans if span.query_number == query]
-    comparison = compute.greedy_vs_optimal(result) if st.session_state.get(keys.Explore.OPTIMAL) else None
+    switches = explore_state.read()
+    comparison = compute.greedy_vs_optimal(result) if switches.show_optimal else None
     figure = value_chart_spec(
         result,
         query,
-        show_stages=bool(st.session_state.get(keys.Explore.STAGES)),
+        show_stages=switches.show_stages,
         selected_chunk=selected,
         gold_spans=[(span.start, span.end, span.label) for span in gold],
         optimal=[(s.start, s.end) for s in comparison.optimal] if comparison else (),
@@ -137,8 +141,8 @@ def render_chart_block(result: ExtractionResult) -> None:
     )
     if comparison is not None:
         render_optimal_line(comparison)
-    with st.container(key=keys.Explore.CHART_AREA):  # the same frame when the optimal line above comes and goes
-        live_plotly_chart(figure, key=keys.Explore.CHART, config=components.chart_config("rse-values"))
+    with st.container(key=K.CHART_AREA):  # the same frame when the optimal line above comes and goes
+        live_plotly_chart(figure, key=K.CHART, config=components.chart_config("rse-values"))
     if gold:
         st.caption(
             "Purple under the bars: the gold answer of "
@@ -177,15 +181,15 @@ def _chosen_query(result: ExtractionResult) -> int:
     def label(i: int) -> str:
         return f"Q{i + 1}: {md(result.queries[i], 48)}"  # radio options are Markdown
 
-    state.keep_choice(keys.Explore.QUERY_CHOICE, options, 0, label)
-    return st.radio("Chart the values of", options, format_func=label, horizontal=True, key=keys.Explore.QUERY_CHOICE)
+    state.keep_choice(K.QUERY_CHOICE, options, 0, label)
+    return st.radio("Chart the values of", options, format_func=label, horizontal=True, key=K.QUERY_CHOICE)
 
 
 def render_selected_chunk(result: ExtractionResult, query: int, selected: int | None) -> None:
     """Hook for the "explain a chunk" panel: what the page shows about the clicked chunk.
 
-    ``selected`` is a corpus index (``result.corpus.chunks[selected]``), also in
-    ``st.session_state[keys.Explore.SELECTED_CHUNK]``; ``query`` is the query whose values are charted.
+    ``selected`` is a corpus index (``result.corpus.chunks[selected]``), the one
+    :func:`app_ui.page_state.explore.valid_selection` keeps; ``query`` is the query whose values are charted.
     This one-line summary is the placeholder a fuller explanation replaces.
     """
     if selected is None:
@@ -225,6 +229,6 @@ def render_segment_texts(result: ExtractionResult) -> None:
         '<span class="rse-chip muted">12</span> where a chunk starts</div>'
     )
     with st.container(height=TEXT_PANEL_HEIGHT, border=True):
-        selected = selection.valid_selection(result)
+        selected = explore_state.valid_selection(result)
         for segment in components.segments_in_document_order(result):
             html_element(components.segment_html(result, segment, selected_chunk=selected))

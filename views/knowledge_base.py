@@ -3,8 +3,8 @@ ran over and why, one value strip per selected document with its segments, their
 top-k list beside.
 
 Only draws: bases, answers and settings come from ``app_ui.knowledge_bases`` and
-``app_ui.kb_settings``. The first stage is cached per session, so the RSE sliders only redo
-values and the segment search.
+``app_ui.page_state.knowledge_base``. The first stage is cached per session, so the RSE sliders
+only redo values and the segment search.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import logging
 
 import streamlit as st
 
-from app_ui import components, kb_settings, state, widgets
-from app_ui import keys as app_keys
+from app_ui import components, state, widgets
 from app_ui import knowledge_bases as kbs
+from app_ui.page_state import knowledge_base as kb_state
 from app_ui.safe_text import md
 from rse_core import ExtractedSegment, RSEParams
 from rse_core.documents.reflow import reflow
@@ -24,7 +24,8 @@ from rse_core.errors import RSEError
 from rse_core.figures.knowledge_base import document_strip, top_k_chunks_of
 from rse_core.kb import FirstStage
 
-K = app_keys.KnowledgeBase
+K = kb_state.Keys
+
 LOGGER = logging.getLogger(__name__)
 TOP_K_SHOWN = 20
 PREVIEW_CHARS = 220
@@ -39,18 +40,18 @@ def render() -> None:
         "the best hits are selected, and RSE values every chunk of each selected document and picks segments "
         "across them under one budget. Moving an RSE slider reuses the first stage's hits."
     )
-    kb_settings.init()
+    kb_state.init()
     try:
         base = _choose_base()
         if base is None:
             return
         _render_ask()
-        queries = kb_settings.read_queries()
+        queries = kb_state.read_queries()
         if not queries:
             st.info("Type a question to ask the knowledge base.", icon=":material/edit:")
             return
-        params = kbs.rse_params_for(base, kb_settings.read_params())
-        kb_params = kb_settings.read_kb_params()
+        params = kbs.rse_params_for(base, kb_state.read_params())
+        kb_params = kb_state.read_kb_params()
         try:
             answer = kbs.answer(base, queries, params, kb_params)
         except RSEError as error:
@@ -58,7 +59,7 @@ def render() -> None:
             return
         _render_answer(base, answer, params)
     finally:
-        kb_settings.save()
+        kb_state.save()
 
 
 # ------------------------------------------------------------------------------ the base
@@ -145,15 +146,15 @@ def _render_ask() -> None:
     first.text_input("Question", key=K.QUERY, max_chars=2000)
     second.text_input("Second question (optional)", key=K.QUERY_2, max_chars=2000)
     st.markdown("**First stage** (a new search when these change)")
-    columns = st.columns(len(kb_settings.KB_SLIDERS) + 1)
-    columns[0].selectbox(
+    columns = st.columns(len(kb_state.KB_SLIDERS) + 1)
+    stage = columns[0].selectbox(
         "First stage",
         [stage.value for stage in FirstStage],
         key=K.FIRST_STAGE,
         help="dense: MiniLM vectors; bm25: full-text; hybrid: both, fused by the weight.",
     )
-    for column, spec in zip(columns[1:], kb_settings.KB_SLIDERS, strict=True):
-        disabled = spec.field == "fusion_weight" and st.session_state[K.FIRST_STAGE] != FirstStage.HYBRID
+    for column, spec in zip(columns[1:], kb_state.KB_SLIDERS, strict=True):
+        disabled = spec.field == "fusion_weight" and stage != FirstStage.HYBRID
         column.slider(
             spec.label, spec.low, spec.high, step=spec.step, key=K.param(spec.field), help=spec.help, disabled=disabled
         )
@@ -169,7 +170,11 @@ def _render_ask() -> None:
     )
     columns = st.columns(len(K.PARAM_FIELDS) + 1)
     columns[0].selectbox(
-        "Preset", kb_settings.PRESETS, key=K.PRESET, on_change=kb_settings.apply_preset, help="Sets the sliders."
+        "Preset",
+        kb_state.PRESETS,
+        key=K.PRESET,
+        on_change=kb_state.apply_preset,
+        help="Sets the sliders.",
     )
     for column, field_name in zip(columns[1:], K.PARAM_FIELDS, strict=True):
         spec = state.SLIDER_BY_FIELD[field_name]
@@ -180,7 +185,7 @@ def _render_ask() -> None:
             step=spec.step,
             key=K.param(field_name),
             help=spec.help,
-            on_change=kb_settings.on_slider_change,
+            on_change=kb_state.on_slider_change,
         )
 
 
@@ -249,7 +254,7 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
                 f"Open {md(entry.name, 60)} in Explore",
                 key=K.open_explore(doc_id),
                 icon=":material/bar_chart:",
-                on_click=kb_settings.open_in_explore,
+                on_click=kb_state.open_in_explore,
                 args=(slug, result.queries, params, result.first_stage.value),
                 help="Explore this document alone with the same questions and RSE settings "
                 "(Explore scores its chunks itself, so values differ a little).",

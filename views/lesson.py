@@ -25,6 +25,7 @@ import streamlit as st
 
 from app_ui import components, compute, corpora, hotkeys, keys, presenter, state
 from app_ui.gold import chunk_range
+from app_ui.page_state import lesson as lesson_state
 from app_ui.panels.explain_panel import render_explain_panel
 from app_ui.safe_text import md
 from app_ui.samples import list_samples
@@ -45,6 +46,8 @@ from rse_core.teaching.lesson_case import (
     runs_text,
 )
 from rse_core.teaching.objective import explain_objective
+
+K = lesson_state.Keys
 
 CASE_SAMPLE, CASE_QUERY_ID = "tech_report", "tr-10"
 """The live case: the Demo's gapped story, the sample whose answer has gaps at the default parameters."""
@@ -121,15 +124,15 @@ def render() -> None:
         "ceiling": lambda: render_ceiling(result),
     }
     if present:
-        st.session_state.setdefault(keys.Lesson.SECTION, "cluster")
+        lesson_state.init_section()
         st.segmented_control(
             "Section",
             list(SECTIONS),
             format_func=SECTIONS.__getitem__,
-            key=keys.Lesson.SECTION,
+            key=K.SECTION,
             label_visibility="collapsed",
         )
-        draw[st.session_state.get(keys.Lesson.SECTION) or "cluster"]()
+        draw[lesson_state.read().section]()
         return
     for number, name in enumerate(SECTIONS):
         if number:
@@ -183,11 +186,9 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
 
 def _explain_beside(result: ExtractionResult, facts: ClusterFacts) -> None:
     """The explain panel beside the chart (presenter mode): a gap first, any chunk on request."""
-    st.session_state.setdefault(keys.Lesson.EXPLAIN_CHUNK, facts.gaps[0].index if facts.gaps else 0)
-    st.number_input(
-        "Explain chunk", min_value=0, max_value=len(result.corpus.chunks) - 1, step=1, key=keys.Lesson.EXPLAIN_CHUNK
-    )
-    render_explain_panel(result, int(st.session_state[keys.Lesson.EXPLAIN_CHUNK]))
+    lesson_state.init_explain_chunk(facts.gaps[0].index if facts.gaps else 0)
+    st.number_input("Explain chunk", min_value=0, max_value=len(result.corpus.chunks) - 1, step=1, key=K.EXPLAIN_CHUNK)
+    render_explain_panel(result, lesson_state.read().explain_chunk or 0)
 
 
 def _cluster_chart(result: ExtractionResult, query: GoldenQuery, facts: ClusterFacts, *, height: int = 480) -> None:
@@ -196,7 +197,7 @@ def _cluster_chart(result: ExtractionResult, query: GoldenQuery, facts: ClusterF
         value_chart(
             result, 0, gold_spans=[(gold[0], gold[1], f"gold {query.id}: the answer")] if gold else (), height=height
         ),
-        key=keys.Lesson.CHART,
+        key=K.CHART,
         config=components.chart_config("lesson-gapped-cluster"),
         theme=None,
         width="stretch",
@@ -296,9 +297,9 @@ def render_objective() -> None:
             left,
             f"RSE's greedy: {num(objective.greedy_total)}",
             segment_bands(list(objective.greedy)),
-            keys.Lesson.OBJECTIVE_CHART,
+            K.OBJECTIVE_CHART,
         ),
-        (right, f"Exact maximum total: {num(objective.optimal_total)}", optimal, keys.Lesson.OBJECTIVE_CHART + "_opt"),
+        (right, f"Exact maximum total: {num(objective.optimal_total)}", optimal, K.OBJECTIVE_CHART + "_opt"),
     ):
         with column:
             st.plotly_chart(
@@ -325,8 +326,8 @@ def render_search_steps(result: ExtractionResult, query: GoldenQuery) -> None:
         minimum_value=p.minimum_value,
         document_splits=result.corpus.document_splits,
     )
-    hotkeys.step_keys(keys.Lesson.HOTKEYS, keys.Lesson.STEP, 1, len(steps), default=1)
-    current = components.stepper(len(steps), keys.Lesson.STEP, noun="turn", button_key=keys.Lesson.STEP_NEXT)
+    hotkeys.step_keys(K.HOTKEYS, K.STEP, 1, len(steps), default=1)
+    current = components.stepper(len(steps), K.STEP, noun="turn", button_key=K.STEP_NEXT)
     entry = steps[current - 1]
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     bands = segment_bands(
@@ -349,7 +350,7 @@ def render_search_steps(result: ExtractionResult, query: GoldenQuery) -> None:
     with chart:
         st.plotly_chart(
             worked_example_chart(values[first:last], bands, height=400, first=first),
-            key=keys.Lesson.STEP_CHART,
+            key=K.STEP_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -405,7 +406,7 @@ def render_headers(inputs: state.Inputs) -> None:
         )
     st.dataframe(
         headers_table(rows),
-        key=keys.Lesson.HEADERS_TABLE,
+        key=K.HEADERS_TABLE,
         hide_index=True,
         column_config={
             "RSE recall": st.column_config.NumberColumn(format="%.2f"),
@@ -477,7 +478,7 @@ def render_claims(inputs: state.Inputs) -> None:
             return
         st.dataframe(
             table,
-            key=keys.Lesson.MEASURED,
+            key=K.MEASURED,
             hide_index=True,
             height=38 + 35 * len(table),
             column_config={

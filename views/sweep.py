@@ -11,41 +11,20 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_ui import components, keys, state, widgets
+from app_ui import components, state
+from app_ui.page_state import sweep as sweep_state
 from app_ui.safe_text import clean, md
-from app_ui.sweeping import apply_setting, cell_from_selection, gold_for, run_sweep
+from app_ui.sweeping import gold_for, run_sweep
 from rse_core import RSEError
 from rse_core.evaluation.sweep import SweepParam
 from rse_core.figures.teaching import METRIC_LABELS, sweep_heatmap
 from rse_core.param_specs import MAX_LENGTH, MINIMUM_VALUE
 
-NO_GOLD = ""
+K = sweep_state.Keys
+
+NO_GOLD = sweep_state.NO_GOLD
 
 Y_PARAMS = (SweepParam(MINIMUM_VALUE.name), SweepParam(MAX_LENGTH.name))
-
-
-def _on_cell_click(chart_key: str) -> None:
-    last = st.session_state.get(keys.Sweep.LAST)
-    if last is None:
-        return
-    x_param, x_values, y_param, y_values = last
-    cell = cell_from_selection(st.session_state.get(chart_key), x_values, y_values)
-    if cell is None:
-        return
-    apply_setting(x_param, cell[0], y_param, cell[1])
-    st.session_state[keys.Sweep.NONCE] = (
-        st.session_state.get(keys.Sweep.NONCE, 0) + 1
-    )  # a fresh chart: no stale selection
-
-
-@widgets.reruns_app  # the sidebar's query is outside the page fragment
-def _on_gold_change() -> None:
-    chosen = st.session_state.get(keys.Sweep.GOLD)
-    if not chosen:
-        return
-    for query in st.session_state.get(keys.Sweep.GOLD_QUERIES) or ():
-        if query.id == chosen:
-            st.session_state[keys.QUERY] = query.query
 
 
 @components.guarded
@@ -71,19 +50,19 @@ def render() -> None:
                 "Y axis",
                 options=[p.value for p in Y_PARAMS],
                 format_func=lambda v: SweepParam(v).label,
-                key=keys.Sweep.Y,
+                key=K.Y,
             )
         )
     with controls[2]:
         gold_span = _gold_control(golden, matching)
     metrics = ["segment_count", "chunks", "characters"] + (["recall"] if gold_span else [])
     with controls[1]:
-        state.keep_choice(keys.Sweep.METRIC, metrics, "recall" if gold_span else "segment_count")
+        state.keep_choice(K.METRIC, metrics, "recall" if gold_span else "segment_count")
         metric = st.radio(
             "Colour by",
             options=metrics,
             format_func=lambda m: METRIC_LABELS[m],
-            key=keys.Sweep.METRIC,
+            key=K.METRIC,
             horizontal=True,
         )
 
@@ -92,7 +71,7 @@ def render() -> None:
     except RSEError as error:
         st.error(md(error), icon=":material/error:")
         return
-    st.session_state[keys.Sweep.LAST] = (swept.x_param, swept.x_values, swept.y_param, swept.y_values)
+    sweep_state.remember_sweep(swept)
     params = result.params
     current = (getattr(params, swept.x_param.value), getattr(params, y_param.value))
     _heatmap(swept, metric, current)
@@ -103,8 +82,7 @@ def _gold_control(golden, matching) -> tuple[int, int] | None:
     """The golden query to measure recall against; returns its gold span (``None``: no recall)."""
     gold_span = None
     if golden:
-        st.session_state[keys.Sweep.GOLD_QUERIES] = golden
-        st.session_state[keys.Sweep.GOLD] = matching.id if matching else NO_GOLD
+        sweep_state.show_gold(golden, matching)
         by_id = {q.id: q for q in golden}
         st.selectbox(
             "Golden query (for recall)",
@@ -114,8 +92,8 @@ def _gold_control(golden, matching) -> tuple[int, int] | None:
                 if i == NO_GOLD
                 else f"{i} ({by_id[i].kind}): {clean(by_id[i].query, 70)}"
             ),
-            key=keys.Sweep.GOLD,
-            on_change=_on_gold_change,
+            key=K.GOLD,
+            on_change=sweep_state.on_gold_change,
             help="Picking one sets the sidebar query to it; recall is measured against its gold span.",
         )
         if matching is not None:
@@ -130,12 +108,12 @@ def _gold_control(golden, matching) -> tuple[int, int] | None:
 
 def _heatmap(swept, metric: str, current: tuple[float, float]) -> None:
     """The swept grid, coloured by ``metric``; a click moves the sidebar there."""
-    chart_key = keys.Sweep.heatmap(st.session_state.get(keys.Sweep.NONCE, 0))
+    chart_key = sweep_state.read().chart_key
     st.plotly_chart(
         sweep_heatmap(swept, metric, current=current),
         key=chart_key,
         theme=None,
-        on_select=lambda: _on_cell_click(chart_key),
+        on_select=lambda: sweep_state.on_cell_click(chart_key),
         selection_mode="points",
         config={"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]},
     )

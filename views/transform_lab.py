@@ -13,18 +13,17 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from app_ui import components, keys, state
+from app_ui import components
+from app_ui.page_state import sidebar_settings
+from app_ui.page_state import transform_lab as transform_lab_state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.teaching import Stage, beta_cdf_chart, decay_chart, score_histograms, stage_chart
-from rse_core.param_specs import PENALTY
 from rse_core.teaching.calibration import calibration_warnings
 
+K = transform_lab_state.Keys
+
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["lasso2d", "select2d", "autoScale2d"]}
-
-
-def _apply_penalty(penalty: float) -> None:
-    state.set_param_values({PENALTY.name: penalty})
 
 
 @components.guarded
@@ -57,7 +56,7 @@ def _query_choice(result: ExtractionResult) -> int:
             "Query",
             options=range(len(result.queries)),
             format_func=lambda q: f"Query {q + 1}: {md(result.queries[q], 80)}",  # radio options are Markdown
-            key=keys.TransformLab.QUERY,
+            key=K.QUERY,
             horizontal=True,
         )
     return query
@@ -80,8 +79,8 @@ def _formula_and_warnings(result: ExtractionResult, values) -> None:
         if warning.suggested_penalty is not None:
             st.button(
                 f"Set the penalty to {warning.suggested_penalty:g}",
-                key=keys.TransformLab.apply_penalty(number),
-                on_click=_apply_penalty,
+                key=K.apply_penalty(number),
+                on_click=sidebar_settings.apply_penalty,
                 args=(warning.suggested_penalty,),
                 icon=":material/tune:",
             )
@@ -103,7 +102,7 @@ def _transform_charts(result: ExtractionResult, values, in_segment: np.ndarray) 
         st.subheader("① → ② Beta transform")
         st.plotly_chart(
             beta_cdf_chart(values.calibrated, in_segment, params.beta_a, params.beta_b),
-            key=keys.TransformLab.BETA,
+            key=K.BETA,
             theme=None,
             config=CHART_CONFIG,
         )
@@ -114,9 +113,7 @@ def _transform_charts(result: ExtractionResult, values, in_segment: np.ndarray) 
         )
     with right:
         st.subheader("③ Rank decay")
-        st.plotly_chart(
-            decay_chart(values, params, in_segment), key=keys.TransformLab.DECAY, theme=None, config=CHART_CONFIG
-        )
+        st.plotly_chart(decay_chart(values, params, in_segment), key=K.DECAY, theme=None, config=CHART_CONFIG)
         st.caption(
             "Ranks count from 0 (best = rank 0), as in exp(−rank / decay): the best chunk keeps all of its score. "
             "The curve is the most a chunk of that rank can be worth; each dot is a chunk's transformed score "
@@ -128,7 +125,7 @@ def _stage_charts(result: ExtractionResult, values) -> None:
     """Histograms of every stage, and each chunk before and after one stage."""
     params = result.params
     st.subheader("Scores at each stage")
-    st.plotly_chart(score_histograms(values), key=keys.TransformLab.HISTOGRAMS, theme=None, config=CHART_CONFIG)
+    st.plotly_chart(score_histograms(values), key=K.HISTOGRAMS, theme=None, config=CHART_CONFIG)
 
     st.subheader("Each chunk before and after one stage")
     stage = st.radio(
@@ -136,12 +133,12 @@ def _stage_charts(result: ExtractionResult, values) -> None:
         options=list(Stage),
         index=1,
         format_func=lambda s: s.label,
-        key=keys.TransformLab.STAGE,
+        key=K.STAGE,
         horizontal=True,
     )
     st.plotly_chart(
         stage_chart(values, params, Stage(stage), [(s.start, s.end) for s in result.segments]),
-        key=keys.TransformLab.STAGE_CHART,
+        key=K.STAGE_CHART,
         theme=None,
         config=CHART_CONFIG,
     )

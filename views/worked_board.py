@@ -12,25 +12,26 @@ Widget keys start with ``we_board_`` and ``we_rr_``. Chunks and ranks count from
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import streamlit as st
 
-from app_ui import components, hotkeys, keys, presenter
+from app_ui import components, hotkeys, presenter
+from app_ui.page_state import worked_board as worked_board_state
 from app_ui.safe_text import md
 from rse_core import ParameterError, RSEError
 from rse_core.figures.teaching import Band, Stage, segment_bands, worked_example_chart
 from rse_core.numerals import num
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
-from rse_core.teaching.classroom import ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE
+from rse_core.teaching.classroom import SCORES_EXAMPLE
 from rse_core.teaching.course import COURSE_PARAMS, limits_text
 from rse_core.teaching.gaps import segment_gaps
 from rse_core.teaching.score_steps import beta_lookup, value_rows
 
-DEFAULT_SCORES = ", ".join(f"{score:g}" for score in SCORES_EXAMPLE.scores)
-"""The classroom's raw-scores example: a cluster near 1 with a low chunk (4) inside, a gap after the values."""
-DEFAULT_FIRST, DEFAULT_SECOND = (", ".join(f"{v:g}" for v in query) for query in ROUND_ROBIN_EXAMPLE.queries)
-"""The classroom's round-robin example: query 2's best run is cut by query 1's first pick."""
+K = worked_board_state.Keys
+
 COLUMNS = (
     ("beta", f"{Stage.TRANSFORM.label[0]} beta.cdf(score)"),
     ("rank", "rank (best = 0)"),
@@ -40,25 +41,6 @@ COLUMNS = (
 """The columns a class fills in, numbered as the stage charts number the value formula's stages
 (① calibrate: the board's scores are already in [0, 1])."""
 HIDDEN = "?"
-
-
-def _init() -> None:
-    defaults = {
-        keys.WorkedBoard.SCORES: DEFAULT_SCORES,
-        keys.WorkedBoard.BETA_A: 0.4,
-        keys.WorkedBoard.BETA_B: 0.4,
-        keys.WorkedBoard.DECAY: 30.0,
-        keys.WorkedBoard.PENALTY: 0.2,
-        keys.WorkedBoard.REVEAL: 0,  # predict, then reveal: the class fills in the columns first
-        keys.WorkedBoard.RR_FIRST: DEFAULT_FIRST,
-        keys.WorkedBoard.RR_SECOND: DEFAULT_SECOND,
-        keys.WorkedBoard.RR_STEP: 1,
-        keys.WorkedBoard.RR_MAX_LENGTH: ROUND_ROBIN_EXAMPLE.max_length,
-        keys.WorkedBoard.RR_OVERALL: ROUND_ROBIN_EXAMPLE.overall_max_length,
-        keys.WorkedBoard.RR_MINIMUM: ROUND_ROBIN_EXAMPLE.minimum_value,
-    }
-    for key, value in defaults.items():
-        st.session_state.setdefault(key, value)
 
 
 # --------------------------------------------------------------------------- scores -> values
@@ -83,17 +65,13 @@ def board_table(rows, revealed: int) -> pd.DataFrame:
 
 def render_board(parse_values) -> None:
     """Scores -> values, column by column, with the beta lookup table beside it."""
-    _init()
+    worked_board_state.init()
     st.caption(
         "Start from raw scores in [0, 1], as a reranker gives them, and fill in the columns left to right: the "
         "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
         "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
     )
-    if presenter.is_on():
-        with st.expander("Scores and parameters"):
-            _board_inputs()
-    else:
-        _board_inputs()
+    _inputs("Scores and parameters", _board_inputs)
     try:
         rows, lookup = _board_rows(parse_values)
     except (ValueError, RSEError) as error:
@@ -106,50 +84,56 @@ def render_board(parse_values) -> None:
         _beta_lookup(lookup)
 
 
+def _inputs(folded_label: str, draw: Callable[[], None]) -> None:
+    """A mode's inputs, folded into an expander in presenter mode (the board and charts come first)."""
+    if presenter.is_on():
+        with st.expander(folded_label):
+            draw()
+    else:
+        draw()
+
+
 def _board_inputs() -> None:
     """The scores and the four numbers that turn them into values."""
-    st.text_input(
-        "Scores (in document order)", key=keys.WorkedBoard.SCORES, help="Numbers in [0, 1], separated by commas."
-    )
+    st.text_input("Scores (in document order)", key=K.SCORES, help="Numbers in [0, 1], separated by commas.")
     a, b, decay, penalty = st.columns(4)
-    a.number_input("Beta a", min_value=0.05, max_value=5.0, step=0.05, key=keys.WorkedBoard.BETA_A)
-    b.number_input("Beta b", min_value=0.05, max_value=5.0, step=0.05, key=keys.WorkedBoard.BETA_B)
-    decay.number_input("Decay rate", min_value=1.0, max_value=1000.0, step=1.0, key=keys.WorkedBoard.DECAY)
-    penalty.number_input(
-        "Penalty", min_value=0.0, max_value=1.0, step=0.01, format="%.2f", key=keys.WorkedBoard.PENALTY
-    )
+    a.number_input("Beta a", min_value=0.05, max_value=5.0, step=0.05, key=K.BETA_A)
+    b.number_input("Beta b", min_value=0.05, max_value=5.0, step=0.05, key=K.BETA_B)
+    decay.number_input("Decay rate", min_value=1.0, max_value=1000.0, step=1.0, key=K.DECAY)
+    penalty.number_input("Penalty", min_value=0.0, max_value=1.0, step=0.01, format="%.2f", key=K.PENALTY)
 
 
 def _board_rows(parse_values) -> tuple[list, list]:
     """The board's rows and the beta lookup table; raises ValueError or RSEError."""
-    scores = parse_values(st.session_state[keys.WorkedBoard.SCORES])
+    scores = parse_values(st.session_state[K.SCORES])
     params = COURSE_PARAMS.with_changes(
-        beta_a=float(st.session_state[keys.WorkedBoard.BETA_A]),
-        beta_b=float(st.session_state[keys.WorkedBoard.BETA_B]),
-        decay_rate=float(st.session_state[keys.WorkedBoard.DECAY]),
-        irrelevant_chunk_penalty=float(st.session_state[keys.WorkedBoard.PENALTY]),
+        beta_a=float(st.session_state[K.BETA_A]),
+        beta_b=float(st.session_state[K.BETA_B]),
+        decay_rate=float(st.session_state[K.DECAY]),
+        irrelevant_chunk_penalty=float(st.session_state[K.PENALTY]),
     )
     return value_rows(scores, params), beta_lookup(params)
 
 
 def _board_table(rows: list) -> None:
     """The board with the revealed columns, and with all of them the values searched."""
-    hotkeys.step_keys(keys.WorkedBoard.HOTKEYS, keys.WorkedBoard.REVEAL, 0, len(COLUMNS), default=0)
+    hotkeys.step_keys(K.HOTKEYS, K.REVEAL, 0, len(COLUMNS), default=0)
     st.slider(
         "Columns revealed",
         0,
         len(COLUMNS),
-        key=keys.WorkedBoard.REVEAL,
+        key=K.REVEAL,
         help="0: only the scores (the class fills in the rest); 4: every column. Arrow keys, space and PageDown "
         "reveal the next column.",
     )
+    board = worked_board_state.read_board()
     st.dataframe(
-        board_table(rows, int(st.session_state[keys.WorkedBoard.REVEAL])),
-        key=keys.WorkedBoard.BOARD_TABLE,
+        board_table(rows, board.revealed),
+        key=K.BOARD_TABLE,
         hide_index=True,
         width="stretch",
     )
-    if int(st.session_state[keys.WorkedBoard.REVEAL]) == len(COLUMNS):
+    if board.revealed == len(COLUMNS):
         values = [row.value for row in rows]
         search = find_best_segments(values, **SCORES_EXAMPLE.limits)
         picks = ", then ".join(f"chunks {s.start}-{s.end - 1} ({num(s.score)})" for s in search) or "nothing"
@@ -165,24 +149,23 @@ def _board_table(rows: list) -> None:
         )
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(search)), height=300),
-            key=keys.WorkedBoard.BOARD_TABLE + "_chart",
+            key=K.BOARD_TABLE + "_chart",
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
         with st.expander("Each row written out"):
-            decay_rate = float(st.session_state[keys.WorkedBoard.DECAY])
-            st.code("\n".join(f"chunk {row.chunk}: {row.working(decay_rate)}" for row in rows), language=None)
+            st.code("\n".join(f"chunk {row.chunk}: {row.working(board.decay_rate)}" for row in rows), language=None)
 
 
 def _beta_lookup(lookup: list) -> None:
     """The beta lookup table the class reads the transform off."""
     st.markdown(
-        f"**Beta lookup** (a = {num(float(st.session_state[keys.WorkedBoard.BETA_A]))}, "
-        f"b = {num(float(st.session_state[keys.WorkedBoard.BETA_B]))})"
+        f"**Beta lookup** (a = {num(float(st.session_state[K.BETA_A]))}, "
+        f"b = {num(float(st.session_state[K.BETA_B]))})"
     )
     st.dataframe(
         pd.DataFrame({"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}),
-        key=keys.WorkedBoard.BOARD_LOOKUP,
+        key=K.BOARD_LOOKUP,
         hide_index=True,
         height=38 + 35 * len(lookup),
     )
@@ -192,30 +175,22 @@ def _beta_lookup(lookup: list) -> None:
 # --------------------------------------------------------------------------- round-robin
 
 
-def _on_rr_change() -> None:
-    st.session_state[keys.WorkedBoard.RR_STEP] = 1
-
-
 def render_round_robin(parse_values) -> None:
     """Two queries' values over the same chunks, taking turns: one turn per step."""
-    _init()
+    worked_board_state.init()
     st.caption(
         "Two queries, the same chunks: the search takes turns, query 1's best segment, then query 2's, and so on; "
         "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
         "and never overlap, whichever query picked them."
     )
-    if presenter.is_on():
-        with st.expander("Both queries' values and the limits"):
-            _rr_inputs()
-    else:
-        _rr_inputs()
+    _inputs("Both queries' values and the limits", _rr_inputs)
     try:
         first, second, steps = _rr_search(parse_values)
     except (ValueError, ParameterError) as error:
         st.error(md(error), icon=":material/error:")
         return
-    hotkeys.step_keys(keys.WorkedBoard.HOTKEYS + "_rr", keys.WorkedBoard.RR_STEP, 1, len(steps), default=1)
-    current = components.stepper(len(steps), keys.WorkedBoard.RR_STEP, noun="turn", button_key=keys.WorkedBoard.RR_NEXT)
+    hotkeys.step_keys(K.HOTKEYS + "_rr", K.RR_STEP, 1, len(steps), default=1)
+    current = components.stepper(len(steps), K.RR_STEP, noun="turn", button_key=K.RR_NEXT)
     entry = steps[current - 1]
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     if entry.kind is StepKind.STOP:
@@ -231,40 +206,17 @@ def render_round_robin(parse_values) -> None:
 def _rr_inputs() -> None:
     """Both queries' values and the three limits."""
     left, right = st.columns(2)
-    left.text_input("Query 1's values", key=keys.WorkedBoard.RR_FIRST, on_change=_on_rr_change)
-    right.text_input("Query 2's values", key=keys.WorkedBoard.RR_SECOND, on_change=_on_rr_change)
-    c1, c2, c3 = st.columns(3)
-    c1.number_input(
-        "Max chunks per segment",
-        min_value=1,
-        max_value=100,
-        step=1,
-        key=keys.WorkedBoard.RR_MAX_LENGTH,
-        on_change=_on_rr_change,
-    )
-    c2.number_input(
-        "Max chunks overall",
-        min_value=1,
-        max_value=100,
-        step=1,
-        key=keys.WorkedBoard.RR_OVERALL,
-        on_change=_on_rr_change,
-    )
-    c3.number_input(
-        "Minimum segment value",
-        min_value=0.0,
-        max_value=100.0,
-        step=0.1,
-        format="%.2f",
-        key=keys.WorkedBoard.RR_MINIMUM,
-        on_change=_on_rr_change,
+    left.text_input("Query 1's values", key=K.RR_FIRST, on_change=worked_board_state.on_round_robin_change)
+    right.text_input("Query 2's values", key=K.RR_SECOND, on_change=worked_board_state.on_round_robin_change)
+    components.search_limit_inputs(
+        (K.RR_MAX_LENGTH, K.RR_OVERALL, K.RR_MINIMUM), worked_board_state.on_round_robin_change, most_chunks=100
     )
 
 
 def _rr_search(parse_values) -> tuple[list[float], list[float], list]:
     """Both queries' values and the round-robin search's steps; raises ValueError or ParameterError."""
-    first = parse_values(st.session_state[keys.WorkedBoard.RR_FIRST])
-    second = parse_values(st.session_state[keys.WorkedBoard.RR_SECOND])
+    first = parse_values(st.session_state[K.RR_FIRST])
+    second = parse_values(st.session_state[K.RR_SECOND])
     if len(first) != len(second):
         raise ValueError(
             f"Both queries score the same chunks: give both the same number of values ({len(first)} and "
@@ -272,9 +224,9 @@ def _rr_search(parse_values) -> tuple[list[float], list[float], list]:
         )
     steps = explain_search(
         [first, second],
-        max_length=int(st.session_state[keys.WorkedBoard.RR_MAX_LENGTH]),
-        overall_max_length=int(st.session_state[keys.WorkedBoard.RR_OVERALL]),
-        minimum_value=float(st.session_state[keys.WorkedBoard.RR_MINIMUM]),
+        max_length=int(st.session_state[K.RR_MAX_LENGTH]),
+        overall_max_length=int(st.session_state[K.RR_OVERALL]),
+        minimum_value=float(st.session_state[K.RR_MINIMUM]),
     )
     return first, second, steps
 
@@ -294,7 +246,7 @@ def _rr_charts(first: list[float], second: list[float], picks: list, entry) -> N
             st.markdown(f"**Query {query + 1}'s values and picks**{note}")
             st.plotly_chart(
                 worked_example_chart(values, bands, height=320),
-                key=keys.WorkedBoard.rr_chart(query),
+                key=K.rr_chart(query),
                 theme=None,
                 config={"displaylogo": False, "displayModeBar": False},
             )
@@ -315,6 +267,6 @@ def _rr_table(steps: list) -> None:
                 for step in steps
             ]
         ),
-        key=keys.WorkedBoard.RR_TABLE,
+        key=K.RR_TABLE,
         hide_index=True,
     )

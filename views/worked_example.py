@@ -15,7 +15,8 @@ import re
 import pandas as pd
 import streamlit as st
 
-from app_ui import components, hotkeys, keys, presenter
+from app_ui import components, hotkeys, presenter
+from app_ui.page_state import worked_example as worked_example_state
 from app_ui.safe_text import md
 from rse_core import ParameterError
 from rse_core.figures.teaching import Band, segment_bands, worked_example_chart
@@ -31,12 +32,15 @@ from rse_core.teaching import (
 )
 from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.board import all_runs
-from rse_core.teaching.classroom import DEFAULT_EXAMPLE, EXAMPLES
+from rse_core.teaching.classroom import EXAMPLES
 from rse_core.teaching.course import COURSE_PARAMS, DEFAULT_PARAMS
 from rse_core.teaching.objective import explain_objective
 from rse_core.teaching.wording import chunk_range
 from views.worked_board import render_board, render_round_robin
 from views.worked_exercises import render_exercises
+
+K = worked_example_state.Keys
+OWN_VALUES = worked_example_state.OWN_VALUES
 
 MODES = {
     "segments": "Segments from values",
@@ -44,7 +48,6 @@ MODES = {
     "round_robin": "Round-robin: two queries",
     "exercises": "Exercises",
 }
-OWN_VALUES = "Your own values"
 MAX_ABS_VALUE = 1e6
 
 
@@ -80,48 +83,6 @@ def parse_values(text: str) -> list[float]:
     return values
 
 
-# --------------------------------------------------------------------------- callbacks
-
-
-def _init_state() -> None:
-    if keys.WorkedExample.VALUES not in st.session_state:
-        _load_example(DEFAULT_EXAMPLE)
-
-
-def _load_example(name: str) -> None:
-    example = EXAMPLES[name]
-    st.session_state[keys.WorkedExample.EXAMPLE] = name
-    st.session_state[keys.WorkedExample.VALUES] = example.text
-    st.session_state[keys.WorkedExample.MAX_LENGTH] = example.max_length
-    st.session_state[keys.WorkedExample.OVERALL] = example.overall_max_length
-    st.session_state[keys.WorkedExample.MINIMUM] = example.minimum_value
-    st.session_state[keys.WorkedExample.STEP] = 0
-    st.session_state[keys.WorkedExample.ANSWER] = ""
-    st.session_state[keys.WorkedExample.REVEAL] = False
-
-
-def _on_example_change() -> None:
-    name = st.session_state[keys.WorkedExample.EXAMPLE]
-    if name in EXAMPLES:
-        _load_example(name)
-
-
-def _on_values_change() -> None:
-    name = st.session_state.get(keys.WorkedExample.EXAMPLE)
-    example = EXAMPLES.get(name)
-    if example is not None:
-        try:
-            same = parse_values(st.session_state[keys.WorkedExample.VALUES]) == list(example.values)
-        except ValueError:
-            same = False
-        if not same:
-            st.session_state[keys.WorkedExample.EXAMPLE] = OWN_VALUES
-    st.session_state[keys.WorkedExample.STEP] = 0
-    st.session_state[keys.WorkedExample.REVEAL] = False
-
-
-def _on_limits_change() -> None:
-    st.session_state[keys.WorkedExample.STEP] = 0
 
 
 # --------------------------------------------------------------------------- page
@@ -136,13 +97,13 @@ def render() -> None:
         "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
         "That is fast but not always optimal (see 'Overall budget binds')."
     )
-    _init_state()
+    worked_example_state.init()
     mode = st.radio(
         "Mode",
         list(MODES),
         format_func=MODES.__getitem__,
         horizontal=True,
-        key=keys.WorkedExample.MODE,
+        key=K.MODE,
         label_visibility="collapsed" if presenter.is_on() else "visible",
         help="Segments: the search on chunk values. Board: from raw scores to values, column by column. "
         "Round-robin: two queries taking turns.",
@@ -170,12 +131,13 @@ def render() -> None:
             _example_inputs()
         with right:
             _limit_inputs()
+    page = worked_example_state.read()
     try:
-        values = parse_values(st.session_state[keys.WorkedExample.VALUES])
+        values = parse_values(page.values_text)
     except ValueError as error:
         st.error(md(error), icon=":material/error:")
         return
-    limits = _limits()
+    limits = page.limits
     try:
         search = find_best_segments(values, **limits)
         steps = explain_search(values, **limits)
@@ -196,8 +158,8 @@ def _example_choice(label_visibility: str) -> None:
     st.selectbox(
         "Classroom example",
         options=[*EXAMPLES, OWN_VALUES],
-        key=keys.WorkedExample.EXAMPLE,
-        on_change=_on_example_change,
+        key=K.EXAMPLE,
+        on_change=worked_example_state.on_example_change,
         help="Each example sets the values and the limits that make its point.",
         label_visibility=label_visibility,
     )
@@ -206,60 +168,32 @@ def _example_choice(label_visibility: str) -> None:
 def _values_input() -> None:
     st.text_input(
         "Chunk values (in document order)",
-        key=keys.WorkedExample.VALUES,
-        on_change=_on_values_change,
+        key=K.VALUES,
+        on_change=worked_example_state.on_values_change,
+        args=(parse_values,),
         help=f"Numbers separated by commas, at most {MAX_TEACHING_VALUES}.",
     )
 
 
 def _limit_inputs() -> None:
     """The search's three limits, and what the chosen example is for."""
-    c1, c2, c3 = st.columns(3)
-    c1.number_input(
-        "Max chunks per segment",
-        min_value=1,
-        max_value=MAX_TEACHING_VALUES,
-        step=1,
-        key=keys.WorkedExample.MAX_LENGTH,
-        on_change=_on_limits_change,
-    )
-    c2.number_input(
-        "Max chunks overall",
-        min_value=1,
-        max_value=MAX_TEACHING_VALUES,
-        step=1,
-        key=keys.WorkedExample.OVERALL,
-        on_change=_on_limits_change,
-    )
-    c3.number_input(
-        "Minimum segment value",
-        min_value=0.0,
-        max_value=100.0,
-        step=0.1,
-        format="%.2f",
-        key=keys.WorkedExample.MINIMUM,
-        help=MINIMUM_RULE,
-        on_change=_on_limits_change,
+    components.search_limit_inputs(
+        (K.MAX_LENGTH, K.OVERALL, K.MINIMUM),
+        worked_example_state.on_limits_change,
+        most_chunks=MAX_TEACHING_VALUES,
+        minimum_help=MINIMUM_RULE,
     )
     st.caption(
         f"The examples use the **course** preset's limits (minimum segment value {num(COURSE_PARAMS.minimum_value)}), "
         "under which the class's numbers hold; the other pages open on **default** "
         f"(minimum {num(DEFAULT_PARAMS.minimum_value)}). " + MINIMUM_RULE
     )
-    example = EXAMPLES.get(st.session_state[keys.WorkedExample.EXAMPLE])
-    if example is not None and example.point and st.session_state.get(keys.WorkedExample.REVEAL):
+    page = worked_example_state.read()
+    example = EXAMPLES.get(page.example)
+    if example is not None and example.point and page.revealed:
         st.caption(f"**The point of this example:** {example.point}")  # it gives the answer: after the reveal
-    if example is not None and example.source and st.session_state.get(keys.WorkedExample.REVEAL):
+    if example is not None and example.source and page.revealed:
         st.caption(f"**Where it comes from:** {example.source}")
-
-
-def _limits() -> dict[str, float]:
-    """The search limits the page's widgets hold."""
-    return {
-        "max_length": int(st.session_state[keys.WorkedExample.MAX_LENGTH]),
-        "overall_max_length": int(st.session_state[keys.WorkedExample.OVERALL]),
-        "minimum_value": float(st.session_state[keys.WorkedExample.MINIMUM]),
-    }
 
 
 def _render_search(values: list[float], limits: dict, search, steps, rows) -> None:
@@ -269,26 +203,26 @@ def _render_search(values: list[float], limits: dict, search, steps, rows) -> No
         return
     st.toggle(
         "Reveal the answer",
-        key=keys.WorkedExample.REVEAL,
+        key=K.REVEAL,
         help="Let the class predict first: the picks, the candidate table and the comparison stay hidden until then.",
     )
-    revealed = bool(st.session_state.get(keys.WorkedExample.REVEAL))
+    revealed = worked_example_state.read().revealed
     if revealed:
         st.markdown(f"#### {_answer_sentence(search, steps)}")
         st.toggle(
             "Compare with the optimal search",
-            key=keys.WorkedExample.OPTIMAL,
+            key=K.OPTIMAL,
             help="The exact solver (dynamic programming) under the same limits: the best total any set of segments "
             "can reach. It maximises a different objective than RSE's greedy turns.",
         )
     else:
         st.markdown("#### Predict: which segments does the search pick, in what order?")
-    if revealed and st.session_state.get(keys.WorkedExample.OPTIMAL):
+    if revealed and worked_example_state.read().optimal:
         _greedy_vs_optimal(values, limits)
     else:
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(search)) if revealed else []),
-            key=keys.WorkedExample.CHART,
+            key=K.CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -330,7 +264,7 @@ def _all_runs_table(values: list[float], limits) -> None:
                 "Note": [row.note for row in runs],
             }
         ),
-        key=keys.WorkedExample.ALL_RUNS,
+        key=K.ALL_RUNS,
         hide_index=True,
         width="stretch",
         height=min(38 + 35 * len(runs), 600),
@@ -354,7 +288,7 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
         st.markdown("**Greedy (dsRAG's search), in pick order**")
         st.plotly_chart(
             worked_example_chart(values, segment_bands(list(objective.greedy)), height=320),
-            key=keys.WorkedExample.CHART,
+            key=K.CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -366,7 +300,7 @@ def _greedy_vs_optimal(values: list[float], limits) -> None:
         ]
         st.plotly_chart(
             worked_example_chart(values, bands, height=320),
-            key=keys.WorkedExample.OPTIMAL_CHART,
+            key=K.OPTIMAL_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -392,7 +326,7 @@ def _step_through(values: list[float], steps, limits) -> None:
     """Turn 0 is the prediction (no picks shown); each turn adds one pick; the last is the stop.
     Arrow keys, space and PageDown step (the presenter's clicker)."""
     total = len(steps)
-    hotkeys.step_keys(keys.WorkedExample.HOTKEYS, keys.WorkedExample.STEP, 0, total, default=0)
+    hotkeys.step_keys(K.HOTKEYS, K.STEP, 0, total, default=0)
     current = _turn_stepper(total, steps, limits)
     entry = steps[current - 1] if current else None
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
@@ -406,7 +340,7 @@ def _step_through(values: list[float], steps, limits) -> None:
     with chart:
         st.plotly_chart(
             worked_example_chart(values, bands, height=400 if presenter.is_on() else 340),
-            key=keys.WorkedExample.STEP_CHART,
+            key=K.STEP_CHART,
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
         )
@@ -431,40 +365,24 @@ def _step_through(values: list[float], steps, limits) -> None:
 def _turn_stepper(total: int, steps, limits) -> int:
     """Back / Next buttons and a slider over turns 0..``total`` (0 = predict); in presenter mode the
     turn's one line of narration takes the slider's place."""
-    key = keys.WorkedExample.STEP
-    current = min(max(int(st.session_state.get(key, 0)), 0), total)
-    st.session_state[key] = current
+    current = worked_example_state.clamp_step(total)
     widths = [1.3, 1.6, 8] if presenter.is_on() else [1, 1, 5]
     back, forward, slider = st.columns(widths, vertical_alignment="bottom")
-    back.button(
-        "Back",
-        key=keys.WorkedExample.NEXT + "_back",
-        icon=":material/skip_previous:",
-        disabled=current == 0,
-        on_click=_set_step,
-        args=(current - 1,),
-        width="stretch",
-    )
-    forward.button(
-        "Next turn",
-        key=keys.WorkedExample.NEXT,
-        icon=":material/skip_next:",
-        disabled=current >= total,
-        on_click=_set_step,
-        args=(current + 1,),
-        width="stretch",
-        type="primary",
+    components.back_next_buttons(
+        (back, forward),
+        K.STEP,
+        current,
+        total,
+        button_keys=(K.NEXT + "_back", K.NEXT),
+        next_label="Next turn",
+        icons=(":material/skip_previous:", ":material/skip_next:"),
     )
     if presenter.is_on():
         with slider:
             presenter.line(html.escape(_step_line(steps[current - 1] if current else None, limits)))
         return current
-    slider.slider("Turn (0 = predict)", 0, total, key=key, help="Or arrow keys, space, PageDown.")
-    return int(st.session_state[key])
-
-
-def _set_step(step: int) -> None:
-    st.session_state[keys.WorkedExample.STEP] = step
+    slider.slider("Turn (0 = predict)", 0, total, key=K.STEP, help="Or arrow keys, space, PageDown.")
+    return worked_example_state.read().step
 
 
 def _step_line(entry, limits) -> str:
@@ -496,7 +414,7 @@ def _candidate_table(rows) -> None:
     )
     st.dataframe(
         frame,
-        key=keys.WorkedExample.TABLE,
+        key=K.TABLE,
         hide_index=True,
         width="stretch",
         column_config={
@@ -512,11 +430,11 @@ def _candidate_table(rows) -> None:
 def _check_yourself(values: list[float], limits) -> None:
     st.text_input(
         "Which segment does the search pick?",
-        key=keys.WorkedExample.ANSWER,
+        key=K.ANSWER,
         placeholder="e.g. 2-3, or 2-3, 6-7 for all picks, or none",
         help="One range checks the first pick; several ranges check every pick. Chunks from 0, ranges inclusive.",
     )
-    text = st.session_state.get(keys.WorkedExample.ANSWER, "")
+    text = worked_example_state.read().answer
     if not text.strip():
         return
     try:

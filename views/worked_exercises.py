@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app_ui import keys
+from app_ui.page_state import worked_example as worked_example_state
 from app_ui.safe_text import md
 from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.exercises import exercise_bank
 from rse_core.teaching.handout import answer_key_html, handout_html
+
+K = worked_example_state.Keys
 
 
 def render_exercises() -> None:
@@ -28,7 +30,7 @@ def render_exercises() -> None:
         "Exercise",
         list(by_id),
         format_func=lambda key: f"{key} · {by_id[key].topic}",
-        key=keys.WorkedExample.EXERCISE,
+        key=K.EXERCISE,
     )
     exercise = by_id[choice]
     st.markdown(f"#### {exercise.id}. {md(exercise.prompt)}")
@@ -36,11 +38,11 @@ def render_exercises() -> None:
     st.markdown("\n".join(f"- **{md(label)}:** `{_code(text)}`" for label, text in exercise.inputs))
     st.text_input(
         "Your answer",
-        key=f"{keys.WorkedExample.EXERCISE_ANSWER}_{exercise.id}",
+        key=f"{K.EXERCISE_ANSWER}_{exercise.id}",
         placeholder=exercise.kind.hint,
         help=f"Write {exercise.kind.hint}.",
     )
-    text = st.session_state.get(f"{keys.WorkedExample.EXERCISE_ANSWER}_{exercise.id}", "")
+    text = st.session_state.get(f"{K.EXERCISE_ANSWER}_{exercise.id}", "")
     if text.strip():
         try:
             verdict = exercise.check(text)
@@ -51,12 +53,12 @@ def render_exercises() -> None:
                 st.success(md(verdict.message), icon=":material/check_circle:")
             else:
                 st.warning(md(verdict.message), icon=":material/close:")
-    if st.toggle("Show the key", key=keys.WorkedExample.EXERCISE_KEY):
+    if st.toggle("Show the key", key=K.EXERCISE_KEY):
         st.info(f"**Answer:** `{_code(exercise.answer_text)}`. {md(exercise.explanation)}", icon=":material/key:")
     st.caption(f"Where to see it in the app: {md(exercise.where)}.")
     downloads = (
-        ("handout", handout_html, "rse-exercises.html", keys.WorkedExample.HANDOUT, "print"),
-        ("answer key", answer_key_html, "rse-answer-key.html", keys.WorkedExample.HANDOUT_KEY, "key"),
+        ("handout", handout_html, "rse-exercises.html", K.HANDOUT, "print"),
+        ("answer key", answer_key_html, "rse-answer-key.html", K.HANDOUT_KEY, "key"),
     )
     for column, (name, write, file_name, key, icon) in zip(st.columns(2), downloads, strict=True):
         column.download_button(

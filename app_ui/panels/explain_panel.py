@@ -1,7 +1,7 @@
 """Explain one chunk: its text, pages, value stages, why it is in or out, and the penalty that flips it.
 
 ``render_explain_panel(result, chunk_index)`` draws into the current container; a page calls it
-with the chunk the user clicked (Explore keeps it in ``st.session_state[keys.Explore.SELECTED_CHUNK]``).
+with the chunk the user clicked (Explore keeps it: :func:`app_ui.page_state.explore.valid_selection`).
 The threshold comes from :func:`rse_core.teaching.explain_chunk` (scanned, bisected to 1e-4 and
 verified with ``run_rse``) with the first value on the penalty slider's 0.01 grid that flips the
 chunk (``explanation.applied``, also verified). The panel names both; "Apply penalty X" applies
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from rse_core import ExtractionResult, RSEError, run_rse
-from rse_core.param_specs import PENALTY
 from rse_core.teaching import ChunkExplanation, explain_chunk
 from rse_core.teaching.chunk_explain import format_penalty
 
-from .. import caching, keys, state
+from .. import caching, keys
+from ..page_state import sidebar_settings
 from ..safe_text import md
 
 if TYPE_CHECKING:
@@ -65,10 +65,6 @@ def penalty_to_apply(result: ExtractionResult, explanation: ChunkExplanation) ->
     (``explanation.applied``: the first value on the slider's 0.01 grid past the threshold,
     verified in the core)."""
     return explanation.applied
-
-
-def _apply_penalty(penalty: float) -> None:
-    state.set_param_values({PENALTY.name: penalty})
 
 
 def stage_table(result: ExtractionResult, chunk_index: int) -> pd.DataFrame:
@@ -159,7 +155,7 @@ def _render_flip(explanation: ChunkExplanation, apply: float) -> None:
     st.button(
         f"Apply penalty {apply:.2f}",
         key=keys.EXPLAIN_APPLY_PENALTY,
-        on_click=_apply_penalty,
+        on_click=sidebar_settings.apply_penalty,
         args=(apply,),
         icon=":material/tune:",
         help="Sets the sidebar's irrelevant chunk penalty to exactly this value, so you can watch the chunk "

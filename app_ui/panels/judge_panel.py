@@ -12,7 +12,7 @@ from rse_core.evaluation.runs import Evaluation
 from rse_core.llm.answers import prompt_text
 from rse_core.llm.judge import estimate, grade_summary, judge_items, judge_messages, run_judge
 
-from .. import keys
+from ..page_state import evaluate as evaluate_state
 from ..safe_text import md
 from . import answers_panel
 
@@ -25,7 +25,7 @@ METHOD_NAMES = {
 }
 
 
-def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFIX) -> None:
+def render_judge_panel(evaluation: Evaluation, prefix: str = evaluate_state.Keys.PREFIX) -> None:
     with st.expander("Grade the answers with an LLM (on request)", icon=":material/grading:"):
         st.caption(
             "Each method's context is sent with the question (the prompt of RSE vs top-k), then the answer is "
@@ -36,7 +36,7 @@ def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFI
         answers_panel.render_settings(f"{prefix}_judge")
         settings, endpoint, problem = answers_panel.current_settings()
         items = judge_items(evaluation)
-        cache: dict = st.session_state.setdefault(keys.JUDGE_CACHE, {})
+        cache = evaluate_state.judge_cache()
         if settings is None:
             st.info(f"{md(problem)} Configure an LLM above to grade; nothing is sent until you ask.")
             return
@@ -50,11 +50,11 @@ def render_judge_panel(evaluation: Evaluation, prefix: str = keys.Evaluate.PREFI
             bar = st.progress(0.0, text="Grading...")
             results = run_judge(items, client, cache, lambda done, total: bar.progress(done / total))
             bar.empty()
-            st.session_state[keys.JUDGE_RESULTS] = (_identity(evaluation), settings.model, results)
-        stored = st.session_state.get(keys.JUDGE_RESULTS)
-        if not stored or stored[0] != _identity(evaluation) or stored[1] != settings.model:
+            evaluate_state.keep_judge_results(_identity(evaluation), settings.model, results)
+        results = evaluate_state.judge_results_for(_identity(evaluation), settings.model)
+        if results is None:
             return
-        _, model, results = stored
+        model = settings.model
         errors = [r.error for r in results if r.error]
         if errors:
             st.warning(f"{len(errors)} of {len(results)} calls failed; first: {md(errors[0], 300)}")

@@ -10,7 +10,6 @@ keeps its last value across runs, and an old drag must not overwrite a newer spa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import streamlit as st
 
@@ -19,6 +18,9 @@ from rse_core.figures.page_view import GOLD, Mark
 
 from .. import keys
 from ..page_select import is_drag, select_on_pages, span_from_value
+from ..page_state import evaluate as evaluate_state
+from ..page_state import once, page_gold
+from ..page_state.page_gold import PageSpan
 from ..safe_text import md
 from ..text_select import TextSpan
 from .page_images import PAGES_KEPT, page_images
@@ -28,15 +30,6 @@ HINT = (
     "Drag on the page from the answer's first word to its last (as you would select text); "
     "the characters between are the gold span, shown in purple."
 )
-
-
-@dataclass(frozen=True)
-class PageSpan:
-    """Characters ``start:end`` of the document ``doc_id``, selected on its pages."""
-
-    doc_id: str
-    start: int
-    end: int
 
 
 def stored_span(document: Document) -> TextSpan | None:
@@ -50,17 +43,15 @@ def stored_span(document: Document) -> TextSpan | None:
 def take_drag(document: Document, key: str) -> None:
     """Store the span the component under ``key`` reports, if it is a drag not taken before."""
     value = st.session_state.get(key)
-    taken = st.session_state.setdefault(keys.PAGE_GOLD_DRAG, {})
-    if value is None or not is_drag(value) or taken.get(key) == value["at"]:
+    if value is None or not is_drag(value) or not once.take_once(keys.page_gold_drag(key), value["at"]):
         return  # no drag, a value the component drops (select_on_pages), or one taken already
-    taken[key] = value["at"]
     try:
         span = span_from_value(value, document)
     except RSEError as error:  # a page with more characters than RSE_MAX_GLYPHS
         st.warning(md(str(error), 300), icon=":material/warning:")
         return
     if span is not None:
-        st.session_state[keys.PAGE_GOLD_SPAN] = PageSpan(document.doc_id, span.start, span.end)
+        page_gold.keep_page_span(PageSpan(document.doc_id, span.start, span.end))
 
 
 def gold_marks(document: Document) -> list[Mark]:
@@ -88,13 +79,14 @@ def render_page_selection(document: Document, result: ExtractionResult | None) -
         return None
     take_drag(document, keys.page_select("ev", document.doc_id))
     page_count = document.layout.page_count
-    page_key = keys.page_select_page(document.doc_id)
     span = stored_span(document)
-    arrived = st.session_state.pop(keys.Evaluate.GOTO_MARKING, False)  # from the page view's button
-    if span is not None and arrived:
-        st.session_state[page_key] = document.pages_of_span(span.start, span.end)[0]
-    if page_key not in st.session_state:
-        st.session_state[page_key] = _opening_page(document, result, span)
+    arrived = evaluate_state.take_arrival()  # from the page view's button
+    evaluate_state.show_page_for_selecting(
+        document.doc_id,
+        document.pages_of_span(span.start, span.end)[0] if span is not None and arrived else None,
+        lambda: _opening_page(document, result, span),
+    )
+    page_key = evaluate_state.Keys.select_page(document.doc_id)
     page = int(st.number_input("Page", 1, page_count, key=page_key, help="This page and the next are shown."))
     st.caption(HINT)
     try:

@@ -33,6 +33,7 @@ from rse_core.figures.style import PALETTE
 from .. import components, keys, navigation, state
 from ..built_html import html as html_element
 from ..caching import session_memo
+from ..page_state import evaluate as evaluate_state
 from ..safe_text import md
 from . import page_select_panel
 from .page_images import PAGES_KEPT, THUMBS_KEPT, page_images, png_width
@@ -194,9 +195,7 @@ def _render_gold_span(document, span) -> None:
         icon=":material/fact_check:",
         help="Opens Evaluate's golden-set form with this span: type the queries it answers there.",
     ):
-        st.session_state[keys.Evaluate.SPAN_SOURCE] = "page"
-        st.session_state[keys.Evaluate.MARK_DOC] = document.name
-        st.session_state[keys.Evaluate.GOTO_MARKING] = True
+        evaluate_state.mark_on_page(document.name)
         navigation.request("Evaluate")
 
 

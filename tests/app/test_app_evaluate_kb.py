@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from app_ui import kb_evaluation, keys
+from app_ui import kb_evaluation
 from app_ui import knowledge_bases as kbs
+from app_ui.page_state import evaluate_kb as evaluate_kb_state
+from app_ui.page_state import knowledge_base as knowledge_base_state
 from rse_core import RSEParams
 from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation import golden_kb, kb_eval
@@ -18,7 +20,7 @@ from rse_core.evaluation.sets import SetName, golden_sets
 from rse_core.kb import KBQueryParams, KnowledgeBase
 from tests.support.apptest_support import chart_specs, new_app, no_problems, open_page, own_cache
 
-K = keys.EvaluateKB
+K = evaluate_kb_state.Keys
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -91,7 +93,7 @@ def test_other_settings_reuse_the_search_and_a_kind_redraws_the_chart(searches):
     at = _run(_evaluate_page())
     assert not searches, "the first test's searches are this process's (the base is this module's own)"
     open_page(at, "knowledge-base")  # the user moves the penalty there, and comes back
-    at.slider(key=keys.KnowledgeBase.param("irrelevant_chunk_penalty")).set_value(0.35).run()
+    at.slider(key=knowledge_base_state.Keys.param("irrelevant_chunk_penalty")).set_value(0.35).run()
     open_page(at, "evaluate")
     no_problems(at)
     assert any("settings changed" in caption.value for caption in at.caption)
@@ -117,7 +119,7 @@ def test_auto_tune_applies_on_the_knowledge_base_page():
     assert tuned.best is not None and tuned.best.characters <= 4000
     at.button(key=K.APPLY).click().run()
     no_problems(at)
-    page = keys.KnowledgeBase
+    page = knowledge_base_state.Keys
     assert at.slider(key=page.param("irrelevant_chunk_penalty")).value == pytest.approx(
         tuned.best.params.irrelevant_chunk_penalty
     )

@@ -17,8 +17,9 @@ import plotly.graph_objects as go
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_ui import components, keys
+from app_ui import components
 from app_ui.page_catalog import PAGES
+from app_ui.page_state import compare as compare_state
 from rse_core import Calibration, Document, RSEParams, build_corpus, preset, run_rse
 from rse_core.documents.reflow import reflow
 from rse_core.figures.compare import chunk_sets, compare_chart
@@ -577,7 +578,7 @@ def test_counts_are_written_in_words_that_agree():
     no_problems(at)
     captions = [caption.value for caption in at.caption]
     assert not any("(s)" in caption or re.search(r"\b1 separate", caption) for caption in captions), captions
-    at.radio(key=keys.Compare.VARIANT).set_value(compare.AT_BUDGET).run()
+    at.radio(key=compare_state.Keys.VARIANT).set_value(compare.AT_BUDGET).run()
     assert "Top-k, up to the same characters as RSE" in html_text(at)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from app_ui import keys
 from app_ui import knowledge_bases as kbs
+from app_ui.page_state import knowledge_base as knowledge_base_state
 from app_ui.samples import list_samples, load_sample_document
 from rse_core import RSEParams, preset
 from rse_core.documents.reflow import reflow
@@ -27,7 +28,7 @@ from tests.support.apptest_support import (
     own_cache,
 )
 
-K = keys.KnowledgeBase
+K = knowledge_base_state.Keys
 
 
 @pytest.fixture(scope="module", autouse=True)

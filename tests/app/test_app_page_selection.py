@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from app_ui import keys
 from app_ui.page_select import drag_points
+from app_ui.page_state import evaluate as evaluate_state
 from rse_core import load_document
 from tests.support.apptest_support import ROOT, messages, new_app, no_problems, open_page
 
@@ -47,7 +48,7 @@ def _selector(at: AppTest):
 
 def test_a_drag_on_evaluates_page_is_the_gold_span_of_the_form(at):
     open_page(at, "evaluate")
-    at.segmented_control(key=keys.Evaluate.SPAN_SOURCE).set_value("page").run()
+    at.segmented_control(key=evaluate_state.Keys.SPAN_SOURCE).set_value("page").run()
     no_problems(at)
     (selector,) = _selector(at)
     first_page = at.session_state[keys.RUN_STATE].result.segments[0].first_page
@@ -59,12 +60,12 @@ def test_a_drag_on_evaluates_page_is_the_gold_span_of_the_form(at):
     expected = _expected()
     assert any(f"characters {_span(expected)}" in e.label for e in at.expander)
     assert expected in [t.value for t in at.text]
-    at.text_area(key=keys.Evaluate.FORM_QUERIES).set_value("How long is probation?\nWhen are the check-ins?")
+    at.text_area(key=evaluate_state.Keys.FORM_QUERIES).set_value("How long is probation?\nWhen are the check-ins?")
     next(button for button in at.button if button.label == "Add to my golden set").click().run()
     no_problems(at)
     assert any("Added q-01, q-02" in m for m in messages(at, "success"))
     text = load_document(HANDBOOK).text
-    for query in at.session_state[keys.Evaluate.BUILT].queries:
+    for query in at.session_state[evaluate_state.Keys.BUILT].queries:
         assert text[query.start_char : query.end_char] == expected  # exactly the dragged characters
 
 
@@ -91,7 +92,7 @@ def _drag_on_explores_page_view(at: AppTest) -> str:
 def test_a_drag_on_explores_page_view_is_the_span_of_evaluates_form(at):
     expected = _drag_on_explores_page_view(at)
     open_page(at, "evaluate")
-    at.segmented_control(key=keys.Evaluate.SPAN_SOURCE).set_value("page").run()
+    at.segmented_control(key=evaluate_state.Keys.SPAN_SOURCE).set_value("page").run()
     no_problems(at)
     assert any(f"characters {_span(expected)}" in e.label for e in at.expander)
     assert expected in [t.value for t in at.text]
@@ -107,7 +108,7 @@ def test_the_page_views_button_opens_evaluates_form_with_the_span(at):
     assert "Evaluate" in [title.value for title in at.title]
     assert at.session_state[keys.SAMPLES] == ["employee_handbook"]
     assert at.session_state[keys.PARAM_KEYS["chunk_size"]] == chunk_size
-    assert at.session_state[keys.Evaluate.SPAN_SOURCE] == "page"
+    assert at.session_state[evaluate_state.Keys.SPAN_SOURCE] == "page"
     assert any(f"characters {_span(expected)}" in e.label for e in at.expander)  # in Evaluate's form
     assert expected in [t.value for t in at.text]
 

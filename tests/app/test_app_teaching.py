@@ -474,7 +474,7 @@ def test_the_page_grid_sweeps_a_1000_chunk_document_in_about_a_second():
 
 
 def test_clicked_cell_is_read_from_the_selection_event():
-    from app_ui.sweeping import cell_from_selection
+    from app_ui.page_state.sweep import cell_from_selection
     from rse_core.evaluation.sweep import SweepParam
 
     x_values, y_values = (0.0, 0.02, 0.04), (0.5, 0.6)
@@ -489,7 +489,7 @@ def _apply_cell_script():
     import streamlit as st
 
     from app_ui import state
-    from app_ui.sweeping import apply_setting
+    from app_ui.page_state.sweep import apply_setting
     from rse_core.evaluation.sweep import SweepParam
 
     state.init_state()

@@ -8,6 +8,7 @@ AppTest alone always runs the whole app, so these tests send reruns as the brows
 from __future__ import annotations
 
 from app_ui import keys
+from app_ui.page_state import evaluate as evaluate_state
 from tests.support.apptest_support import browser_reruns, new_app, no_problems, open_page, result_of
 
 PENALTY = keys.PARAM_KEYS["irrelevant_chunk_penalty"]
@@ -71,8 +72,8 @@ def test_a_link_to_another_page_from_inside_the_page_reruns_the_whole_app():
     ("Open in Explore" on the Knowledge base page did nothing)."""
     with browser_reruns() as reruns:
         at = open_page(new_app(docs="annual_report").run(), "evaluate")
-        at.selectbox(key=keys.Evaluate.OPEN).set_value("ar-07").run()
-        button = at.button(key=keys.Evaluate.OPEN_EXPLORE)
+        at.selectbox(key=evaluate_state.Keys.OPEN).set_value("ar-07").run()
+        button = at.button(key=evaluate_state.Keys.OPEN_EXPLORE)
         assert reruns.fragment_of(button)  # drawn by the page fragment
         at = reruns.run(button.click())
         no_problems(at)

@@ -1,4 +1,4 @@
-"""The knowledge-base page's settings: its widgets' starting values, its preset, and the
+"""State of the Knowledge base page: its keys, its widgets' starting values, its preset, and the
 :class:`RSEParams` and :class:`KBQueryParams` they make.
 
 The page has its own query and sliders (a base fixes the chunk size, and the sidebar's documents
@@ -10,18 +10,62 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 import streamlit as st
 
 from rse_core import Preset, RSEParams, ScorerName, preset
 from rse_core.kb import FirstStage, KBQueryParams
+from rse_core.param_specs import PARAM_SPECS
 
-from . import keys, navigation, state
-from .knowledge_bases import BUNDLED
-from .samples import DEFAULT_SAMPLE, list_samples
+from .. import keys, state
+from ..samples import DEFAULT_SAMPLE, list_samples
+from . import sidebar_settings
 
-K = keys.KnowledgeBase
-SAVED = "_kb_saved_settings"
+
+class Keys:
+    """The widget and state keys of views/knowledge_base.py (its own query and sliders: the sidebar's do not
+    apply there)."""
+
+    SOURCE: Final = "kb_source"
+    UPLOADS: Final = "kb_uploads"
+    BUILD: Final = "kb_build"
+    DISCARD: Final = "kb_discard"
+    QUERY: Final = "kb_query"
+    QUERY_2: Final = "kb_query_2"
+    FIRST_STAGE: Final = "kb_first_stage"
+    TOP_N: Final = "kb_top_n"
+    DOCUMENTS_SELECTED: Final = "kb_documents_selected"
+    SELECTED_TOP_N: Final = "kb_selected_top_n"
+    FUSION_WEIGHT: Final = "kb_fusion_weight"
+    RANK_ACROSS: Final = "kb_rank_across_documents"
+    PRESET: Final = "kb_preset"
+    BODY: Final = "kb_body"
+    INITIALIZED: Final = "_kb_initialized"
+    SESSION_BASE: Final = "_kb_session_base"  # this session's base built from uploads (app_ui.knowledge_bases)
+    FIRST_STAGE_CACHE: Final = "_kb_first_stage_cache"
+    SAVED: Final = "_kb_saved_settings"  # the widgets' values as the page last left them
+    PARAM_FIELDS: Final = tuple(spec.name for spec in PARAM_SPECS if spec.knowledge_base)
+    """The RSE parameters the page has sliders for (the others come from its preset)."""
+
+    @staticmethod
+    def param(field: str) -> str:
+        """The key of the page's slider for an RSEParams field."""
+        return f"kb_{field}"
+
+    @staticmethod
+    def open_explore(doc_id: str) -> str:
+        return f"kb_open_explore_{doc_id}"
+
+    @staticmethod
+    def strip(doc_id: str) -> str:
+        return f"kb_strip_{doc_id}"
+
+
+BUNDLED: Final = "bundled"
+"""The source choice of the bundled samples' base."""
+
+
 CUSTOM = state.CUSTOM_PRESET
 PRESETS = (*(name.value for name in Preset), CUSTOM)
 SCORER_OF_STAGE = {
@@ -69,14 +113,14 @@ KB_SLIDERS = (
 
 
 WIDGET_KEYS = (
-    K.SOURCE,
-    K.QUERY,
-    K.QUERY_2,
-    K.FIRST_STAGE,
-    K.RANK_ACROSS,
-    K.PRESET,
-    *(K.param(name) for name in K.PARAM_FIELDS),
-    *(K.param(spec.field) for spec in KB_SLIDERS),
+    Keys.SOURCE,
+    Keys.QUERY,
+    Keys.QUERY_2,
+    Keys.FIRST_STAGE,
+    Keys.RANK_ACROSS,
+    Keys.PRESET,
+    *(Keys.param(name) for name in Keys.PARAM_FIELDS),
+    *(Keys.param(spec.field) for spec in KB_SLIDERS),
 )
 
 
@@ -86,15 +130,15 @@ def _defaults() -> dict[str, object]:
     query = samples[DEFAULT_SAMPLE].showcase_query if DEFAULT_SAMPLE in samples else ""
     kb_defaults = KBQueryParams()
     values: dict[str, object] = {
-        K.SOURCE: BUNDLED,
-        K.QUERY: query,
-        K.QUERY_2: "",
-        K.FIRST_STAGE: kb_defaults.first_stage.value,
-        K.RANK_ACROSS: kb_defaults.rank_across_documents,
-        K.PRESET: state.matching_preset(sidebar),
+        Keys.SOURCE: BUNDLED,
+        Keys.QUERY: query,
+        Keys.QUERY_2: "",
+        Keys.FIRST_STAGE: kb_defaults.first_stage.value,
+        Keys.RANK_ACROSS: kb_defaults.rank_across_documents,
+        Keys.PRESET: state.matching_preset(sidebar),
     }
-    values.update({K.param(name): getattr(sidebar, name) for name in K.PARAM_FIELDS})
-    values.update({K.param(spec.field): getattr(kb_defaults, spec.field) for spec in KB_SLIDERS})
+    values.update({Keys.param(name): getattr(sidebar, name) for name in Keys.PARAM_FIELDS})
+    values.update({Keys.param(spec.field): getattr(kb_defaults, spec.field) for spec in KB_SLIDERS})
     return values
 
 
@@ -105,7 +149,7 @@ def init() -> None:
     Assigned on every run, not only when missing: a value put back in an earlier run (while the
     widget was not drawn, e.g. no base yet) is not sent to the browser, which then showed and sent
     back the slider's minimum."""
-    saved = st.session_state.get(SAVED) or {}
+    saved = st.session_state.get(Keys.SAVED) or {}
     defaults: dict[str, object] | None = None
     for key in WIDGET_KEYS:
         if key in st.session_state:
@@ -120,88 +164,84 @@ def init() -> None:
 
 def save() -> None:
     """Copy the widgets' values aside (call at the end of the page's run)."""
-    st.session_state[SAVED] = {key: st.session_state[key] for key in WIDGET_KEYS if key in st.session_state}
+    st.session_state[Keys.SAVED] = {key: st.session_state[key] for key in WIDGET_KEYS if key in st.session_state}
 
 
 def apply_preset() -> None:
     """Callback of the page's preset box: its values into the page's RSE sliders."""
-    name = st.session_state[K.PRESET]
+    name = st.session_state[Keys.PRESET]
     if name == CUSTOM:
         return
     values = preset(name)
-    for field_name in K.PARAM_FIELDS:
-        st.session_state[K.param(field_name)] = getattr(values, field_name)
+    for field_name in Keys.PARAM_FIELDS:
+        st.session_state[Keys.param(field_name)] = getattr(values, field_name)
+
+
+def _matching_preset(values: Mapping[str, object]) -> str:
+    """The preset whose values the page's RSE sliders hold in ``values``, or custom."""
+    for name in Preset:
+        if all(getattr(preset(name), field) == values[Keys.param(field)] for field in Keys.PARAM_FIELDS):
+            return name.value
+    return CUSTOM
 
 
 def on_slider_change() -> None:
     """Callback of an RSE slider: the preset box says which preset (if any) the sliders match."""
-    current = {name: st.session_state[K.param(name)] for name in K.PARAM_FIELDS}
-    for name in Preset:
-        if all(getattr(preset(name), field_name) == value for field_name, value in current.items()):
-            st.session_state[K.PRESET] = name.value
-            return
-    st.session_state[K.PRESET] = CUSTOM
+    st.session_state[Keys.PRESET] = _matching_preset(st.session_state)
 
 
 def read_params(values: Mapping[str, object] | None = None) -> RSEParams:
     """The page's RSE parameters: its preset (the default when custom) with its sliders."""
     values = st.session_state if values is None else values
-    name = values.get(K.PRESET, CUSTOM)
+    name = values.get(Keys.PRESET, CUSTOM)
     base = preset(name) if name != CUSTOM else RSEParams()
-    slider_kinds = {name: type(getattr(base, name)) for name in K.PARAM_FIELDS}
-    return base.with_changes(**{name: kind(values[K.param(name)]) for name, kind in slider_kinds.items()})
+    slider_kinds = {name: type(getattr(base, name)) for name in Keys.PARAM_FIELDS}
+    return base.with_changes(**{name: kind(values[Keys.param(name)]) for name, kind in slider_kinds.items()})
 
 
 def read_kb_params(values: Mapping[str, object] | None = None) -> KBQueryParams:
     values = st.session_state if values is None else values
     return KBQueryParams(
-        first_stage=FirstStage.parse(values[K.FIRST_STAGE]),
-        top_n=int(values[K.param("top_n")]),
-        documents_selected=int(values[K.param("documents_selected")]),
-        selected_top_n=int(values[K.param("selected_top_n")]),
-        fusion_weight=float(values[K.param("fusion_weight")]),
-        rank_across_documents=bool(values[K.RANK_ACROSS]),
+        first_stage=FirstStage.parse(values[Keys.FIRST_STAGE]),
+        top_n=int(values[Keys.param("top_n")]),
+        documents_selected=int(values[Keys.param("documents_selected")]),
+        selected_top_n=int(values[Keys.param("selected_top_n")]),
+        fusion_weight=float(values[Keys.param("fusion_weight")]),
+        rank_across_documents=bool(values[Keys.RANK_ACROSS]),
     )
 
 
 def saved_settings() -> tuple[RSEParams, KBQueryParams]:
     """The page's settings as it last left them (its defaults if it was never opened), for another
     page to use: the Evaluate page's knowledge-base evaluation runs at them."""
-    values = {**_defaults(), **(st.session_state.get(SAVED) or {})}
+    values = {**_defaults(), **(st.session_state.get(Keys.SAVED) or {})}
     return read_params(values), read_kb_params(values)
 
 
 def apply_tuned(params: RSEParams, documents_selected: int) -> None:
     """Callback (on another page): a tuned setting into the page's saved sliders, so the page
     opens with it; the preset box names the preset it matches, if any."""
-    values = {**_defaults(), **(st.session_state.get(SAVED) or {})}
-    for name in K.PARAM_FIELDS:
-        values[K.param(name)] = getattr(params, name)
-    values[K.param("documents_selected")] = documents_selected
-    values[K.PRESET] = next(
-        (name.value for name in Preset if all(getattr(preset(name), f) == values[K.param(f)] for f in K.PARAM_FIELDS)),
-        CUSTOM,
-    )
-    st.session_state[SAVED] = values
+    values = {**_defaults(), **(st.session_state.get(Keys.SAVED) or {})}
+    for name in Keys.PARAM_FIELDS:
+        values[Keys.param(name)] = getattr(params, name)
+    values[Keys.param("documents_selected")] = documents_selected
+    values[Keys.PRESET] = _matching_preset(values)
+    st.session_state[Keys.SAVED] = values
     for key in values:  # a value the page's widgets still hold would win over the saved one
         if key in WIDGET_KEYS:
             st.session_state.pop(key, None)
 
 
 def read_queries() -> tuple[str, ...]:
-    return tuple(text for text in (st.session_state[K.QUERY], st.session_state[K.QUERY_2]) if text and text.strip())
+    texts = (st.session_state[Keys.QUERY], st.session_state[Keys.QUERY_2])
+    return tuple(text for text in texts if text and text.strip())
 
 
 def open_in_explore(slug: str, queries: tuple[str, ...], params: RSEParams, stage: str) -> None:
     """Callback of "Open in Explore": the sample, the queries, the scorer closest to the first
     stage and the page's parameters into the sidebar, then Explore (a full rerun)."""
-    st.session_state[keys.SAMPLES] = [slug]
-    st.session_state[keys.QUERY] = queries[0] if queries else ""
-    st.session_state[keys.QUERY_2] = queries[1] if len(queries) > 1 else ""
     st.session_state[keys.SCORER] = SCORER_OF_STAGE[FirstStage.parse(stage)].value
-    fitted = state.fit_to_widgets(params)
-    for field_name, key in keys.PARAM_KEYS.items():
-        if field_name not in ("top_k", "window", "context_order"):
-            st.session_state[key] = getattr(fitted, field_name)
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
-    navigation.request("Explore")
+    sidebar_settings.set_sidebar_params(
+        **{name: getattr(params, name) for name in keys.PARAM_KEYS if name not in ("top_k", "window", "context_order")}
+    )
+    sidebar_settings.open_in_explore([slug], queries)
