@@ -30,7 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _parser() -> OneLineParser:
-    parser = OneLineParser(prog="rse-evaluate", description=__doc__.split("\n\n")[0])
+    parser = OneLineParser(prog="rse-evaluate", description="RSE against top-k and the window on golden sets.")
     parser.add_argument(
         "golden",
         nargs="*",
