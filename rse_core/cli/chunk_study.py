@@ -18,7 +18,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    parser = OneLineParser(prog="python -m rse_core.cli.chunk_study", description="Every method at every chunk size, on golden-set files.")
+    parser = OneLineParser(
+        prog="python -m rse_core.cli.chunk_study", description="Every method at every chunk size, on golden-set files."
+    )
     parser.add_argument("golden", nargs="+", help="golden-set JSON file(s)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_CHUNK_SIZES), help="chunk sizes")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
