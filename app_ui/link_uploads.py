@@ -17,6 +17,7 @@ import streamlit as st
 from rse_core import Document
 
 from . import keys
+from .page_state import uploads
 from .query_params import LinkUpload
 from .safe_text import md
 
@@ -39,18 +40,7 @@ def url_uploads(documents: Sequence[Document], private: Sequence[Document]) -> t
     return present + missing(documents)
 
 
-def kept_files() -> list:
-    """Files given in the link's upload box this session."""
-    return list(st.session_state.get(keys.LINK_FILES) or [])
-
-
-def _keep_files() -> None:
-    """``on_change`` of the link's box: keep its files beyond the box's life."""
-    files = {upload.file_id: upload for upload in kept_files()}
-    for upload in st.session_state.get(keys.LINK_UPLOAD_BOX) or []:
-        files.setdefault(upload.file_id, upload)
-    st.session_state[keys.LINK_FILES] = list(files.values())
-    st.session_state[keys.UPLOADS_CHANGED] = True
+kept_files = uploads.link_files  # the files given in the link's upload box this session
 
 
 def render_missing(absent: Sequence[LinkUpload], unmatched: Sequence[str] = ()) -> None:
@@ -69,6 +59,6 @@ def render_missing(absent: Sequence[LinkUpload], unmatched: Sequence[str] = ()) 
         type=["pdf", "txt", "md"],
         accept_multiple_files=True,
         key=keys.LINK_UPLOAD_BOX,
-        on_change=_keep_files,
+        on_change=uploads.keep_link_files,
         help="Kept in this session's memory only, like the sidebar's uploads.",
     )

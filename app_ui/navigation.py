@@ -14,8 +14,8 @@ from typing import NoReturn
 import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 
-from . import keys
 from .page_catalog import DEFAULT_PAGE
+from .page_state import page_request
 
 Sections = dict[str, list[StreamlitPage]]
 
@@ -26,13 +26,13 @@ def register(sections: Sections) -> Sections:
     for page in (page for section in sections.values() for page in section):
         pages[page.title] = page
         pages[page.url_path or DEFAULT_PAGE.url_path] = page  # Streamlit gives the default page the path ""
-    st.session_state[keys.NAV_PAGES] = pages
+    page_request.register_pages(pages)
     return sections
 
 
 def page(name: str) -> StreamlitPage:
     """The registered page with this title or URL path."""
-    pages: dict[str, StreamlitPage] = st.session_state.get(keys.NAV_PAGES, {})
+    pages = page_request.registered_pages()
     if name not in pages:
         raise KeyError(f"No page {name!r} is registered; known: {', '.join(sorted(pages))}.")
     return pages[name]
@@ -55,8 +55,7 @@ def request(name: str) -> NoReturn:
     (:mod:`app_ui.page_frame`), and a fragment's own rerun never reaches ``app.py``. From a widget
     callback or from the page body alike; nothing after the call runs.
     """
-    st.session_state[keys.GOTO_PAGE] = name
-    st.rerun()
+    page_request.request(name)
 
 
 def follow_request() -> None:
@@ -68,10 +67,8 @@ def follow_request() -> None:
     outlives its widget (Streamlit's documented way to keep a widget's value across pages), and
     code may set a widget's value only before the widget is drawn in the run.
     """
-    name = st.session_state.pop(keys.GOTO_PAGE, None)
+    name = page_request.take_request()
     if name is None:
         return
-    for key in (*keys.SIDEBAR_VALUES, *keys.PARAM_KEYS.values(), keys.PRESENT):
-        if key in st.session_state:
-            st.session_state[key] = st.session_state[key]
+    page_request.keep_sidebar_values()
     switch_to(name)

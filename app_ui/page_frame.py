@@ -9,7 +9,7 @@ controls (into the sidebar), computes the result, syncs the URL and draws the pa
 
 What this asks of code inside the fragment: a widget callback that changes a control drawn
 outside it (documents, query, scorer, presenter mode) must rerun the whole app
-(:func:`app_ui.widgets.reruns_app`), or that control keeps showing its old value; a link to
+(:func:`app_ui.page_state.reruns.reruns_app`), or that control keeps showing its old value; a link to
 another page (:func:`app_ui.navigation.request`) reruns the whole app by itself. A full run (any
 widget outside, a page switch) runs the fragment as part of it, as before.
 """
@@ -23,8 +23,9 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from . import compute, keys, link_uploads, presenter, run_state, state, upload_flow, widgets
+from . import compute, link_uploads, presenter, run_state, state, upload_flow, widgets
 from .page_catalog import PageSpec
+from .page_state import uploads
 from .run_state import RunOutcome
 from .sidebar import render_parameters
 
@@ -77,7 +78,7 @@ def _app_scope() -> Iterator[None]:
 def compute_this_run(inputs: state.Inputs) -> None:
     """This run's outcome for the page, and the URL that reopens it (a function, so no module
     global keeps a result, and with it an upload's text, alive after the session)."""
-    if st.session_state.pop(keys.UPLOADS_CHANGED, False):  # the sidebar's upload box or a shared link's
+    if uploads.take_change():  # the sidebar's upload box or a shared link's
         upload_flow.start()
     outcome = upload_flow.pending_outcome() or compute.compute(inputs)  # no result while a new upload is read
     run_state.store_outcome(outcome)

@@ -14,7 +14,8 @@ import html
 
 import streamlit as st
 
-from . import keys, navigation, page_catalog, widgets
+from . import keys, navigation, page_catalog
+from .page_state import presenter_mode
 
 CSS = """
 <style>
@@ -40,15 +41,10 @@ CSS = """
 
 def init_from_url() -> None:
     """Turn presenter mode on when the link says ``?present=1`` (once per session, or when it changes)."""
-    wanted = st.query_params.get(keys.URL_PRESENT)
-    if wanted is not None and wanted != st.session_state.get(keys.PRESENT_FROM_URL):
-        st.session_state[keys.PRESENT_FROM_URL] = wanted
-        st.session_state[keys.PRESENT] = wanted in ("1", "true", "yes", "on")
-    st.session_state.setdefault(keys.PRESENT, False)
+    presenter_mode.init_from_link(st.query_params.get(keys.URL_PRESENT))
 
 
-def is_on() -> bool:
-    return bool(st.session_state.get(keys.PRESENT))
+is_on = presenter_mode.is_on
 
 
 def keep_in_url() -> None:
@@ -56,18 +52,10 @@ def keep_in_url() -> None:
     with the rest of the state; this covers the runs that do not sync (an upload being read) and
     the toggle, and writes only when the address disagrees (a write is a message to the browser)."""
     if is_on():
-        st.session_state[keys.PRESENT_FROM_URL] = "1"
+        presenter_mode.mark_on_in_url()
         if st.query_params.get(keys.URL_PRESENT) != "1":
             st.query_params[keys.URL_PRESENT] = "1"
     elif keys.URL_PRESENT in st.query_params:
-        del st.query_params[keys.URL_PRESENT]
-
-
-@widgets.reruns_app  # the sidebar's presenter switch is outside the page fragment
-def _exit() -> None:
-    st.session_state[keys.PRESENT] = False
-    st.session_state[keys.PRESENT_FROM_URL] = None
-    if keys.URL_PRESENT in st.query_params:
         del st.query_params[keys.URL_PRESENT]
 
 
@@ -84,7 +72,7 @@ def toolbar(title: str) -> None:
         "Exit presenter",
         key=keys.PRESENT_EXIT,
         icon=":material/close_fullscreen:",
-        on_click=_exit,
+        on_click=presenter_mode.exit_presenter,
         width="stretch",
         help="Back to the normal layout with the sidebar and every page.",
     )

@@ -19,18 +19,8 @@ from rse_core.param_specs import PARAM_SPECS, ParamGroup, ParamSpec
 from . import keys, models, state
 from . import query_params as qp
 from .page_catalog import Group, spec_at
+from .page_state import sidebar_settings, uploads
 from .samples import list_samples
-
-
-def _on_samples_change() -> None:
-    """Switching the first sample switches to its showcase query, unless the user typed one."""
-    samples = list_samples()
-    showcase = {sample.showcase_query for sample in samples.values()}
-    chosen = st.session_state[keys.SAMPLES]
-    if chosen and st.session_state[keys.QUERY] in showcase | {""}:
-        st.session_state[keys.QUERY] = samples[chosen[0]].showcase_query
-
-
 
 
 def scope_of(url_path: str) -> frozenset[Group]:
@@ -53,18 +43,6 @@ SIDEBAR_GROUP = {
 """The sidebar group whose scope enables a parameter's control, by the part of the method it shapes."""
 
 
-def _on_preset_change() -> None:
-    state.apply_preset(st.session_state[keys.PRESET])
-
-
-def _on_param_change() -> None:
-    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())
-
-
-def _on_uploads_change() -> None:
-    st.session_state[keys.UPLOADS_CHANGED] = True
-
-
 def render_uploads(disabled: bool) -> None:
     """The upload box. Not a fragment: a change must rerun the whole app anyway (which reads and
     embeds a new file while each page shows only that it is being read, see
@@ -74,11 +52,11 @@ def render_uploads(disabled: bool) -> None:
         type=["pdf", "txt", "md"],
         accept_multiple_files=True,
         key=keys.UPLOADS,
-        on_change=_on_uploads_change,
+        on_change=uploads.flag_change,
         help="Kept in this session's memory only and dropped when the session ends (see the README). "
         "Segments never cross documents.",
         disabled=disabled,
-    )  # the page fragment starts the reading (page_frame.compute_this_run) when _on_uploads_change flagged a change
+    )  # the page fragment starts the reading (page_frame.compute_this_run) when the box flagged a change
 
 
 def render_sidebar(url_path: str = "") -> None:
@@ -113,7 +91,7 @@ def _documents_section(samples: dict, scope: frozenset[Group]) -> None:
         options=list(samples),
         format_func=lambda slug: samples[slug].label,
         key=keys.SAMPLES,
-        on_change=_on_samples_change,
+        on_change=sidebar_settings.on_samples_change,
         help="Bundled documents written for this app; several can be active at once.",
         disabled=Group.DOCUMENTS not in scope,
     )
@@ -178,7 +156,7 @@ def _values_section(scope: frozenset[Group], specs: Sequence[ParamSpec]) -> None
         "Preset",
         options=[preset.value for preset in Preset] + [state.CUSTOM_PRESET],
         key=keys.PRESET,
-        on_change=_on_preset_change,
+        on_change=sidebar_settings.on_preset_change,
         help="Fills the sliders below. default: tuned for minilm; balanced, precision, find_all: "
         "dsRAG's numbers; course: the course's Nike example (minimum 0.7), under which the class numbers "
         "hold. The app opens on default (minimum 0.5).",
@@ -206,7 +184,7 @@ def _param_control(spec: ParamSpec, scope: frozenset[Group]) -> None:
     common = {
         "key": keys.param_key(spec.name),
         "help": spec.help,
-        "on_change": _on_param_change,
+        "on_change": sidebar_settings.on_param_change,
         "disabled": SIDEBAR_GROUP[spec.group] not in scope,
     }
     if spec.slider is not None:

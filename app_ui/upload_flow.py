@@ -18,11 +18,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from . import compute, corpora, keys, widgets
+from . import compute, corpora, widgets
+from .page_state import uploads
 from .run_state import RunOutcome
 from .state import Inputs
-
-READING = "reading"
 
 # Streamlit marks an element container left from the previous run data-stale="true" until this
 # run draws that position again. In the main area, while a file is read, those are hidden, and so
@@ -37,16 +36,16 @@ HIDE_STALE_CSS = """<style>
 def start() -> None:
     """After the uploads changed: make this run a reading run if a file is new."""
     if corpora.new_upload_names():
-        st.session_state[keys.UPLOAD_PHASE] = READING
+        uploads.start_reading()
 
 
 def pending_outcome() -> RunOutcome | None:
     """The outcome of a reading run (no result, the files' names), or ``None`` when none is under way."""
-    if not st.session_state.get(keys.UPLOAD_PHASE):
+    if not uploads.is_reading():
         return None
     names = corpora.new_upload_names()
     if not names:
-        st.session_state.pop(keys.UPLOAD_PHASE, None)
+        uploads.end_reading()
         return None
     return RunOutcome(pending_uploads=names)
 
@@ -58,7 +57,7 @@ def hide_stale() -> None:
 
 def advance(inputs: Inputs) -> None:
     """At the end of a reading run: read and embed the new files, then rerun for the result."""
-    if st.session_state.get(keys.UPLOAD_PHASE) != READING:
+    if not uploads.is_reading():
         return
     with widgets.progress_bar("Reading the upload...") as progress:
         for upload in corpora.current_uploads():
@@ -67,5 +66,5 @@ def advance(inputs: Inputs) -> None:
             except Exception:  # the normal run reports it with its own message
                 continue
         compute.embed_new_uploads(inputs, progress)
-    st.session_state.pop(keys.UPLOAD_PHASE, None)
+    uploads.end_reading()
     st.rerun()

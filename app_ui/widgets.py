@@ -14,7 +14,6 @@ from rse_core import ScorerName
 
 from . import keys
 from .page_state import sidebar_settings
-from .page_state.reruns import reruns_app  # noqa: F401  (presenter and callbacks use widgets.reruns_app)
 from .run_state import RunOutcome
 from .safe_text import md
 

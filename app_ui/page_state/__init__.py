@@ -15,12 +15,14 @@ browser tests and saved sessions use them). A page with panels drawn on several 
 judge, report, exports) has a ``PREFIX`` the panels derive their widget keys from
 (``f"{prefix}_ask"``), so two pages never share a widget.
 
-Besides one module per page: ``sidebar_settings`` (what pages put in the sidebar's controls),
-``steps`` (a step-through's step), ``once`` (events acted on once), ``component_values`` (a
-custom component's value checked), ``page_gold`` (the span dragged on a PDF's pages) and
-``reruns`` (callbacks that rerun the whole app).
+Besides one module per page, the app-wide state: ``sidebar_settings`` (what pages put in the
+sidebar's controls, and the sidebar's own callbacks), ``page_request`` (the pages and the page one
+page asks to open), ``presenter_mode`` (presenter mode's switch and link), ``uploads`` (an upload
+change, the reading of a new file, the link's files); and ``steps`` (a step-through's step),
+``once`` (events acted on once), ``component_values`` (a custom component's value checked),
+``page_gold`` (the span dragged on a PDF's pages) and ``reruns`` (callbacks that rerun the whole app).
 
-Imports: these modules stand below the app's helpers (they import ``keys``, ``state``,
-``samples`` and ``navigation``, never a widget helper, a panel or a view), so any helper may
-read a page's keys and call its callbacks.
+Imports: these modules stand below the app's helpers (they import ``keys``, ``state`` and
+``samples``, never navigation, a widget helper, a panel or a view), so any helper may read a
+page's keys and call its callbacks.
 """

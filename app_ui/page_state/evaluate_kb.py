@@ -14,8 +14,7 @@ from rse_core import RSEParams
 from rse_core.evaluation.kb_eval import KBEvaluation
 from rse_core.evaluation.kb_tuning import KBTuneResult
 
-from .. import navigation
-from . import knowledge_base
+from . import knowledge_base, page_request
 
 
 class Keys:
@@ -57,4 +56,4 @@ def keep_tuned(settings: Hashable, budget: float, tuned: KBTuneResult) -> None:
 def apply_on_kb_page(params: RSEParams, documents_selected: int) -> None:
     """Callback of "Apply on the Knowledge base page": the tuned setting becomes that page's, which opens."""
     knowledge_base.apply_tuned(params, documents_selected)
-    navigation.request("Knowledge base")
+    page_request.request("Knowledge base")

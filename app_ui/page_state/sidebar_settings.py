@@ -1,5 +1,6 @@
 """What pages put in the sidebar's controls: a setting (parameters, a query), or a query and its
-documents before opening Explore.
+documents before opening Explore; and the sidebar's own callbacks (a sample's showcase query, a
+preset's values, the preset a slider move matches).
 
 Why one module: "apply this setting to the sidebar" was written on the Sweep, Evaluate, Transform
 lab and Knowledge base pages, each with its own casts and its own preset update.
@@ -14,7 +15,9 @@ import streamlit as st
 from rse_core import ScorerName
 from rse_core.param_specs import PENALTY
 
-from .. import keys, navigation, state
+from .. import keys, state
+from ..samples import list_samples
+from . import page_request
 from .reruns import reruns_app
 
 
@@ -44,10 +47,29 @@ def open_in_explore(samples: Sequence[str], queries: Sequence[str]) -> None:
     st.session_state[keys.SAMPLES] = list(samples)
     st.session_state[keys.QUERY] = queries[0] if queries else ""
     st.session_state[keys.QUERY_2] = queries[1] if len(queries) > 1 else ""
-    navigation.request("Explore")
+    page_request.request("Explore")
 
 
 @reruns_app  # the sidebar's scorer is outside the page fragment
 def switch_to_offline() -> None:
     """Callback of "Switch to the offline minilm scorer" under a scorer's failure."""
     st.session_state[keys.SCORER] = ScorerName.MINILM.value
+
+
+def on_samples_change() -> None:
+    """Switching the first sample switches to its showcase query, unless the user typed one."""
+    samples = list_samples()
+    showcase = {sample.showcase_query for sample in samples.values()}
+    chosen = st.session_state[keys.SAMPLES]
+    if chosen and st.session_state[keys.QUERY] in showcase | {""}:
+        st.session_state[keys.QUERY] = samples[chosen[0]].showcase_query
+
+
+def on_preset_change() -> None:
+    """The chosen preset fills the sliders."""
+    state.apply_preset(st.session_state[keys.PRESET])
+
+
+def on_param_change() -> None:
+    """A slider moved: the preset shows the one the values now match, or custom."""
+    st.session_state[keys.PRESET] = state.matching_preset(state.read_params())

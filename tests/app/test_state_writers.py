@@ -1,5 +1,4 @@
-"""Who writes session state: views never do; in app_ui, the state modules and a known, shrinking
-list of helpers.
+"""Who writes session state: views never do; in app_ui, only the state modules and the session caches.
 
 Why: a page's state written from its drawing code could not be read in one place, and a widget's
 value set after the widget is drawn raises in Streamlit. Views read state and draw; every write is
@@ -16,26 +15,13 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 WRITE_METHODS = frozenset({"setdefault", "pop", "popitem", "update", "clear", "__setitem__", "__delitem__"})
 STATE_MODULES = ("app_ui/page_state/", "app_ui/state.py", "app_ui/llm_settings.py", "app_ui/run_state.py")
-"""Where session state is created and changed: each page's state module; the app-wide one (the
-sidebar's values, the link); the session's LLM settings; this run's outcome. Each holds one piece
+"""Where session state is created and changed: each page's state module and the app-wide ones in
+``page_state`` (the sidebar's callbacks, a page request, presenter mode, the uploads); ``state.py``
+(the sidebar's values, the link); the session's LLM settings; this run's outcome. Each holds one piece
 of state with its initialiser, its reader and its writers."""
 SESSION_CACHES = frozenset({"app_ui/caching.py", "app_ui/knowledge_bases.py"})
 """Per-session caches (memos, the uploads' derived data, the uploaded knowledge base): created on
 first use, never drawn by a widget."""
-STILL_WRITING = frozenset(
-    {
-        "app_ui/link_uploads.py",
-        "app_ui/navigation.py",
-        "app_ui/page_frame.py",
-        "app_ui/presenter.py",
-        "app_ui/sidebar.py",
-        "app_ui/upload_flow.py",
-    }
-)
-"""Helpers that still write session state themselves (the upload flow and the link's upload box,
-the presenter and navigation requests, the sidebar's own callbacks). The list
-may only shrink: a helper that stops writing must leave it, and a new writer belongs in a state
-module."""
 
 
 def _is_session_state(node: ast.AST, aliases: set[str]) -> bool:
@@ -121,7 +107,6 @@ def test_no_view_writes_session_state():
     assert _writers("views") == {}, "views read state and draw; move the write into app_ui/page_state/"
 
 
-def test_in_app_ui_only_state_modules_caches_and_the_listed_helpers_write_session_state():
+def test_in_app_ui_only_the_state_modules_and_the_session_caches_write_session_state():
     writers = {path for path in _writers("app_ui") if not path.startswith(STATE_MODULES)} - SESSION_CACHES
-    assert writers - STILL_WRITING == set(), "a new writer: put it in the page's app_ui/page_state module"
-    assert STILL_WRITING - writers == set(), "this helper no longer writes: take it off STILL_WRITING"
+    assert writers == set(), "a helper writes session state: move the write into an app_ui/page_state module"
