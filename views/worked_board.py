@@ -160,8 +160,7 @@ def _board_table(rows: list) -> None:
 def _beta_lookup(lookup: list) -> None:
     """The beta lookup table the class reads the transform off."""
     st.markdown(
-        f"**Beta lookup** (a = {num(float(st.session_state[K.BETA_A]))}, "
-        f"b = {num(float(st.session_state[K.BETA_B]))})"
+        f"**Beta lookup** (a = {num(float(st.session_state[K.BETA_A]))}, b = {num(float(st.session_state[K.BETA_B]))})"
     )
     st.dataframe(
         pd.DataFrame({"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}),

@@ -83,8 +83,6 @@ def parse_values(text: str) -> list[float]:
     return values
 
 
-
-
 # --------------------------------------------------------------------------- page
 
 
