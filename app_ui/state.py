@@ -32,7 +32,8 @@ CUSTOM_PRESET = "custom"
 
 @dataclass(frozen=True)
 class SliderSpec:
-    """One parameter slider: its range, step and the one-line help that says what it does."""
+    """One slider of a parameter object's field (the sidebar's RSE parameters, the Knowledge base
+    page's query knobs): its range, step and the one-line help that says what it does."""
 
     field: str
     label: str
@@ -40,13 +41,6 @@ class SliderSpec:
     high: float
     step: float
     help: str
-
-    @property
-    def key(self) -> str:
-        return keys.param_key(self.field)
-
-    def clamp(self, value: float) -> float:
-        return min(max(value, self.low), self.high)
 
 
 def sliders(specs: Iterable[ParamSpec] = PARAM_SPECS) -> tuple[SliderSpec, ...]:

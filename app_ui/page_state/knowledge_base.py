@@ -9,14 +9,13 @@ its page is left, so the values are copied aside after each run and put back on 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Final
 
 import streamlit as st
 
 from rse_core import Preset, RSEParams, ScorerName, preset
 from rse_core.kb import FirstStage, KBQueryParams
-from rse_core.param_specs import PARAM_SPECS
+from rse_core.param_specs import PARAM_SPECS, ParamGroup
 
 from .. import keys, state
 from ..samples import DEFAULT_SAMPLE, list_samples
@@ -76,21 +75,9 @@ SCORER_OF_STAGE = {
 """The Explore scorer closest to a first stage (used when a document is opened there)."""
 
 
-@dataclass(frozen=True)
-class KBSliderSpec:
-    """A knowledge-base query knob: a field of :class:`KBQueryParams`, its range and help."""
-
-    field: str
-    label: str
-    low: float
-    high: float
-    step: float
-    help: str
-
-
-KB_SLIDERS = (
-    KBSliderSpec("top_n", "First-stage hits (N)", 10, 1000, 10, "Best chunks of the whole base per query (top_n)."),
-    KBSliderSpec(
+KB_SLIDERS = (  # the KBQueryParams fields the page has sliders for
+    state.SliderSpec("top_n", "First-stage hits (N)", 10, 1000, 10, "Best chunks of the whole base per query (top_n)."),
+    state.SliderSpec(
         "documents_selected",
         "Documents selected",
         1,
@@ -98,7 +85,7 @@ KB_SLIDERS = (
         1,
         "RSE runs over the documents of each query's best this-many hits (documents_selected).",
     ),
-    KBSliderSpec(
+    state.SliderSpec(
         "selected_top_n",
         "Hits within selected documents",
         0,
@@ -106,7 +93,7 @@ KB_SLIDERS = (
         10,
         "A second search inside the selected documents scores up to this many more chunks (selected_top_n; 0: off).",
     ),
-    KBSliderSpec(
+    state.SliderSpec(
         "fusion_weight", "Fusion weight (dense)", 0.0, 1.0, 0.05, "Hybrid only: dense weight; BM25 gets 1 - weight."
     ),
 )
@@ -241,7 +228,8 @@ def open_in_explore(slug: str, queries: tuple[str, ...], params: RSEParams, stag
     """Callback of "Open in Explore": the sample, the queries, the scorer closest to the first
     stage and the page's parameters into the sidebar, then Explore (a full rerun)."""
     st.session_state[keys.SCORER] = SCORER_OF_STAGE[FirstStage.parse(stage)].value
+    kept_by_explore = (ParamGroup.BASELINE, ParamGroup.OUTPUT)  # the sidebar's baselines and context order stay
     sidebar_settings.set_sidebar_params(
-        **{name: getattr(params, name) for name in keys.PARAM_KEYS if name not in ("top_k", "window", "context_order")}
+        **{spec.name: getattr(params, spec.name) for spec in PARAM_SPECS if spec.group not in kept_by_explore}
     )
     sidebar_settings.open_in_explore([slug], queries)
