@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from rse_core.param_specs import PARAM_SPECS, url_names
+from rse_core.param_specs import PARAM_SPECS
 
 # --- URL parameters: byte-identical forever (shared links carry them) -------------------------
 URL_DOCS: Final = "docs"
@@ -26,8 +26,6 @@ URL_SCORER: Final = "scorer"
 URL_PRESET: Final = "preset"
 URL_MODEL: Final = "model"
 URL_UPLOADS: Final = "up"  # uploads the view used, by content hash and name (never their contents)
-URL_PARAMS: Final[dict[str, str]] = url_names()
-"""RSEParams field -> URL name, in the order a link lists them (named in :mod:`rse_core.param_specs`)."""
 URL_PRESENT: Final = "present"  # presenter mode (app_ui.presenter): a view setting, not part of the state
 URL_STREAMLIT_OWN: Final = frozenset({"embed", "embed_options", URL_PRESENT})  # not RSE state: never a notice
 

@@ -52,8 +52,13 @@ class PageSpec:
     sidebar_note: str = ""  # shown atop the sidebar: what of it does not apply here, and why
     live_chart: bool = False  # its chart is a live chart, which loads its own plotly.js (app_ui.chart_warmup)
     teaching: bool = False  # listed in presenter mode's menu
-    needs_result: bool = True  # reads the sidebar's result, so the page frame scores the documents first
     default: bool = False  # the page at the app's root (its URL path there is "")
+
+    @property
+    def needs_result(self) -> bool:
+        """Whether the page reads the sidebar's result (so the page frame scores its documents first):
+        exactly when it uses the sidebar's documents or query. Derived, so it cannot drift from the scope."""
+        return bool(self.scope & {Group.DOCUMENTS, Group.QUERY})
 
 
 PAGES: tuple[PageSpec, ...] = (
@@ -67,7 +72,6 @@ PAGES: tuple[PageSpec, ...] = (
         Section.EXPLORE,
         scope=frozenset(),  # its stories run at fixed settings on their own samples; its sidebar is hidden
         teaching=True,
-        needs_result=False,
     ),
     PageSpec(
         "knowledge_base",
@@ -78,7 +82,6 @@ PAGES: tuple[PageSpec, ...] = (
         scope=frozenset(),
         sidebar_note="The Knowledge base page has its own query, first-stage and RSE settings (a base fixes its "
         "chunk size); nothing in this sidebar applies there.",
-        needs_result=False,
     ),
     PageSpec("evaluate", "Evaluate", ":material/fact_check:", "evaluate", Section.MEASURE),
     PageSpec(
@@ -91,7 +94,6 @@ PAGES: tuple[PageSpec, ...] = (
         sidebar_note="Nothing in this sidebar applies on Worked example: the page uses its own chunk values and "
         "limits (set them on the page). The controls are kept for the other pages.",
         teaching=True,
-        needs_result=False,
     ),
     PageSpec(
         "lesson",
@@ -103,7 +105,6 @@ PAGES: tuple[PageSpec, ...] = (
         sidebar_note="On the Lesson page the cases always run on the bundled technical report and annual report "
         "with their golden queries; documents and query below do not apply here. Scorer and parameters do.",
         teaching=True,
-        needs_result=False,  # its cases run on their own documents and queries
     ),
     PageSpec(
         "transform_lab",

@@ -9,6 +9,7 @@ values and defaults; its fields and this table are checked to name the same fiel
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from collections.abc import Iterable, Iterator
@@ -112,7 +113,7 @@ class ParamSpec:
     def display_label(self) -> str:
         return f"{self.label} ({self.unit})" if self.unit else self.label
 
-    @property
+    @functools.cached_property
     def choices(self) -> tuple[str, ...]:
         """A choice's allowed words (its enum's values); empty for numbers and switches."""
         return tuple(member.value for member in self.kind) if issubclass(self.kind, Enum) else ()

@@ -33,14 +33,9 @@ class Keys:
     QUERY: Final = "kb_query"
     QUERY_2: Final = "kb_query_2"
     FIRST_STAGE: Final = "kb_first_stage"
-    TOP_N: Final = "kb_top_n"
-    DOCUMENTS_SELECTED: Final = "kb_documents_selected"
-    SELECTED_TOP_N: Final = "kb_selected_top_n"
-    FUSION_WEIGHT: Final = "kb_fusion_weight"
     RANK_ACROSS: Final = "kb_rank_across_documents"
     PRESET: Final = "kb_preset"
     BODY: Final = "kb_body"
-    INITIALIZED: Final = "_kb_initialized"
     SESSION_BASE: Final = "_kb_session_base"  # this session's base built from uploads (app_ui.knowledge_bases)
     FIRST_STAGE_CACHE: Final = "_kb_first_stage_cache"
     SAVED: Final = "_kb_saved_settings"  # the widgets' values as the page last left them

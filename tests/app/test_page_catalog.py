@@ -129,9 +129,3 @@ def test_the_presenter_menu_offers_the_teaching_pages():
     links = [(link.proto.label, link.proto.page) for link in at.get("page_link")]
     assert [label for label, _ in links] == [spec.title for spec in teaching_pages()]
     assert {"Lesson", "Worked example", "Demo"} == {label for label, _ in links}
-
-
-def test_a_page_that_uses_the_sidebars_documents_or_query_reads_the_result():
-    for spec in PAGES:
-        if spec.scope & {Group.DOCUMENTS, Group.QUERY}:
-            assert spec.needs_result, spec.url_path

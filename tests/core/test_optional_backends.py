@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from rse_core.errors import MissingExtraError, RSEError
-from rse_core.extras import EXTRAS, install_hint
+from rse_core.extras import EXTRAS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +32,6 @@ def test_every_extra_named_in_a_hint_is_declared_and_brings_its_package():
     for module, (package, extra) in EXTRAS.items():
         assert extra in extras, module
         assert package in extras[extra] or module == "pyarrow", (module, extra)  # pyarrow comes with lancedb
-        assert install_hint(module) == f"pip install 'rse-explorer[{extra}]'"
 
 
 def test_the_minilm_scorer_without_sentence_transformers_names_the_minilm_extra(monkeypatch):

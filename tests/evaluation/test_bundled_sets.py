@@ -14,7 +14,6 @@ from tests.support.apptest_support import ROOT
 def test_in_a_checkout_the_bundled_folders_are_the_ones_the_project_writes():
     assert bundled_folder(SAMPLES) == ROOT / "sample_docs"
     assert bundled_folder(EXTERNAL) == ROOT / "eval_sets" / "external"
-    assert bundled_folder(SAMPLES) == eval_sets.SAMPLE_DIR
 
 
 def test_the_samples_set_has_its_36_queries_over_3_documents():
