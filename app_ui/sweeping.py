@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import time
 
-import streamlit as st
-
 from rse_core import ExtractionResult, RSEError
-from rse_core.evaluation.golden import GoldenQuery, GoldenSet
+from rse_core.evaluation.golden import GoldenQuery
 from rse_core.evaluation.sweep import SweepParam, SweepParamBase, SweepResult, sweep
 from rse_core.param_specs import MINIMUM_VALUE, PENALTY
 
@@ -53,7 +51,7 @@ def gold_for(result: ExtractionResult, inputs: state.Inputs) -> tuple[GoldenQuer
                 queries += samples[slug].golden.queries
         except RSEError:
             pass
-    built: GoldenSet | None = st.session_state.get(evaluate_state.Keys.BUILT)
+    built = evaluate_state.read().built
     if built is not None and built.document == first.name:
         taken = {query.id for query in queries}
         queries += [query for query in built.queries if query.id not in taken and query.end_char <= len(first.text)]

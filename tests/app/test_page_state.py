@@ -45,7 +45,8 @@ def _apply_script():
     st.button(
         "far", key="far", on_click=sidebar_settings.set_sidebar_params, kwargs={"max_length": 1e6, "decay_rate": 0.5}
     )
-    st.button("course", key="course", on_click=sidebar_settings.apply_penalty, args=(0.2,))
+    st.button("penalty 0.25", key="off", on_click=sidebar_settings.apply_penalty, args=(0.25,))
+    st.button("penalty 0.2", key="back", on_click=sidebar_settings.apply_penalty, args=(0.2,))
 
 
 def test_a_setting_put_in_the_sidebar_is_kept_within_the_sliders_and_names_its_preset():
@@ -54,3 +55,11 @@ def test_a_setting_put_in_the_sidebar_is_kept_within_the_sliders_and_names_its_p
     assert at.session_state["sb_max_length"] == 60 and isinstance(at.session_state["sb_max_length"], int)
     assert at.session_state["sb_decay_rate"] == 1.0 and isinstance(at.session_state["sb_decay_rate"], float)
     assert at.session_state["sb_preset"] == "custom"
+
+
+def test_a_suggested_penalty_moves_the_slider_and_names_the_preset_it_matches():
+    at = AppTest.from_function(_apply_script, default_timeout=60).run()
+    at.button(key="off").click().run()
+    assert (at.session_state["sb_irrelevant_chunk_penalty"], at.session_state["sb_preset"]) == (0.25, "custom")
+    at.button(key="back").click().run()
+    assert (at.session_state["sb_irrelevant_chunk_penalty"], at.session_state["sb_preset"]) == (0.2, "default")
