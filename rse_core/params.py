@@ -175,27 +175,6 @@ def preset(name: str | Preset) -> RSEParams:
     return PRESETS[Preset.parse(name)]
 
 
-def dsrag_snippet(params: RSEParams) -> str:
-    """Python that passes these parameters to dsRAG's knowledge base query."""
-    body = "".join(f"    {name!r}: {value!r},\n" for name, value in params.to_dsrag().items())
-    return (
-        "# dsRAG: the parameters tuned in rse-explorer (see the note on the scorer they were tuned with)\n"
-        f"rse_params = {{\n{body}}}\n"
-        'results = kb.query(["your query"], rse_params=rse_params)\n'
-    )
-
-
-def rse_core_snippet(params: RSEParams, scorer: str = "minilm") -> str:
-    """Python that reruns these parameters with rse_core itself (every field, not only dsRAG's)."""
-    fields_text = "".join(f"    {name}={value!r},\n" for name, value in params.to_dict().items())
-    return (
-        "from rse_core import RSEParams, extract, get_scorer, load_document\n\n"
-        f"params = RSEParams(\n{fields_text})\n"
-        f'result = extract(load_document("your.pdf"), "your query", params, get_scorer({scorer!r}))\n'
-        "print(result.rse_context())\n"
-    )
-
-
 def tuning_note(scorer: str, model: str, calibration: str) -> str:
     """What the values were tuned with, and what to check again when production scores otherwise.
 

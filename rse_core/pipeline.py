@@ -17,6 +17,7 @@ from rse_core.chunking import DEFAULT_CHUNK_HEADERS, Chunk, chunk_document
 from rse_core.context import ContextOrder, ContextPiece, format_context
 from rse_core.documents import Document
 from rse_core.errors import InvalidScoresError, ParameterError, QueryError, RSEError
+from rse_core.handoff import HandOff
 from rse_core.params import RSEParams
 from rse_core.scoring import Calibration, ProgressCallback, Scorer, ScorerName, clean_query, get_scorer
 from rse_core.search import SearchResult, StopReason
@@ -198,6 +199,11 @@ class ExtractionResult:
         """What this result depends on (documents, chunking, queries, scorer, parameters): a
         hashable key for caching anything derived from it."""
         return (self.corpus.key, self.queries, self.scorer, self.model, self.calibration, self.params)
+
+    def handoff(self) -> HandOff:
+        """This result as code to take away (rse_core, the ``rse`` command, dsRAG), all from one record."""
+        names = [document.name for document in self.corpus.documents]
+        return HandOff.of(self.params, self.scorer, names, self.queries, self.model)
 
     @property
     def rse_chunks(self) -> list[int]:

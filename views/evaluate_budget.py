@@ -21,6 +21,7 @@ from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.scored_sets import ScoredSet
 from rse_core.evaluation.tuning import TunePoint, TuneResult, tune
 from rse_core.figures.evaluation import budget_figure
+from rse_core.handoff import HandOff
 from rse_core.param_specs import PARAM_SPECS
 
 K = evaluate_budget_state.Keys
@@ -160,4 +161,6 @@ def _render_tune(scored: ScoredSet, key: tuple, inputs: state.Inputs, tuned: Tun
         args=(tuned.best.params, TUNED_FIELDS),
         help="Sets the penalty, minimum segment value, decay rate and max chunks per segment sliders.",
     )
-    render_params_export(tuned.best.params, scorer=scored.scorer, model="", calibration=scored.calibration.describe())
+    render_params_export(
+        HandOff.of(tuned.best.params, scored.scorer), model="", calibration=scored.calibration.describe()
+    )

@@ -66,8 +66,7 @@ def render() -> None:
     components.render_share_and_export(result, K.PREFIX)
     render_report_download(result, K.PREFIX)
     render_params_export(
-        result.params,
-        scorer=result.scorer,
+        result.handoff(),
         model=result.model,
         calibration=result.calibration.describe(),
         key=K.EXPORT_CODE,

@@ -1,8 +1,9 @@
-"""The current parameters as code to take away: dsRAG's ``rse_params`` and rse_core's ``RSEParams``.
+"""The current result as code to take away: rse_core Python, the ``rse`` command line and dsRAG's ``rse_params``.
 
 Why a panel: values tuned here are only useful in the reader's own RAG code, and only when it
 scores like this app does; the note beside the snippets names the scorer and calibration they
-were tuned with and what to re-check when production scores differently.
+were tuned with and what to re-check when production scores differently. Every snippet comes
+from one :class:`rse_core.handoff.HandOff`, so they reproduce the same segments.
 """
 
 from __future__ import annotations
@@ -11,14 +12,14 @@ import json
 
 import streamlit as st
 
-from rse_core import RSEParams
-from rse_core.params import dsrag_snippet, rse_core_snippet, tuning_note
+from rse_core.handoff import HandOff
+from rse_core.params import tuning_note
 
 TITLE = "Take these parameters to your RAG code"
 
 
 def render_params_export(
-    params: RSEParams, *, scorer: str, model: str, calibration: str, key: str | None = None, expanded: bool = False
+    handoff: HandOff, *, model: str, calibration: str, key: str | None = None, expanded: bool = False
 ) -> None:
     """Copy-ready snippets (the copy button is at each code box's corner) and the tuning note.
 
@@ -29,13 +30,17 @@ def render_params_export(
     """
     with st.expander(TITLE, icon=":material/integration_instructions:", expanded=expanded):
         if key is not None and not st.toggle("Show the code", key=key):
-            st.caption("The parameters as dsRAG's rse_params and as rse_core's RSEParams, with what to re-check.")
+            st.caption("The parameters as rse_core Python, an rse command line and dsRAG's rse_params.")
             return
-        st.info(tuning_note(scorer, model, calibration), icon=":material/science:")
-        dsrag, core, raw = st.tabs(["dsRAG rse_params (Python)", "rse_core (Python)", "dsRAG rse_params (JSON)"])
-        with dsrag:
-            st.code(dsrag_snippet(params), language="python")
+        st.info(tuning_note(handoff.scorer, model, calibration), icon=":material/science:")
+        core, command, dsrag, raw = st.tabs(
+            ["rse_core (Python)", "rse (command line)", "dsRAG rse_params (Python)", "dsRAG rse_params (JSON)"]
+        )
         with core:
-            st.code(rse_core_snippet(params, scorer), language="python")
+            st.code(handoff.python(), language="python")
+        with command:
+            st.code(handoff.command(), language="bash")
+        with dsrag:
+            st.code(handoff.dsrag(), language="python")
         with raw:
-            st.code(json.dumps(params.to_dsrag(), indent=2), language="json")
+            st.code(json.dumps(handoff.params.to_dsrag(), indent=2), language="json")

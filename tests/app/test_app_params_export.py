@@ -20,7 +20,9 @@ def test_explore_offers_dsrag_and_rse_core_snippets_and_the_json_has_rse_params(
     assignment = next(node for node in ast.parse(dsrag).body if isinstance(node, ast.Assign))
     assert ast.literal_eval(assignment.value) == result.params.to_dsrag()
     assert ast.literal_eval(assignment.value)["irrelevant_chunk_penalty"] == 0.27
-    assert any("from rse_core import RSEParams" in code for code in codes)
+    handoff = result.handoff()
+    assert handoff.python().strip() in codes and handoff.command() in codes  # as the rse_core.handoff tests run them
+    assert "employee_handbook.pdf" in handoff.command()
     assert any("Tuned with the bm25 (bm25s) scorer" in info.value for info in at.info)
     exported = json.loads(result_json(result))
     assert exported["dsrag_rse_params"] == result.params.to_dsrag()

@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 import json
 
-from rse_core import RSEParams, ScorerName
+from rse_core import RSEParams
 from rse_core.cli.extract import main
-from rse_core.params import PRESETS, Preset, dsrag_snippet, rse_core_snippet, tuning_note
+from rse_core.handoff import HandOff
+from rse_core.params import PRESETS, Preset, tuning_note
 
 DSRAG_KEYS = {
     "max_length",
@@ -47,20 +48,10 @@ def test_dsrags_balanced_preset_round_trips_to_its_own_numbers():
 
 def test_the_dsrag_snippet_is_python_that_holds_the_dict():
     params = RSEParams(minimum_value=0.7)
-    tree = ast.parse(dsrag_snippet(params))
+    tree = ast.parse(HandOff.of(params, "bm25").dsrag())
     assignment = next(node for node in tree.body if isinstance(node, ast.Assign))
     assert assignment.targets[0].id == "rse_params"
     assert ast.literal_eval(assignment.value) == params.to_dsrag()
-
-
-def test_the_rse_core_snippet_runs_and_rebuilds_the_same_params(tmp_path):
-    params = RSEParams(irrelevant_chunk_penalty=0.3, window=2, context_order="score")
-    code = rse_core_snippet(params, ScorerName.BM25.value)
-    namespace: dict = {}
-    source = code.replace('load_document("your.pdf")', f"load_document({str(tmp_path / 'doc.txt')!r})")
-    (tmp_path / "doc.txt").write_text("Probation lasts six months.\n\n" * 40 + "Holidays are 25 days.\n", "utf-8")
-    exec(compile(source.replace("print(", "len("), "snippet", "exec"), namespace)
-    assert namespace["params"] == params and namespace["result"].params == params
 
 
 def test_the_note_names_scorer_and_calibration_and_what_to_recheck():
