@@ -189,9 +189,19 @@ class GoldenSet:
         return json.dumps(self.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
     def with_query(self, query: GoldenQuery) -> GoldenSet:
-        """A copy with ``query`` appended; raises GoldenSetError if its id is taken."""
+        """A copy with ``query`` appended.
+
+        Raises:
+            GoldenSetError: its id is taken, or the same query (ignoring case and spacing) is in
+                the set already: a query has one answer span, and a repeat would count twice.
+        """
         if any(existing.id == query.id for existing in self.queries):
             raise GoldenSetError(f"Query id {query.id!r} is already in the golden set; choose another id.")
+        same = next((existing for existing in self.queries if _same_query(existing.query, query.query)), None)
+        if same is not None:
+            raise GoldenSetError(
+                f"The query {same.query!r} is already {same.id} in the golden set; a query has one answer span."
+            )
         return replace(self, queries=(*self.queries, query))
 
     def check_offsets(self, text: str) -> list[str]:
@@ -416,3 +426,7 @@ def query_for_span(
         last_phrase=last,
         note=note.strip(),
     )
+
+
+def _same_query(first: str, second: str) -> bool:
+    return " ".join(first.casefold().split()) == " ".join(second.casefold().split())

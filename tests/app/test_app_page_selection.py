@@ -67,6 +67,10 @@ def test_a_drag_on_evaluates_page_is_the_gold_span_of_the_form(at):
     text = load_document(HANDBOOK).text
     for query in at.session_state[evaluate_state.Keys.BUILT].queries:
         assert text[query.start_char : query.end_char] == expected  # exactly the dragged characters
+    at.text_area(key=evaluate_state.Keys.FORM_QUERIES).set_value("how long is  PROBATION?")
+    next(button for button in at.button if button.label == "Add to my golden set").click().run()
+    assert any("is already q-01" in m for m in messages(at, "error"))  # the same query is refused
+    assert len(at.session_state[evaluate_state.Keys.BUILT].queries) == 2
 
 
 def _span(expected: str) -> str:

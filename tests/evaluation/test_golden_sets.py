@@ -199,6 +199,14 @@ def test_with_query_refuses_a_taken_id():
         golden.with_query(golden.queries[0])
 
 
+def test_with_query_refuses_the_same_query_twice_whatever_its_case_and_spacing():
+    golden = parse([VALID_QUERY])
+    again = replace(golden.queries[0], id="q-02", query="  WHERE? ", start_char=20, end_char=30)
+    with pytest.raises(GoldenSetError, match="'Where\\?' is already q-01"):
+        golden.with_query(again)
+    assert len(golden.with_query(replace(again, query="Where else?")).queries) == 2
+
+
 def test_locate_region_errors_are_phrase_errors():
     with pytest.raises(PhraseError):
         locate_region("one two three", "four five", "three")
