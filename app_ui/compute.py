@@ -82,9 +82,13 @@ def _note_link_uploads(documents: Sequence[Document], outcome: RunOutcome) -> No
     outcome.missing_uploads = link_uploads.missing(documents)
     outcome.url_uploads = link_uploads.url_uploads(documents, private)
     wanted = {upload.doc_id for upload in link_uploads.wanted()}
+    parsed = session_caches().parsed
+    for upload in current_uploads():
+        document = parsed.get(upload.file_id)
+        if document is not None and document.doc_id in wanted and document.name != upload.name:
+            outcome.warnings.append(messages.renamed_for_link(upload.name, document.name))
     given = {upload.file_id for upload in link_uploads.kept_files()}
     if wanted and given:
-        parsed = session_caches().parsed
         outcome.unmatched_link_files = tuple(
             parsed[file_id].name for file_id in given if file_id in parsed and parsed[file_id].doc_id not in wanted
         )

@@ -55,9 +55,8 @@ def parse_upload(upload) -> Document:
     """
     parsed = session_caches().parsed
     if upload.file_id not in parsed:
-        parsed[upload.file_id] = load_document(
-            upload.getvalue(), name=upload.name, limits=LoadLimits.from_environment()
-        )
+        document = load_document(upload.getvalue(), name=upload.name, limits=LoadLimits.from_environment())
+        parsed[upload.file_id] = link_uploads.named_as_linked(document)
     return parsed[upload.file_id]
 
 

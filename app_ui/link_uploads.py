@@ -40,6 +40,17 @@ def url_uploads(documents: Sequence[Document], private: Sequence[Document]) -> t
     return present + missing(documents)
 
 
+def named_as_linked(document: Document) -> Document:
+    """``document`` under the name the link gives its contents (unchanged when the link names none).
+
+    The name can be in every chunk's contextual header (as the title of a PDF without one), so a
+    file given for the link under another name would score differently from the view the link
+    was made of.
+    """
+    name = next((upload.name for upload in wanted() if upload.doc_id == document.doc_id), None)
+    return document if name is None else document.renamed(name)
+
+
 kept_files = uploads.link_files  # the files given in the link's upload box this session
 
 

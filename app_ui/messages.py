@@ -41,5 +41,12 @@ def unreadable_upload(name: str, error: BaseException) -> str:
     return f"Could not read {clean(name, 80)!r} ({one_line(error)})."
 
 
+def renamed_for_link(name: str, linked: str) -> str:
+    return (
+        f"{clean(name, 80)!r} has the contents the link names {clean(linked, 80)!r}: it is shown under that name, "
+        "so its contextual headers, and so its scores, are the ones the link was made with."
+    )
+
+
 def duplicate_upload(name: str, kept: str) -> str:
     return f"{clean(name, 80)!r} has the same contents as {clean(kept, 80)!r}; kept one copy ({clean(kept, 80)!r})."

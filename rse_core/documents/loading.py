@@ -14,7 +14,7 @@ import os
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -175,6 +175,19 @@ class Document:
     def pages_of_span(self, start: int, end: int) -> tuple[int, int]:
         """First and last 1-based page of the characters ``start:end`` (end exclusive)."""
         return self.page_of(start), self.page_of(max(start, end - 1))
+
+    def renamed(self, name: str) -> Document:
+        """This document under another file name, titled as if it had been loaded under it.
+
+        Why: a title that comes from the file name (no PDF title, no Markdown heading) is in every
+        contextual chunk header, so the same bytes under another name score differently. A shared
+        link names its uploads; a file given for it is renamed to the link's name so its scores are
+        the link's. A title from the contents stays as it is.
+        """
+        if name == self.name:
+            return self
+        title = Path(name).stem if self.title == Path(self.name).stem else self.title
+        return replace(self, name=name, title=title)
 
     @classmethod
     def from_text(cls, text: str, name: str = "text.txt") -> Document:

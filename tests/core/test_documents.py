@@ -186,3 +186,15 @@ def test_reflow_of_two_parts_cut_after_a_paragraph_is_the_reflow_of_the_whole(fi
     head = "\n".join([*first, "End."]) + "\n"
     tail = "\n".join(second)
     assert reflow(head + tail) == reflow(head) + reflow(tail)
+
+
+def test_renamed_retitles_only_a_title_that_came_from_the_file_name():
+    untitled = load_document(make_pdf(["Apples and pears."]), name="fruit.pdf")
+    assert untitled.renamed("orchard notes.pdf").title == "orchard notes"
+    titled = load_document(make_pdf(["Apples and pears."], title="Fruit notes"), name="fruit.pdf")
+    assert titled.renamed("x.pdf").title == "Fruit notes" and titled.renamed("x.pdf").name == "x.pdf"
+    headed = load_document(b"# Harvest\n\nApples in autumn.\n", name="a.md")
+    assert headed.renamed("b.md").title == "Harvest"
+    renamed = untitled.renamed("orchard notes.pdf")
+    assert renamed.doc_id == untitled.doc_id and renamed.text == untitled.text and renamed.source == untitled.source
+    assert chunk_document(renamed, 400)[0].header != chunk_document(untitled, 400)[0].header
