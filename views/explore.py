@@ -16,9 +16,11 @@ import streamlit as st
 from app_ui import components, compute, state
 from app_ui.built_html import html as html_element
 from app_ui.caching import session_memo
-from app_ui.gold import gold_spans
+from app_ui.gold import GoldSpan, all_gold_spans, gold_score
 from app_ui.live_chart import live_plotly_chart
+from app_ui.page_state import evaluate as evaluate_state
 from app_ui.page_state import explore as explore_state
+from app_ui.page_state import page_gold
 from app_ui.panels.explain_panel import render_explain_panel
 from app_ui.panels.page_view_panel import render_page_view_panel
 from app_ui.panels.params_export import render_params_export
@@ -76,7 +78,8 @@ def render() -> None:
 def render_headline(result: ExtractionResult) -> None:
     """Headline numbers, why the search stopped, and (if nothing came back) why not."""
     top_k_chars = result.characters(result.top_k)
-    columns = st.columns(5)
+    gold = gold_score(result, gold_spans_of(result))
+    columns = st.columns(5 if gold is None else 7)
     columns[0].metric("Segments", len(result.segments))
     columns[1].metric("Chunks kept", f"{len(result.rse_chunks)} of {len(result.corpus.chunks)}")
     columns[2].metric("Characters sent", f"{result.rse_characters:,}", help="Length of the context RSE builds.")
@@ -91,6 +94,17 @@ def render_headline(result: ExtractionResult) -> None:
         help="Chunks below zero between two kept chunks of a segment: the low-scored middle of a gapped cluster. "
         "Negative chunks at a segment's end (edge padding) are counted apart.",
     )
+    if gold is not None:
+        over = f" (mean over {gold.spans} gold spans)" if gold.spans > 1 else ""
+        columns[5].metric(
+            "Gold recall",
+            f"{gold.recall:.2f}",
+            help=f"Share of the gold answer's characters in RSE's segments{over}; top-k sending as many characters "
+            f"covers {gold.top_k_recall:.2f}. The gold is drawn purple under the chart.",
+        )
+        columns[6].metric(
+            "Gold precision", f"{gold.precision:.2f}", help=f"Share of RSE's characters that are gold answer{over}."
+        )
     empty = result.empty_reason()
     if empty:  # said once, with what to change; the stop sentence would only repeat it
         st.warning(md(empty), icon=":material/search_off:")
@@ -123,10 +137,7 @@ def render_chart_block(result: ExtractionResult) -> None:
         "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
     )
     selected = explore_state.valid_selection(result)
-    spans = session_memo(  # the corpus and queries alone decide them: not redone on a slider move
-        "gold_spans", (result.corpus.key, tuple(result.queries)), lambda: gold_spans(result.corpus, result.queries), 4
-    )
-    gold = [span for span in spans if span.query_number == query]
+    gold = [span for span in gold_spans_of(result) if span.answers(query)]
     switches = explore_state.read()
     comparison = compute.greedy_vs_optimal(result) if switches.show_optimal else None
     figure = value_chart_spec(
@@ -144,10 +155,9 @@ def render_chart_block(result: ExtractionResult) -> None:
         live_plotly_chart(figure, key=K.CHART, config=components.chart_config("rse-values"))
     if gold:
         st.caption(
-            "Purple under the bars: the gold answer of "
-            + ", ".join(f"{span.query_id} ({span.kind}, chunks {_chunk_numbers(result, span)})" for span in gold)
-            + " from the sample's golden set. Low bars inside purple are real gaps in the answer; kept chunks "
-            "outside purple go beyond the answer."
+            "Purple under the bars: "
+            + "; ".join(_gold_caption(result, span) for span in gold)
+            + ". Low bars inside purple are real gaps in the answer; kept chunks outside purple go beyond the answer."
         )
     render_selected_chunk(result, query, selected)
 
@@ -164,6 +174,24 @@ def render_optimal_line(comparison: GreedyVsOptimal) -> None:
             + ")."
         )
     st.html(f'<div class="rse-legend"><b>Greedy vs optimal:</b> {html.escape(text)}</div>')
+
+
+def gold_spans_of(result: ExtractionResult) -> list[GoldSpan]:
+    """The gold spans of the run's queries: the samples', my golden set's and the span selected on a page.
+
+    Memoised on what decides them (corpus, queries, my set, the selected span): not redone on a slider move.
+    """
+    mine = evaluate_state.read().built
+    dragged = page_gold.read()
+    selected = None if dragged is None else (dragged.doc_id, dragged.start, dragged.end)
+    key = (result.corpus.key, tuple(result.queries), mine, selected)
+    return session_memo("gold_spans", key, lambda: all_gold_spans(result.corpus, result.queries, mine, selected), 4)
+
+
+def _gold_caption(result: ExtractionResult, span: GoldSpan) -> str:
+    what = "the span selected on the page" if not span.query_id else f"the gold answer of {span.query_id} ({span.kind}"
+    where = f"chunks {_chunk_numbers(result, span)}"
+    return f"{what}, {where})" if span.query_id else f"{what} ({where})"
 
 
 def _chunk_numbers(result: ExtractionResult, span) -> str:

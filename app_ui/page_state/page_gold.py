@@ -22,3 +22,8 @@ class PageSpan:
 def keep_page_span(span: PageSpan) -> None:
     """Keep ``span`` as the gold span (a new drag replaces the last, whichever page it was on)."""
     st.session_state[keys.PAGE_GOLD_SPAN] = span
+
+
+def read() -> PageSpan | None:
+    """The span last dragged on a page, if any."""
+    return st.session_state.get(keys.PAGE_GOLD_SPAN)

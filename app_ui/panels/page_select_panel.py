@@ -40,18 +40,20 @@ def stored_span(document: Document) -> TextSpan | None:
     return None
 
 
-def take_drag(document: Document, key: str) -> None:
-    """Store the span the component under ``key`` reports, if it is a drag not taken before."""
+def take_drag(document: Document, key: str) -> bool:
+    """Store the span the component under ``key`` reports, if it is a drag not taken before; whether it was."""
     value = st.session_state.get(key)
     if value is None or not is_drag(value) or not once.take_once(keys.page_gold_drag(key), value["at"]):
-        return  # no drag, a value the component drops (select_on_pages), or one taken already
+        return False  # no drag, a value the component drops (select_on_pages), or one taken already
     try:
         span = span_from_value(value, document)
     except RSEError as error:  # a page with more characters than RSE_MAX_GLYPHS
         st.warning(md(str(error), 300), icon=":material/warning:")
-        return
-    if span is not None:
-        page_gold.keep_page_span(PageSpan(document.doc_id, span.start, span.end))
+        return False
+    if span is None:
+        return False
+    page_gold.keep_page_span(PageSpan(document.doc_id, span.start, span.end))
+    return True
 
 
 def gold_marks(document: Document) -> list[Mark]:
@@ -64,7 +66,8 @@ def render_selectable_pages(
 ) -> TextSpan | None:
     """``pages`` of ``document`` with ``marks`` and the stored gold span, for dragging across;
     returns the stored span (after taking a new drag)."""
-    take_drag(document, key)
+    if take_drag(document, key):
+        st.rerun()  # the chart and the gold metrics above, drawn earlier in this run, show the new span
     # The page view's store: switching its selection on draws no page again (until a span is on it).
     images = page_images(document, list(pages), [*marks, *gold_marks(document)], zoom, PAGES_KEPT)
     select_on_pages(list(zip(pages, images, strict=True)), key=key, height=height)

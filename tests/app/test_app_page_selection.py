@@ -11,7 +11,8 @@ from app_ui import keys
 from app_ui.page_select import drag_points
 from app_ui.page_state import evaluate as evaluate_state
 from rse_core import load_document
-from tests.support.apptest_support import ROOT, messages, new_app, no_problems, open_page
+from rse_core.evaluation.metrics import score_result
+from tests.support.apptest_support import ROOT, chart_specs, messages, new_app, no_problems, open_page, result_of
 
 HANDBOOK = ROOT / "sample_docs" / "employee_handbook.pdf"
 FIRST, LAST = "Every new employee", "of your tenth week."  # page 3: the probation paragraph's first lines
@@ -115,6 +116,46 @@ def test_the_page_views_button_opens_evaluates_form_with_the_span(at):
     assert at.session_state[evaluate_state.Keys.SPAN_SOURCE] == "page"
     assert any(f"characters {_span(expected)}" in e.label for e in at.expander)  # in Evaluate's form
     assert expected in [t.value for t in at.text]
+
+
+def _gold_metrics(at: AppTest) -> dict[str, str]:
+    return {metric.label: metric.value for metric in at.metric if metric.label.startswith("Gold")}
+
+
+def _gold_labels(at: AppTest) -> list[str]:
+    shapes = chart_specs(at)[0]["layout"].get("annotations", [])
+    return [annotation.get("text", "") for annotation in shapes]
+
+
+def test_the_span_selected_on_the_page_is_drawn_on_the_chart_and_judged_as_sliders_move(at):
+    assert not _gold_metrics(at)  # a query no golden set has: nothing to judge against
+    expected = _drag_on_explores_page_view(at)
+    assert any("selected span" in label for label in _gold_labels(at))
+    result = result_of(at)
+    text = load_document(HANDBOOK).text
+    start = text.index(expected)
+    judged = score_result(result, (start, start + len(expected)))["rse"]
+    assert _gold_metrics(at) == {"Gold recall": f"{judged.recall:.2f}", "Gold precision": f"{judged.precision:.2f}"}
+    at.sidebar.slider(key=keys.PARAM_KEYS["irrelevant_chunk_penalty"]).set_value(0.6).run()
+    narrower = score_result(result_of(at), (start, start + len(expected)))["rse"]
+    assert narrower.precision != judged.precision  # the numbers follow the slider
+    assert _gold_metrics(at)["Gold precision"] == f"{narrower.precision:.2f}"
+
+
+def test_a_query_of_my_golden_set_is_drawn_on_explores_chart(at):
+    open_page(at, "evaluate")
+    at.segmented_control(key=evaluate_state.Keys.SPAN_SOURCE).set_value("page").run()
+    doc_id = load_document(HANDBOOK).doc_id
+    at.session_state[keys.page_select("ev", doc_id)] = _drag(3, FIRST, LAST)
+    at.run()
+    at.text_area(key=evaluate_state.Keys.FORM_QUERIES).set_value("How long is the probation period?")
+    next(button for button in at.button if button.label == "Add to my golden set").click().run()
+    at.session_state[keys.PAGE_GOLD_SPAN] = None  # only the golden set's span this time
+    open_page(at, "explore")
+    no_problems(at)
+    assert any("gold q-01" in label for label in _gold_labels(at))
+    assert "Gold recall" in _gold_metrics(at)
+    assert any("the gold answer of q-01" in caption.value for caption in at.caption)
 
 
 @pytest.mark.parametrize(
