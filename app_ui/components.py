@@ -32,12 +32,11 @@ from .widgets import guarded, guarded_fragment, show_messages  # noqa: F401  (pa
 
 
 def page_start(title: str, intro: str) -> ExtractionResult | None:
-    """Title, intro line, this run's messages and the query: what every result page opens with.
+    """Title (the intro in its tooltip), this run's messages and the query: what every result page opens with.
 
     Returns the result to draw, or ``None`` when there is none (the messages say why).
     """
-    st.title(title)
-    st.caption(intro)
+    st.title(title, help=intro)  # the intro in the title's tooltip: the first screen is for the chart
     outcome = current_outcome()
     # A keyed container has the same identity in the browser whatever comes before it; unkeyed
     # elements are matched by position, so one message more or less rebuilt everything after it.

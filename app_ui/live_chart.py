@@ -20,6 +20,7 @@ import logging
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
@@ -108,18 +109,31 @@ def _frontend_folder() -> Path:
 _COMPONENT = st_components.declare_component(COMPONENT_NAME, path=str(_frontend_folder()))
 
 
+@dataclass(frozen=True)
+class ScreenFit:
+    """Shrink the chart to what is left of the browser's first screen below its top, to ``min`` pixels at
+    least and ``margin`` pixels above the screen's bottom edge (its figure's height at most)."""
+
+    min: int = 300
+    margin: int = 12
+
+
 def live_plotly_chart(
-    figure: go.Figure | dict, *, key: str, config: dict[str, object] | None = None
+    figure: go.Figure | dict, *, key: str, config: dict[str, object] | None = None, fit: ScreenFit | None = None
 ) -> ChartClick | None:
     """Draw ``figure`` (a Plotly figure, or its ``{"data", "layout"}`` as plain data) under
     ``key``; return the last bar clicked, if any.
 
     The click is also in ``st.session_state[key]``. Args are the figure's own JSON (what
     ``st.plotly_chart`` would send), so tests read the spec back as they read a Plotly chart's.
+    With ``fit``, the browser keeps the whole chart in the first screen (a laptop or projector's 720 pixels).
     """
     height = (figure["layout"].get("height") if isinstance(figure, dict) else figure.layout.height) or DEFAULT_HEIGHT
     drop_value_unless(key, is_click)  # anything but a click the frame posted
-    return _COMPONENT(spec=figure_json(figure), config=config or {}, height=int(height), key=key, default=None)
+    fitted = None if fit is None else {"min": fit.min, "margin": fit.margin}
+    return _COMPONENT(
+        spec=figure_json(figure), config=config or {}, height=int(height), fit=fitted, key=key, default=None
+    )
 
 
 _NOT_TYPED = frozenset({"geojson", "layer", "layers", "range"})  # keys plotly never turns into typed arrays

@@ -22,7 +22,11 @@ GAP_FILL = PALETTE.gap_fill
 CSS = f"""
 <style>
 /* Wide pages: the chart and the text beside it need the room more than the margins do. */
-[data-testid="stMainBlockContainer"] {{ padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 3.5rem; }}
+[data-testid="stMainBlockContainer"] {{ padding-left: 2.5rem; padding-right: 2.5rem; padding-top: 2rem; }}
+/* Page titles and headline numbers a size smaller than Streamlit's, so a 720-pixel screen keeps room for the
+   chart. */
+[data-testid="stMainBlockContainer"] h1 {{ font-size: 2.25rem; padding-top: 0.25rem; padding-bottom: 0.5rem; }}
+[data-testid="stMetricValue"] {{ font-size: 1.75rem; }}
 /* Plotly measures its text (getBoundingClientRect) many times per redraw; containment keeps each
    measurement from laying out the whole page again. */
 [data-testid="stPlotlyChart"] {{ contain: layout paint style; }}

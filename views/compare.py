@@ -16,7 +16,7 @@ import html
 import streamlit as st
 
 from app_ui import components
-from app_ui.live_chart import live_plotly_chart
+from app_ui.live_chart import ScreenFit, live_plotly_chart
 from app_ui.page_state import compare as compare_state
 from app_ui.panels import answers_panel
 from app_ui.panels.report_button import render_report_download
@@ -28,6 +28,8 @@ K = compare_state.Keys
 
 CONTEXT_HEIGHT = 420
 AT_K, AT_BUDGET = "k", "budget"
+COMPARE_MIN_HEIGHT = 380
+"""Pixels under which the chart's method rows would overlap their labels: it never fits itself smaller."""
 ORDER_WORDS = {"document": "in document order", "score": "best first"}
 
 
@@ -47,21 +49,27 @@ def render() -> None:
             f"RSE found no segment, so only the baselines have a context. {md(empty)}", icon=":material/search_off:"
         )
 
-    k, w = result.params.top_k, result.params.window
-    variant = st.radio(
-        "Compare RSE with the baselines",
-        (AT_K, AT_BUDGET),
-        format_func=lambda v: f"at k = {k}" if v == AT_K else "at RSE's character budget",
-        horizontal=True,
-        key=K.VARIANT,
-        help=f"At k: the {k} best chunks, and the same {k} hits with {w} neighbours on each side. At RSE's budget: "
-        "hits in rank order while the characters sent stay within what RSE sends.",
-    )
+    choice, *method_columns = st.columns([1.1, 1, 1, 1])
+    with choice:
+        k, w = result.params.top_k, result.params.window
+        variant = st.radio(
+            "Compare RSE with the baselines",
+            (AT_K, AT_BUDGET),
+            format_func=lambda v: f"at k = {k}" if v == AT_K else "at RSE's character budget",
+            key=K.VARIANT,
+            help=f"At k: the {k} best chunks, and the same {k} hits with {w} neighbours on each side. At RSE's budget: "
+            "hits in rank order while the characters sent stay within what RSE sends.",
+        )
     top_k = result.top_k if variant == AT_K else result.top_k_equal_budget
     windows = result.window if variant == AT_K else result.window_equal_budget
-    render_sizes(result, top_k, windows, variant)
+    render_sizes(result, top_k, windows, variant, method_columns)
     with st.container(key=K.CHART_AREA):  # keyed: the chart's frame stays while what is above changes
-        live_plotly_chart(compare_chart(result), key=K.CHART, config=components.chart_config("rse-vs-top-k"))
+        live_plotly_chart(
+            compare_chart(result),
+            key=K.CHART,
+            config=components.chart_config("rse-vs-top-k"),
+            fit=ScreenFit(min=COMPARE_MIN_HEIGHT),
+        )
     label = f"top-k (k={k})" if variant == AT_K else "top-k with RSE's characters"
     render_overlap(result, top_k, label)
     render_contexts(result, top_k, windows, label)
@@ -75,38 +83,48 @@ def render() -> None:
     render_report_download(result, K.PREFIX, top_k)
 
 
-def render_sizes(result: ExtractionResult, top_k, windows, variant: str) -> None:
-    """Context size of each method: characters, chunks and separate passages."""
+def render_sizes(result: ExtractionResult, top_k, windows, variant: str, columns: list) -> None:
+    """Context size of each method: characters, with chunks and passages in a line under them (the
+    window's reasoning in its tooltip), compact so that the chart below starts on the first screen."""
     k, w = result.params.top_k, result.params.window
-    columns = st.columns(3)
     window_chunks = [index for segment in windows for index in range(segment.start, segment.end)]
     hits = sum(len(segment.hits) for segment in windows)
     padding = sum(len(segment.padding) for segment in windows)
     suffix = "" if variant == AT_K else ", up to RSE's characters"
-    with columns[0]:
-        st.html('<span class="rse-chip segment">RSE</span>')
-        st.metric("Characters of document text", f"{result.characters(result.rse_chunks):,}")
-        inner = sum(len(segment.inner_gaps) for segment in result.segments)
-        st.caption(
+    inner = sum(len(segment.inner_gaps) for segment in result.segments)
+    top_k_title = f"Top-k (k={k})" if variant == AT_K else "Top-k, up to the same characters as RSE"
+    pieces = components.passages(result, list(top_k))
+    methods = (
+        (
+            "segment",
+            "RSE",
+            result.characters(result.rse_chunks),
             f"{components.plural(len(result.rse_chunks), 'chunk')} in "
-            f"{components.plural(len(result.segments), 'segment')}; {components.plural(inner, 'inner gap')}"
-        )
-    with columns[1]:
-        title = f"Top-k (k={k})" if variant == AT_K else "Top-k, up to the same characters as RSE"
-        st.html(f'<span class="rse-chip topk">{html.escape(title)}</span>')
-        st.metric("Characters of document text", f"{result.characters(list(top_k)):,}")
-        pieces = components.passages(result, list(top_k))
-        st.caption(f"{components.plural(len(top_k), 'chunk')} in {components.passages_phrase(pieces)}")
-    with columns[2]:
-        st.html(f'<span class="rse-chip window">{html.escape(f"Window (±{w}){suffix}")}</span>')
-        st.metric("Characters of document text", f"{result.window_characters(windows):,}")
-        st.caption(
-            f"{components.plural(hits, 'hit')} grown by {w} on each side: "
-            f"{components.plural(len(window_chunks), 'chunk')} in {components.plural(len(windows), 'window')}, "
-            f"{padding} of them padding around the hits. The same width for every hit: a one-sentence answer gets "
+            f"{components.plural(len(result.segments), 'segment')}; {components.plural(inner, 'inner gap')}",
+            None,
+        ),
+        (
+            "topk",
+            top_k_title,
+            result.characters(list(top_k)),
+            f"{components.plural(len(top_k), 'chunk')} in {components.passages_phrase(pieces)}",
+            None,
+        ),
+        (
+            "window",
+            f"Window (±{w}){suffix}",
+            result.window_characters(windows),
+            f"{components.plural(len(window_chunks), 'chunk')} in {components.plural(len(windows), 'window')}",
+            f"{components.plural(hits, 'hit')} grown by {w} on each side: {padding} of the window chunks are padding "
+            f"around the hits. The same width for every hit: a one-sentence answer gets "
             f"{components.plural(2 * w, 'chunk')} of padding, a long section is cut "
-            f"{components.plural(w, 'chunk')} past its best hits."
-        )
+            f"{components.plural(w, 'chunk')} past its best hits.",
+        ),
+    )
+    for column, (chip, title, characters, detail, why) in zip(columns, methods, strict=True):
+        with column:
+            st.html(f'<span class="rse-chip {chip}">{html.escape(title)}</span>')
+            st.metric(detail, f"{characters:,} characters", help=why)
 
 
 def render_overlap(result: ExtractionResult, top_k: tuple[int, ...], label: str) -> None:

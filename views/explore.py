@@ -17,7 +17,7 @@ from app_ui import components, compute, state
 from app_ui.built_html import html as html_element
 from app_ui.caching import session_memo
 from app_ui.gold import GoldSpan, all_gold_spans, gold_score
-from app_ui.live_chart import live_plotly_chart
+from app_ui.live_chart import ScreenFit, live_plotly_chart
 from app_ui.page_state import evaluate as evaluate_state
 from app_ui.page_state import explore as explore_state
 from app_ui.page_state import page_gold
@@ -106,36 +106,47 @@ def render_headline(result: ExtractionResult) -> None:
             "Gold precision", f"{gold.precision:.2f}", help=f"Share of RSE's characters that are gold answer{over}."
         )
     empty = result.empty_reason()
-    if empty:  # said once, with what to change; the stop sentence would only repeat it
+    if empty:  # said once, with what to change, above the chart it explains
         st.warning(md(empty), icon=":material/search_off:")
-    else:
+
+
+def render_stop_reason(result: ExtractionResult) -> None:
+    """Why the search stopped, under the chart (an empty result says why above it instead)."""
+    if not result.empty_reason():
         st.html(f'<div class="rse-stop">{html.escape(components.stop_sentence(result))}</div>')
+
+
+def render_chart_options(result: ExtractionResult) -> bool:
+    """The chart's optional layers, folded into one line above it so the chart starts on the first screen;
+    whether the zoom strip is on."""
+    with st.popover("Chart layers", icon=":material/layers:"):
+        st.toggle(
+            "Show value stages",
+            key=K.STAGES,
+            help="Overlay each step of the value formula: calibrated score, beta-transformed, times the rank "
+            "decay, and the final value after the penalty.",
+        )
+        st.toggle(
+            "Compare with the optimal search",
+            key=K.OPTIMAL,
+            help="Outline (dashed, O1, O2 ...) the segments of the exact search under the same limits, and give "
+            "both totals. The app's segments come from the greedy search, as in dsRAG.",
+        )
+        return len(result.corpus.chunks) > RANGE_SLIDER_ABOVE and st.toggle(
+            "Zoom strip under the chart",
+            key=K.ZOOM_STRIP,
+            help="A range slider under the chunks for zooming into a long document. Off by default: it draws every "
+            "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
+        )
 
 
 @components.guarded_fragment
 def render_chart_block(result: ExtractionResult) -> None:
     """Query choice, stages toggle, the chart, and the clicked chunk (reruns on its own)."""
     query = _chosen_query(result)
-    st.toggle(
-        "Show value stages",
-        key=K.STAGES,
-        help="Overlay each step of the value formula: calibrated score, beta-transformed, times the rank "
-        "decay, and the final value after the penalty.",
-    )
     if explore_state.read_click(result):
         st.rerun()  # the whole page, so the text panel (outside this fragment) marks the chunk too
-    st.toggle(
-        "Compare with the optimal search",
-        key=K.OPTIMAL,
-        help="Outline (dashed, O1, O2 ...) the segments of the exact search under the same limits, and give both "
-        "totals. The app's segments come from the greedy search, as in dsRAG.",
-    )
-    zoom_strip = len(result.corpus.chunks) > RANGE_SLIDER_ABOVE and st.toggle(
-        "Zoom strip under the chart",
-        key=K.ZOOM_STRIP,
-        help="A range slider under the chunks for zooming into a long document. Off by default: it draws every "
-        "bar twice, which slows each redraw; dragging over the chart zooms too (double-click to reset).",
-    )
+    zoom_strip = render_chart_options(result)
     selected = explore_state.valid_selection(result)
     gold = [span for span in gold_spans_of(result) if span.answers(query)]
     switches = explore_state.read()
@@ -152,7 +163,8 @@ def render_chart_block(result: ExtractionResult) -> None:
     if comparison is not None:
         render_optimal_line(comparison)
     with st.container(key=K.CHART_AREA):  # the same frame when the optimal line above comes and goes
-        live_plotly_chart(figure, key=K.CHART, config=components.chart_config("rse-values"))
+        live_plotly_chart(figure, key=K.CHART, config=components.chart_config("rse-values"), fit=ScreenFit())
+    render_stop_reason(result)
     if gold:
         st.caption(
             "Purple under the bars: "

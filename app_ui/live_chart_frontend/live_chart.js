@@ -56,11 +56,29 @@
     }
   }
 
+  // With a fit, the chart is no taller than what is left of the first screen below its top
+  // (never under fit.min pixels): on a 720-pixel projector the whole chart shows without scrolling,
+  // on a large screen it keeps its full height. Measured in the page, which shares this origin.
+  function fittedHeight(height, fit) {
+    if (!fit) return height;
+    try {
+      const top = window.frameElement.getBoundingClientRect().top + window.parent.scrollY;
+      const room = Math.floor(window.parent.innerHeight - top - (Number(fit.margin) || 0));
+      return Math.max(Number(fit.min) || 0, Math.min(height, room));
+    } catch (error) {
+      return height; // not measurable here: the figure's own height
+    }
+  }
+
+  let lastArgs = null;
+
   async function draw(args) {
     borrowPageFonts();
+    lastArgs = args;
     const figure = JSON.parse(args.spec);
     const layout = figure.layout || {};
-    const height = Number(args.height) || Number(layout.height) || 450;
+    const height = fittedHeight(Number(args.height) || Number(layout.height) || 450, args.fit);
+    layout.height = height;
     chart.style.height = `${height}px`;
     setFrameHeight(height);
     await Plotly.react(chart, figure.data || [], layout, args.config || {});
@@ -94,6 +112,18 @@
     pending = message.args || {};
     drawPending();
   });
+
+  // A resized window (a projector plugged in) fits the chart again.
+  try {
+    window.parent.addEventListener("resize", () => {
+      if (lastArgs && lastArgs.fit && pending === null && !drawing) {
+        pending = lastArgs;
+        drawPending();
+      }
+    });
+  } catch (error) {
+    // another origin: the chart keeps the height it was drawn with
+  }
 
   if (typeof Plotly === "undefined") {
     showProblem("The chart library did not load; reload the page.");

@@ -114,11 +114,11 @@ def test_compare_page_shows_both_contexts_and_who_keeps_what():
     assert result.rse_context() in contexts
     assert result.top_k_context() in contexts
     assert result.window_context() in contexts  # the fixed window is the third column
-    lengths = [m.value for m in at.metric if m.label == "Characters of document text"]
+    lengths = [m.value for m in at.metric if m.value.endswith(" characters")]
     assert lengths == [
-        f"{result.characters(result.rse_chunks):,}",
-        f"{result.characters(result.top_k):,}",
-        f"{result.window_characters(result.window):,}",
+        f"{result.characters(result.rse_chunks):,} characters",
+        f"{result.characters(result.top_k):,} characters",
+        f"{result.window_characters(result.window):,} characters",
     ]
     page_html = html_text(at)
     sets = chunk_sets(result)
@@ -129,10 +129,10 @@ def test_compare_page_shows_both_contexts_and_who_keeps_what():
     result = result_of(at)
     assert result.top_k_context(result.top_k_equal_budget) in [code.value for code in at.code]
     assert result.window_context(result.window_equal_budget) in [code.value for code in at.code]
-    lengths = [m.value for m in at.metric if m.label == "Characters of document text"]
+    lengths = [m.value for m in at.metric if m.value.endswith(" characters")]
     assert lengths[1:] == [
-        f"{result.characters(result.top_k_equal_budget):,}",
-        f"{result.window_characters(result.window_equal_budget):,}",
+        f"{result.characters(result.top_k_equal_budget):,} characters",
+        f"{result.window_characters(result.window_equal_budget):,} characters",
     ]
 
 
