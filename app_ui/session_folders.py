@@ -76,7 +76,8 @@ def session_root() -> Path:
     have made it first (or a link under its name) to read or plant files."""
     configured = os.environ.get(ROOT_ENV, "").strip()
     uid = os.getuid() if hasattr(os, "getuid") else None
-    root = Path(configured) if configured else Path(tempfile.gettempdir()) / f"rse-sessions-{uid}"
+    default = Path(tempfile.gettempdir()) / ("rse-sessions" if uid is None else f"rse-sessions-{uid}")
+    root = Path(configured) if configured else default
     try:
         with contextlib.suppress(FileExistsError):
             root.mkdir(mode=0o700, parents=True)

@@ -141,6 +141,29 @@ def test_a_killed_server_s_session_folders_go_at_the_next_start_and_a_live_serve
         assert not live_upload.parent.parent.exists()
 
 
+def test_servers_starting_and_sweeping_at_once_never_remove_each_other_s_folders(tmp_path):
+    """Each of four processes claims a folder, puts a file in it and sweeps the shared root, many
+    times over, while the others do the same: every sweep finds every live folder whole."""
+    claim_and_sweep = f"""
+        from pathlib import Path
+        from app_ui import session_folders
+
+        root = Path({str(tmp_path)!r})
+        for turn in range(40):
+            own = session_folders.claim_folder(root)
+            (own.path / "upload.pdf").write_bytes(b"x")
+            session_folders.remove_dead_servers_folders(root)
+            assert (own.path / "upload.pdf").read_bytes() == b"x", "a live server's file was removed"
+            session_folders.release(own)
+        print("done", flush=True)
+    """
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(_python(claim_and_sweep)) for _ in range(4)]
+        outputs = [server.communicate(timeout=WAIT)[0] for server in servers]
+    assert outputs == ["done\n"] * 4
+    assert not list(tmp_path.iterdir())
+
+
 def test_a_folder_without_a_lock_is_removed_only_when_empty(tmp_path):
     """A server makes its folder before it locks it; a sweep in between may take only an empty folder
     (the server then makes another), never one with files in it."""
