@@ -48,10 +48,23 @@ _OWN: ServerFolder | None = None
 _OWN_LOCK = threading.Lock()
 
 
-def start() -> Path:
-    """This server's folder, made on the first call after removing those of servers that died.
+def start() -> None:
+    """At the app's first run: remove the folders of servers that died and make this server's, so
+    leftovers go at the next start, before any upload. Never raises: a server that cannot write
+    there still serves every page, and an upload says what went wrong."""
+    try:
+        server_folder()
+    except OSError:
+        LOGGER.warning("no folder for session files (%s); uploads to a knowledge base will fail", ROOT_ENV)
 
-    Called at the app's first run, so leftovers go at the next start, before any upload."""
+
+def new_session_folder(prefix: str) -> Path:
+    """A new private folder for one session's files, inside this server's folder."""
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=server_folder()))
+
+
+def server_folder() -> Path:
+    """This server's folder, made on the first call after removing those of servers that died."""
     global _OWN
     with _OWN_LOCK:
         if _OWN is None:
@@ -62,11 +75,6 @@ def start() -> Path:
             _OWN = claim_folder(root)
             atexit.register(release, _OWN)
         return _OWN.path
-
-
-def new_session_folder(prefix: str) -> Path:
-    """A new private folder for one session's files, inside this server's folder."""
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=start()))
 
 
 def session_root() -> Path:
