@@ -25,6 +25,7 @@ from app_ui import (
     page_frame,
     presenter,
     scorers,
+    session_folders,
     state,
 )
 from app_ui.sidebar import render_sidebar
@@ -46,6 +47,7 @@ def lazy(module: str) -> Callable[[], None]:
 # No import above loads huggingface_hub or transformers (the scorers import them lazily), so this
 # runs before they read their offline switches: no model download unless RSE_ALLOW_HUB=1.
 models.apply_hub_policy()
+session_folders.start()  # once per process: this server's folder for users' files; those of dead servers go
 
 # A local icon: a ":material/...:" page icon makes the browser fetch it from a font CDN.
 st.set_page_config(page_title="RSE Explorer", page_icon=str(ICON), layout="wide")

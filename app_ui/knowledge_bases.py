@@ -54,6 +54,7 @@ from rse_core.kb.build import content_id
 from rse_core.kb.catalog import CATALOG_FILE
 from rse_core.scoring.embedding_cache import default_cache_dir
 
+from . import session_folders
 from .page_state import knowledge_base as knowledge_base_state
 from .page_state.knowledge_base import BUNDLED
 from .samples import SAMPLE_DIR, list_samples
@@ -232,10 +233,11 @@ def _env_int(name: str, default: int) -> int:
 
 class SessionBase:
     """This session's base from its uploads, in a temporary folder removed with the object
-    (Streamlit drops a session's state when the session ends) or at exit."""
+    (Streamlit drops a session's state when the session ends), at exit, or, after a killed
+    server, at the next start (:mod:`app_ui.session_folders`)."""
 
     def __init__(self, embedder: Embedder | None = None) -> None:
-        self.folder = Path(tempfile.mkdtemp(prefix="rse-kb-session-"))
+        self.folder = session_folders.new_session_folder("rse-kb-session-")
         self._cleanup = weakref.finalize(self, shutil.rmtree, str(self.folder), True)
         self.kb = KnowledgeBase.create(self.folder / "kb", embedder)
         self.base = OpenBase(f"{UPLOADED}:{id(self)}", "My uploads", self.kb)

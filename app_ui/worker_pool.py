@@ -58,6 +58,8 @@ from rse_core.figures.page_view import Mark
 from rse_core.scoring import minilm
 from rse_core.validation import env_number
 
+from . import worker_watchdog
+
 LOGGER = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -113,7 +115,9 @@ def _whole(variable: str, default: int, low: int, high: int) -> int:
 
 
 def _start_worker(nice: int, threads: int) -> None:
-    """In each new worker: a lower priority, and its thread count for torch (read when it is imported)."""
+    """In each new worker: an end with its server (:mod:`app_ui.worker_watchdog`), a lower priority,
+    and its thread count for torch (read when it is imported)."""
+    worker_watchdog.exit_with_server()
     for variable in ("OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[variable] = str(threads)
     with contextlib.suppress(OSError):  # not allowed here: run at the server's priority
