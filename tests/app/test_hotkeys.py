@@ -3,6 +3,7 @@ is dropped before the component is drawn, and a key press still steps (AppTest, 
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from app_ui.hotkeys import is_key_press
@@ -11,10 +12,7 @@ from tests.support.apptest_support import new_app, no_problems, open_page
 
 
 def _nested(depth: int) -> list:
-    value: list = []
-    for _ in range(depth):
-        value = [value]
-    return value
+    return functools.reduce(lambda inner, _: [inner], range(depth), [])
 
 
 def test_a_deeply_nested_or_oversized_value_is_dropped_and_a_key_press_still_steps():
