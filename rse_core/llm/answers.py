@@ -232,7 +232,7 @@ class ChatClient:
     def __post_init__(self) -> None:
         self._key = (self.api_key or "").strip()
         self._budget: AnswerBudget | None = None
-        self._meter: Any = None  # counts the bytes of each reply (OpenAI-compatible endpoints)
+        self._meter: Any = None  # a ReplyMeter: counts the bytes of each reply (OpenAI-compatible)
         if self.settings.provider is LLMProvider.OPENAI:
             self._client = self._openai_client()
         else:
@@ -240,7 +240,7 @@ class ChatClient:
 
     def _openai_client(self) -> Any:
         openai = import_optional("openai", "Answers from an OpenAI-compatible endpoint")
-        from rse_core.llm.reply_bytes import ReplyMeter
+        from rse_core.llm.reply_bytes import ReplyMeter  # needs httpx2, which comes with openai
 
         self._meter = ReplyMeter()
         # Local servers ignore the key, but the client insists on one.
@@ -249,7 +249,7 @@ class ChatClient:
             base_url=self.settings.resolved_base_url,
             timeout=self.settings.timeout,
             max_retries=0,
-            http_client=openai.DefaultHttpxClient(event_hooks={"response": [self._meter]}),
+            http_client=openai.DefaultHttpxClient(event_hooks=self._meter.hooks),
         )
 
     def _cohere_client(self) -> Any:

@@ -3,9 +3,10 @@ parsing: the bound :mod:`rse_core.llm.bounds` sets on what a reply may carry.
 
 Why here and not on the parsed pieces: the OpenAI client reads a whole server-sent event, or a
 whole non-streaming reply, before anything sees its text, so a 50 MB reply was loaded in full.
-:class:`ReplyMeter` is a response hook of the HTTP client: it swaps each response's body for one
+:class:`ReplyMeter` is a response hook of its HTTP client: it swaps each response's body for one
 that is decompressed first (so a compressed reply is counted at its real size) and counted, and
-that raises :class:`~rse_core.errors.LLMAnswerLimitError` when the budget is spent.
+that raises :class:`~rse_core.errors.LLMAnswerLimitError` when the budget is spent. (Cohere's
+client refuses a reply that is not an event stream, and any line over 1 MiB, itself.)
 """
 
 from __future__ import annotations
@@ -54,3 +55,8 @@ class ReplyMeter:
             if name in response.headers:
                 del response.headers[name]
         response.stream = _CountedBody(decoded, budget.count_bytes)
+
+    @property
+    def hooks(self) -> dict[str, list[Callable[[httpx2.Response], None]]]:
+        """The HTTP client's ``event_hooks`` argument."""
+        return {"response": [self]}

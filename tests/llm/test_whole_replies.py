@@ -1,6 +1,6 @@
 """A server that ignores ``stream=True`` and sends one whole JSON chat completion is read like a
-stream, with the same bounds: a 50 MB reply stops at the bound, with the streams' message, before
-it is read in full (a real HTTP server on 127.0.0.1)."""
+stream, with the same bounds: a 50 MB reply, or one 50 MB event of a stream, stops at the bound,
+with the streams' message, before it is read in full (a real HTTP server on 127.0.0.1)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from rse_core.llm.answers import ChatClient, LLMSettings, build_messages
 from rse_core.llm.bounds import AnswerBudget
 from rse_core.llm.collect import collect_answer
-from tests.support.whole_reply_llm import WholeReplyLLM, chat_completion
+from tests.support.whole_reply_llm import WholeReplyLLM, chat_completion, one_event
 
 MESSAGES = build_messages("What is the probation period?", "[S1]\nThe probation period is six months.")
 FIFTY_MB = 50_000_000
@@ -58,3 +58,12 @@ def test_a_whole_reply_that_is_no_chat_completion_is_one_clear_line(body):
         answer = collect_answer(client_for(server), MESSAGES)
     assert answer.text == "" and not answer.cut
     assert answer.error is not None and "could not be read" in answer.error and "OpenAI-compatible" in answer.error
+
+
+def test_a_stream_of_one_50_mb_event_stops_at_the_bound_before_it_is_all_read():
+    body = one_event("x" * FIFTY_MB)
+    with WholeReplyLLM(body=body, content_type="text/event-stream") as server:
+        answer = collect_answer(client_for(server), MESSAGES)
+        assert answer.error == too_long_message(LLMSettings(model="m").max_chars) and answer.cut
+        server.stop()
+        assert server.bytes_sent < len(body) // 2

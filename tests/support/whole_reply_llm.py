@@ -1,6 +1,7 @@
-"""A local OpenAI-compatible chat endpoint that ignores ``stream=True`` and answers with one whole
-(non-streaming) JSON chat completion, as some servers and proxies do: of any size, optionally
-gzip-compressed. Runs on 127.0.0.1 (see :class:`~tests.support.fake_server.FakeServer`).
+"""A local chat endpoint that answers every request with one fixed body, of any size, optionally
+gzip-compressed: a whole (non-streaming) JSON chat completion, as servers and proxies that ignore
+``stream=True`` send, or a stream of one huge event. Runs on 127.0.0.1 (see
+:class:`~tests.support.fake_server.FakeServer`).
 """
 
 from __future__ import annotations
@@ -29,14 +30,22 @@ def chat_completion(content: str, model: str = "fake-model") -> bytes:
     return json.dumps(reply).encode("utf-8")
 
 
+def one_event(content: str) -> bytes:
+    """An OpenAI-compatible event stream of one piece, ``content``."""
+    event = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "fake-model"}
+    event["choices"] = [{"index": 0, "delta": {"content": content}, "finish_reason": None}]
+    return f"data: {json.dumps(event)}\n\ndata: [DONE]\n\n".encode()
+
+
 @dataclass
 class WholeReplyLLM(FakeServer):
-    """Answers every chat completion with ``body`` (the JSON bytes, gzip-compressed when ``gzip``);
+    """Answers every request with ``body`` as ``content_type`` (gzip-compressed when ``gzip``);
     ``bytes_sent`` counts what the client took before it hung up."""
 
     NAME: ClassVar[str] = "whole-reply-llm"
 
     body: bytes = b""
+    content_type: str = "application/json"
     gzip: bool = False
     bytes_sent: int = 0
 
@@ -55,7 +64,7 @@ class WholeReplyLLM(FakeServer):
                     fake.requests.append({"path": self.path})
                 data = gzip.compress(fake.body, compresslevel=1) if fake.gzip else fake.body
                 self.send_response(200)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", fake.content_type)
                 self.send_header("Content-Length", str(len(data)))
                 if fake.gzip:
                     self.send_header("Content-Encoding", "gzip")
