@@ -285,7 +285,9 @@ class SessionBase:
             paths.append(files / name.stored)
         if paths:
             report = add_paths(self.kb, paths, progress)
-            refused.extend(self._failure(Path(where).name, why) for where, why in report.failed)
+            for where, why in report.failed:
+                refused.append(self._failure(Path(where).name, why))
+                self._forget(Path(where).name)
         self.base = self._open_base()
         return refused
 
@@ -305,6 +307,13 @@ class SessionBase:
         """A file the build refused, in words: its shown name, and the reason without the folder."""
         why = why.replace(f"{self.folder / 'files'}{os.sep}", "").replace(str(self.folder), "the session's folder")
         return f"{self.shown_names.get(stored, stored)}: {why}"
+
+    def _forget(self, stored: str) -> None:
+        """A file the build refused leaves no trace: it takes no room and may be given again."""
+        (self.folder / "files" / stored).unlink(missing_ok=True)
+        self.files.pop(stored, None)
+        self.shown_names.pop(stored, None)
+        self._contents = {digest: name for digest, name in self._contents.items() if name != stored}
 
     def _open_base(self) -> OpenBase:
         key = f"{UPLOADED}:{id(self)}:{len(self.kb.documents)}"

@@ -237,7 +237,10 @@ def test_a_session_base_tells_apart_files_of_one_name_and_names_no_server_path()
         "notes.md: already added (the same contents as notes.md)"
     ]
     assert len(base.kb.documents) == 2 and set(base.shown_names.values()) == {"notes.md"}
-    refused = base.add([("é" * 130 + ".pdf", b"%PDF-1.4 not really a PDF")], limits, None)
+    broken = ("é" * 130 + ".pdf", b"%PDF-1.4 not really a PDF")
+    refused = base.add([broken], limits, None)
     assert len(refused) == 1 and refused[0].startswith("é" * 79 + "…: ")
     assert str(base.folder) not in refused[0] and "rse-kb-session" not in refused[0]
+    assert base.add([broken], limits, None) == refused  # refused for itself again, not as "already added"
+    assert len(base.files) == 2
     base.discard()
