@@ -16,6 +16,7 @@ import contextlib
 import json
 import math
 import os
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -243,13 +244,15 @@ class ChatClient:
         from rse_core.llm.reply_bytes import ReplyMeter  # needs httpx2, which comes with openai
 
         self._meter = ReplyMeter()
+        http = openai.DefaultHttpxClient(event_hooks=self._meter.hooks)
+        weakref.finalize(self, http.close)  # as the SDK's own client does when dropped: no open sockets left
         # Local servers ignore the key, but the client insists on one.
         return openai.OpenAI(
             api_key=self._key or "no-key",
             base_url=self.settings.resolved_base_url,
             timeout=self.settings.timeout,
             max_retries=0,
-            http_client=openai.DefaultHttpxClient(event_hooks=self._meter.hooks),
+            http_client=http,
         )
 
     def _cohere_client(self) -> Any:
