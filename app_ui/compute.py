@@ -35,7 +35,7 @@ from rse_core.search.optimal import GreedyVsOptimal, compare_with_greedy
 
 from . import keys, link_uploads, messages, run_state
 from .caching import is_private, score_store, session_caches, session_memo
-from .corpora import active_documents, corpus_of, current_uploads, parse_upload
+from .corpora import active_documents, corpus_of, current_uploads, parse_upload, shown_name, stored_name
 from .run_state import RunOutcome
 from .scorers import scorer_of
 from .state import Inputs
@@ -85,8 +85,8 @@ def _note_link_uploads(documents: Sequence[Document], outcome: RunOutcome) -> No
     parsed = session_caches().parsed
     for upload in current_uploads():
         document = parsed.get(upload.file_id)
-        if document is not None and document.doc_id in wanted and document.name != upload.name:
-            outcome.warnings.append(messages.renamed_for_link(upload.name, document.name))
+        if document is not None and document.doc_id in wanted and document.name != stored_name(upload):
+            outcome.warnings.append(messages.renamed_for_link(shown_name(upload), document.name))
     given = {upload.file_id for upload in link_uploads.kept_files()}
     if wanted and given:
         outcome.unmatched_link_files = tuple(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from rse_core import Corpus, Document, LoadLimits, RSEError, build_corpus, load_document
+from rse_core.documents.upload_names import upload_name
 from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.sets import SetName, golden_sets
 from rse_core.validation import env_number
@@ -50,14 +51,27 @@ def external_document(name: str) -> Document:
 def parse_upload(upload) -> Document:
     """Parse an upload once per session; errors propagate (and are not kept) so the UI shows them.
 
-    Keyed by the upload's ``file_id``. Size and page limits come from ``RSE_MAX_FILE_MB`` /
-    ``RSE_MAX_PAGES`` (50 MB, 2,000 pages).
+    Keyed by the upload's ``file_id``; the document is named by the upload's safe stored name
+    (:func:`~rse_core.documents.upload_names.upload_name`). Size and page limits come from
+    ``RSE_MAX_FILE_MB`` / ``RSE_MAX_PAGES`` (50 MB, 2,000 pages).
     """
     parsed = session_caches().parsed
     if upload.file_id not in parsed:
-        document = load_document(upload.getvalue(), name=upload.name, limits=LoadLimits.from_environment())
+        data = upload.getvalue()
+        name = upload_name(upload.name, data).stored
+        document = load_document(data, name=name, limits=LoadLimits.from_environment())
         parsed[upload.file_id] = link_uploads.named_as_linked(document)
     return parsed[upload.file_id]
+
+
+def stored_name(upload) -> str:
+    """The name the upload's document carries (before a shared link renames it)."""
+    return upload_name(upload.name, upload.getvalue()).stored
+
+
+def shown_name(upload) -> str:
+    """An upload's name as its user gave it, bounded, for messages about the file itself."""
+    return upload_name(upload.name, b"").shown
 
 
 def current_uploads() -> list:
@@ -75,7 +89,7 @@ def _all_uploads() -> list:
 def new_upload_names() -> tuple[str, ...]:
     """Uploads not parsed yet this session (what a new upload's reading is about)."""
     parsed = session_caches().parsed
-    return tuple(upload.name for upload in current_uploads() if upload.file_id not in parsed)
+    return tuple(shown_name(upload) for upload in current_uploads() if upload.file_id not in parsed)
 
 
 # --- Upload limits per session ------------------------------------------------------------------
@@ -124,7 +138,7 @@ def _admitted_uploads(uploads: list) -> tuple[list, str | None]:
     kept, refused = _within_limits(uploads, limits)
     if not refused:
         return kept, None
-    names = ", ".join(repr(clean(upload.name, 80)) for upload in refused[:5]) + (", ..." if len(refused) > 5 else "")
+    names = ", ".join(repr(clean(shown_name(upload))) for upload in refused[:5]) + (", ..." if len(refused) > 5 else "")
     return kept, (
         f"Not read: {names}. A session reads at most {limits.count} uploads and "
         f"{limits.total_bytes / 2**20:.0f} MB in all ({MAX_UPLOADS_ENV}, {MAX_UPLOAD_BYTES_ENV}); "
@@ -174,7 +188,7 @@ def _parsed_uploads(uploads: list, outcome: RunOutcome) -> list[Document]:
             outcome.errors.append(str(error))
         except Exception as error:  # a parser bug must not take the page down
             LOGGER.exception("parsing an upload failed")
-            outcome.errors.append(messages.unreadable_upload(upload.name, error))
+            outcome.errors.append(messages.unreadable_upload(shown_name(upload), error))
     return documents
 
 

@@ -10,17 +10,32 @@ controls, so the slider and the buttons show the step the key moved to.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 import streamlit as st
 import streamlit.components.v1 as st_components
 
 from . import presenter
 from .page_state import once, steps
+from .page_state.component_values import drop_value_unless
 
 Action = Literal["next", "prev", "first", "last"]
 FRONTEND = Path(__file__).with_name("hotkeys_frontend")
 _COMPONENT = st_components.declare_component("rse_hotkeys", path=str(FRONTEND))
+_PRESS_FIELDS = frozenset({"action", "at"})
+
+
+def is_key_press(value: object) -> bool:
+    """``None`` or a key press as the frontend sends it: an action and a number (its time)."""
+    if value is None:
+        return True
+    return (
+        isinstance(value, dict)
+        and set(value) == _PRESS_FIELDS
+        and value["action"] in get_args(Action)
+        and isinstance(value["at"], (int, float))
+        and not isinstance(value["at"], bool)
+    )
 
 
 def key_action(key: str, *, all_keys: bool = False) -> Action | None:
@@ -29,10 +44,11 @@ def key_action(key: str, *, all_keys: bool = False) -> Action | None:
     Left and right arrows always step; with ``all_keys`` so do the keys that otherwise scroll the
     page (down, up, space, PageDown, PageUp, Home, End): presenter mode and the Demo ask for them.
     """
+    drop_value_unless(key, is_key_press)  # anything but a key press the frame posted
     value = _COMPONENT(all_keys=all_keys, key=key, default=None, height=0)
-    if not isinstance(value, dict) or value.get("action") not in ("next", "prev", "first", "last"):
+    if value is None:
         return None
-    return value["action"] if once.take_once(f"_{key}_seen", value.get("at")) else None
+    return value["action"] if once.take_once(f"_{key}_seen", value["at"]) else None
 
 
 def moved(step: int, action: Action | None, first: int, last: int) -> int:

@@ -20,6 +20,8 @@ segment search and the text read (:func:`rse_core.kb.rse_from_first_stage`).
 from __future__ import annotations
 
 import functools
+import hashlib
+import logging
 import os
 import shutil
 import tempfile
@@ -35,6 +37,7 @@ from cachetools import LRUCache
 
 from rse_core import RSEParams
 from rse_core.documents.loading import SUPPORTED_SUFFIXES
+from rse_core.documents.upload_names import upload_name
 from rse_core.kb import (
     BuildProgress,
     DocumentHits,
@@ -59,6 +62,7 @@ from .page_state import knowledge_base as knowledge_base_state
 from .page_state.knowledge_base import BUNDLED
 from .samples import SAMPLE_DIR, list_samples
 
+LOGGER = logging.getLogger(__name__)
 KB_DIRS_ENV = "RSE_KB_DIRS"
 UPLOAD_MAX_FILES_ENV = "RSE_KB_UPLOAD_MAX_FILES"
 UPLOAD_MAX_BYTES_ENV = "RSE_KB_UPLOAD_MAX_BYTES"
@@ -77,13 +81,19 @@ _BUILD_LOCK = threading.Lock()  # one bundled build per process at a time
 class OpenBase:
     """A base as the page uses it: ``key`` names it in caches (never a path from the user);
     ``lock`` serialises queries on a base shared by sessions; ``samples`` maps the doc ids of
-    bundled samples to their slugs (those documents open in Explore)."""
+    bundled samples to their slugs (those documents open in Explore); ``shown_names`` maps the
+    stored name of an upload to the name its uploader gave (what the page shows)."""
 
     key: str
     label: str
     kb: KnowledgeBase
     lock: threading.Lock = field(default_factory=threading.Lock, compare=False)
     samples: Mapping[str, str] = field(default_factory=dict)
+    shown_names: Mapping[str, str] = field(default_factory=dict)
+
+    def shown(self, name: str) -> str:
+        """A document's name as its uploader gave it (bounded), else the name the base records."""
+        return self.shown_names.get(name, name)
 
 
 @dataclass(frozen=True)
@@ -240,36 +250,76 @@ class SessionBase:
         self.folder = session_folders.new_session_folder("rse-kb-session-")
         self._cleanup = weakref.finalize(self, shutil.rmtree, str(self.folder), True)
         self.kb = KnowledgeBase.create(self.folder / "kb", embedder)
-        self.base = OpenBase(f"{UPLOADED}:{id(self)}", "My uploads", self.kb)
-        self.files: dict[str, int] = {}  # file name -> bytes
+        self.files: dict[str, int] = {}  # stored file name -> bytes
+        self.shown_names: dict[str, str] = {}  # stored file name -> the name the user gave, bounded
+        self._contents: dict[str, str] = {}  # SHA-256 of a file's bytes -> its stored name
+        self.base = self._open_base()
 
     @property
     def bytes(self) -> int:
         return sum(self.files.values())
 
     def add(self, uploads: Sequence[tuple[str, bytes]], limits: UploadLimits, progress: Progress | None) -> list[str]:
-        """Write the uploads into the folder and add them to the base; returns what was refused."""
+        """Write the uploads into the folder and add them to the base; returns what was refused.
+
+        Each name is made safe (:func:`~rse_core.documents.upload_names.upload_name`) before it is
+        recorded or written; messages name a file as the user named it, never by a server path."""
         refused: list[str] = []
         paths: list[Path] = []
-        (self.folder / "files").mkdir(exist_ok=True)
+        files = self.folder / "files"
+        files.mkdir(exist_ok=True)
         for raw_name, data in uploads:
-            name = Path(raw_name).name
-            if Path(name).suffix.lower() not in SUPPORTED_SUFFIXES or name in self.files:
-                refused.append(f"{name}: not a PDF, TXT or MD file, or already added")
-            elif len(self.files) + 1 > limits.files:
-                refused.append(f"{name}: this session's base holds at most {limits.files} files")
-            elif self.bytes + len(data) > limits.bytes:
-                refused.append(f"{name}: this session's base holds at most {limits.bytes:,} bytes")
-            else:
-                path = self.folder / "files" / name
-                path.write_bytes(data)
-                self.files[name] = len(data)
-                paths.append(path)
+            name = upload_name(raw_name, data, taken=self.files)
+            digest = hashlib.sha256(data).hexdigest()
+            refusal = self._refusal(name.stored, digest, len(data), limits)
+            if refusal is not None:
+                refused.append(f"{name.shown}: {refusal}")
+                continue
+            try:
+                (files / name.stored).write_bytes(data)
+            except OSError:
+                LOGGER.exception("an upload could not be written to the session's knowledge base")
+                refused.append(f"{name.shown}: could not be stored on the server (the server log says why)")
+                continue
+            self.files[name.stored] = len(data)
+            self.shown_names[name.stored] = name.shown
+            self._contents[digest] = name.stored
+            paths.append(files / name.stored)
         if paths:
             report = add_paths(self.kb, paths, progress)
-            refused.extend(f"{Path(where).name}: {why}" for where, why in report.failed)
-        self.base = OpenBase(f"{UPLOADED}:{id(self)}:{len(self.kb.documents)}", "My uploads", self.kb)
+            for where, why in report.failed:
+                refused.append(self._failure(Path(where).name, why))
+                self._forget(Path(where).name)
+        self.base = self._open_base()
         return refused
+
+    def _refusal(self, stored: str, digest: str, size: int, limits: UploadLimits) -> str | None:
+        """Why a file is not added, in words, or ``None``."""
+        if Path(stored).suffix.lower() not in SUPPORTED_SUFFIXES:
+            return "not a PDF, TXT or MD file"
+        if digest in self._contents:
+            return f"already added (the same contents as {self.shown_names[self._contents[digest]]})"
+        if len(self.files) + 1 > limits.files:
+            return f"this session's base holds at most {limits.files} files"
+        if self.bytes + size > limits.bytes:
+            return f"this session's base holds at most {limits.bytes:,} bytes"
+        return None
+
+    def _failure(self, stored: str, why: str) -> str:
+        """A file the build refused, in words: its shown name, and the reason without the folder."""
+        why = why.replace(f"{self.folder / 'files'}{os.sep}", "").replace(str(self.folder), "the session's folder")
+        return f"{self.shown_names.get(stored, stored)}: {why}"
+
+    def _forget(self, stored: str) -> None:
+        """A file the build refused leaves no trace: it takes no room and may be given again."""
+        (self.folder / "files" / stored).unlink(missing_ok=True)
+        self.files.pop(stored, None)
+        self.shown_names.pop(stored, None)
+        self._contents = {digest: name for digest, name in self._contents.items() if name != stored}
+
+    def _open_base(self) -> OpenBase:
+        key = f"{UPLOADED}:{id(self)}:{len(self.kb.documents)}"
+        return OpenBase(key, "My uploads", self.kb, shown_names=dict(self.shown_names))
 
     def discard(self) -> None:
         self.kb.close()

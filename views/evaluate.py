@@ -165,14 +165,15 @@ def _uploaded_set(active_samples: list[str]) -> GoldenSet | None:
     if upload is None:
         return None
     try:
-        golden = parse_golden_json(upload.getvalue(), upload.name)
+        golden = parse_golden_json(upload.getvalue(), corpora.shown_name(upload))
     except GoldenSetError as error:
         st.error(md(error), icon=":material/error:")
         return None
     except Exception as error:  # whatever a hostile file makes the parser raise: one line
         LOGGER.exception("reading a golden-set upload failed")
         st.error(
-            f"Could not read {md(upload.name, 80)} as a golden set ({type(error).__name__}: {md(error, 200)}). "
+            f"Could not read {md(corpora.shown_name(upload))} as a golden set "
+            f"({type(error).__name__}: {md(error, 200)}). "
             "Check it against the format below.",
             icon=":material/error:",
         )

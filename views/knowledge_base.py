@@ -134,8 +134,8 @@ def _render_info(base: kbs.OpenBase) -> None:
         f"embedded with {md(catalog.model, 80)}"
     )
     with st.popover("Documents in this base", icon=":material/description:"):
-        for entry in sorted(catalog.documents.values(), key=lambda entry: entry.name):
-            st.markdown(f"- {md(entry.name, 120)}: {entry.pages} pages, {entry.chunks} chunks")
+        for entry in sorted(catalog.documents.values(), key=lambda entry: base.shown(entry.name)):
+            st.markdown(f"- {md(base.shown(entry.name), 120)}: {entry.pages} pages, {entry.chunks} chunks")
 
 
 # ------------------------------------------------------------------------------ the question and knobs
@@ -228,7 +228,7 @@ def _render_documents(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
     selected_count = answer.first.kb_params.documents_selected
     rows = []
     for entry in answer.documents:
-        name = base.kb.documents[entry.doc_id].name
+        name = base.shown(base.kb.documents[entry.doc_id].name)
         why = (
             f"selected: its best hit is #{entry.best_rank}, within each query's first {selected_count}"
             if entry.selected
@@ -244,7 +244,9 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
     for doc_id in result.selected_documents:
         entry = base.kb.documents[doc_id]
         own = [segment for segment in result.segments if segment.doc_id == doc_id]
-        figure = document_strip(entry.name, result.values.get(doc_id, ()), own, top_k_chunks_of(doc_id, result.top_k))
+        figure = document_strip(
+            base.shown(entry.name), result.values.get(doc_id, ()), own, top_k_chunks_of(doc_id, result.top_k)
+        )
         st.plotly_chart(
             figure, key=K.strip(doc_id), theme=None, width="stretch", config=components.chart_config(f"kb_{doc_id}")
         )
@@ -262,12 +264,12 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
         if own:
             with st.container(height=SEGMENT_TEXT_HEIGHT, key=f"{K.strip(doc_id)}_text"):
                 for segment in own:
-                    st.html(_segment_html(segment, len(result.queries)))
+                    st.html(_segment_html(segment, base.shown(segment.doc_name), len(result.queries)))
         else:
             st.caption("No segment here: no run of its chunks is worth the minimum value.")
 
 
-def _segment_html(segment: ExtractedSegment, queries: int) -> str:
+def _segment_html(segment: ExtractedSegment, name: str, queries: int) -> str:
     pages = _pages(segment.first_page, segment.last_page)
     query = f" · Q{segment.query + 1}" if queries > 1 else ""
     meta = (
@@ -276,7 +278,7 @@ def _segment_html(segment: ExtractedSegment, queries: int) -> str:
     )
     return (
         f'<div class="rse-segment-head"><span class="rse-chip segment">{segment.label}</span> '
-        f'<b>{html.escape(segment.doc_name)}</b> <span class="meta">· {html.escape(meta)}</span></div>'
+        f'<b>{html.escape(name)}</b> <span class="meta">· {html.escape(meta)}</span></div>'
         f'<div class="rse-text">{html.escape(reflow(segment.text))}</div>'
     )
 
@@ -296,7 +298,7 @@ def _render_top_k(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
         preview = preview if len(preview) <= PREVIEW_CHARS else preview[: PREVIEW_CHARS - 1] + "…"
         parts.append(
             f'<div class="rse-segment-head"><span class="rse-chip topk">{rank}</span> '
-            f'<b>{html.escape(hit.document)}</b> <span class="meta">· chunk {hit.chunk_index} · {pages} · '
+            f'<b>{html.escape(base.shown(hit.document))}</b> <span class="meta">· chunk {hit.chunk_index} · {pages} · '
             f'score {hit.score:.3f}</span></div><div class="rse-text">{html.escape(preview)}</div>'
         )
     if len(top_k) > TOP_K_SHOWN:

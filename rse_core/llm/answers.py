@@ -13,8 +13,10 @@ reranker shares, and this module only says which SDK exception means what.
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import os
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -231,6 +233,7 @@ class ChatClient:
     def __post_init__(self) -> None:
         self._key = (self.api_key or "").strip()
         self._budget: AnswerBudget | None = None
+        self._meter: Any = None  # a ReplyMeter: counts the bytes of each reply (OpenAI-compatible)
         if self.settings.provider is LLMProvider.OPENAI:
             self._client = self._openai_client()
         else:
@@ -238,12 +241,18 @@ class ChatClient:
 
     def _openai_client(self) -> Any:
         openai = import_optional("openai", "Answers from an OpenAI-compatible endpoint")
+        from rse_core.llm.reply_bytes import ReplyMeter  # needs httpx2, which comes with openai
+
+        self._meter = ReplyMeter()
+        http = openai.DefaultHttpxClient(event_hooks=self._meter.hooks)
+        weakref.finalize(self, http.close)  # as the SDK's own client does when dropped: no open sockets left
         # Local servers ignore the key, but the client insists on one.
         return openai.OpenAI(
             api_key=self._key or "no-key",
             base_url=self.settings.resolved_base_url,
             timeout=self.settings.timeout,
             max_retries=0,
+            http_client=http,
         )
 
     def _cohere_client(self) -> Any:
@@ -280,6 +289,8 @@ class ChatClient:
         """
         self.usage = Usage()
         self._budget = budget = AnswerBudget(self.settings.max_chars, self.settings.max_seconds)
+        if self._meter is not None:
+            self._meter.budget = budget
         if self.settings.provider is LLMProvider.OPENAI:
             pieces = self._stream_openai(messages, budget)
         else:
@@ -305,7 +316,7 @@ class ChatClient:
         settings = self.settings
         opened: list[Any] = []
 
-        def first_chunk() -> tuple[Iterator[Any], Any]:
+        def first_chunk() -> tuple[Iterator[Any] | None, Any]:
             stream = self._client.chat.completions.create(
                 model=settings.model,
                 messages=list(messages),
@@ -315,11 +326,23 @@ class ChatClient:
                 timeout=budget.read_timeout(settings.timeout),
             )
             opened.append(stream)
+            if "json" in stream.response.headers.get("content-type", ""):  # the server ignored stream=True
+                return None, self._whole_reply(stream.response)
             iterator = iter(stream)
             return iterator, next(iterator, None)
 
         try:
             iterator, chunk = call_with_retries(first_chunk, self._classify_openai, self._policy, "LLM call")
+            if iterator is None:
+                if kept := budget.take(chunk):
+                    yield kept
+                budget.check()
+                return
+            if chunk is None:
+                raise LLMServiceError(
+                    f"No answer arrived from {settings.display_url} (the reply held no chat events); "
+                    "is it an OpenAI-compatible chat endpoint?"
+                )
             while chunk is not None:
                 if getattr(chunk, "usage", None) is not None:
                     self.usage = Usage(chunk.usage.prompt_tokens, chunk.usage.completion_tokens)
@@ -332,6 +355,27 @@ class ChatClient:
         finally:
             for stream in opened:
                 _close(stream)
+
+    def _whole_reply(self, response: Any) -> str:
+        """The text of a non-streaming chat completion (its bytes already bounded as they arrive);
+        ``self.usage`` from its counts.
+
+        Raises:
+            LLMAnswerLimitError: the reply is larger than an answer may be.
+            LLMServiceError: it is not a chat completion.
+        """
+        try:
+            reply = json.loads(response.read())
+            message = reply["choices"][0]["message"]
+            text = message.get("content") or ""
+            if not isinstance(text, str):
+                raise TypeError("content is not text")
+        except (ValueError, RecursionError, LookupError, TypeError, AttributeError) as error:
+            raise self._unreadable(error) from None
+        usage = reply.get("usage")
+        if isinstance(usage, dict):
+            self.usage = Usage(_int(usage.get("prompt_tokens")), _int(usage.get("completion_tokens")))
+        return text
 
     def _classify_openai(self, error: Exception, attempt: int) -> Verdict:
         """429, 5xx and a failed or dropped connection are transient; anything unknown is unreadable."""
@@ -440,6 +484,8 @@ class ChatClient:
             return next(iterator, None)
         except timeout:
             failure = self._timeout_error()
+        except LLMError as error:  # our own bound, from counting the reply's bytes
+            failure = error
         except Exception as error:
             failure = self._broken_stream(error, budget.received)
         raise failure

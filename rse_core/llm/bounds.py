@@ -5,6 +5,12 @@ inside the per-read timeout, so the client's timeouts alone bound nothing. Every
 gets a budget: at most ``RSE_LLM_MAX_CHARS`` characters and ``RSE_LLM_MAX_SECONDS`` seconds from
 the first request (retries included), after which the stream is closed and
 :class:`~rse_core.errors.LLMAnswerLimitError` says which bound was hit.
+
+The characters are counted once the client has parsed a piece, and a client parses a whole event,
+or a whole non-streaming reply, before handing it on: a 50 MB reply was read in full first. So the
+bytes of the replies are bounded too, as they arrive (:mod:`rse_core.llm.reply_bytes`), at what
+``max_chars`` characters take in the most verbose framing a server sends; past it, the answer is
+too long, with the same message.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ MAX_SECONDS_VARIABLE = "RSE_LLM_MAX_SECONDS"
 DEFAULT_MAX_CHARS = 20_000
 """About 5,000 tokens: ten times the answers' ``max_tokens`` (400) leaves room for a chatty model."""
 DEFAULT_MAX_SECONDS = 120.0
+REPLY_BYTES_PER_CHAR = 256
+"""A streamed piece of one character is a whole JSON event of ~200-250 bytes."""
+REPLY_BASE_BYTES = 2**20
 
 _clock = time.monotonic  # module-level so tests can move time
 
@@ -43,10 +52,16 @@ class AnswerBudget:
     max_seconds: float
     started: float = field(default_factory=lambda: _clock())
     received: int = 0
+    bytes_received: int = 0
 
     @property
     def elapsed(self) -> float:
         return _clock() - self.started
+
+    @property
+    def max_bytes(self) -> int:
+        """The bytes the replies to one answer may carry (see the module docstring)."""
+        return self.max_chars * REPLY_BYTES_PER_CHAR + REPLY_BASE_BYTES
 
     @property
     def full(self) -> bool:
@@ -68,6 +83,18 @@ class AnswerBudget:
         kept = piece[: max(0, self.max_chars - self.received)]
         self.received += len(kept)
         return kept
+
+    def count_bytes(self, size: int) -> None:
+        """Count ``size`` bytes of a reply as they arrive, before anything parses them.
+
+        Raises:
+            LLMAnswerLimitError: past ``max_bytes``, or the answer's time is up.
+        """
+        self.bytes_received += size
+        if self.bytes_received > self.max_bytes:
+            raise self.too_long()
+        if self.elapsed >= self.max_seconds:
+            raise self.too_slow()
 
     def check(self) -> None:
         """Raise the bound's error when the answer is full or its time is up."""

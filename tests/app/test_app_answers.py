@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from rse_core.llm.answers import build_messages, prompt_text
-from tests.support.apptest_support import all_text, new_app, no_problems, open_page, result_of
+from rse_core.llm.bounds import DEFAULT_MAX_CHARS, DEFAULT_MAX_SECONDS, AnswerBudget
+from tests.support.apptest_support import all_text, new_app, no_problems, open_page, rendered, result_of
 from tests.support.fake_llm import FakeLLM, fake_answer
+from tests.support.whole_reply_llm import WholeReplyLLM, chat_completion
 
 KEY = "sk-APPTEST-SENTINEL-5151515151"
 
@@ -116,3 +118,15 @@ def test_the_operators_key_never_goes_to_a_base_url_a_user_typed(monkeypatch):
         at.button(key="compare_ask").click().run()
         assert attacker.request_count == 4
         assert [request["authorization"] for request in attacker.requests] == ["Bearer sk-the-users-own"] * 4
+
+
+def test_a_50_mb_whole_reply_is_the_answer_bounds_message_in_each_column(monkeypatch):
+    """A server that ignores streaming and sends 50 MB of JSON used to leave each answer silently empty."""
+    with WholeReplyLLM(body=chat_completion("x" * 50_000_000)) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{server.url}/v1")
+        monkeypatch.setenv("RSE_LLM_MODEL", "fake-model")
+        at = open_page(new_app(docs="employee_handbook").run(), "compare")
+        at.button(key="compare_ask").click().run()
+        assert not at.exception
+        errors = [rendered(error.value) for error in at.error]
+        assert errors == [str(AnswerBudget(DEFAULT_MAX_CHARS, DEFAULT_MAX_SECONDS).too_long())] * 4

@@ -26,6 +26,7 @@ from tests.support.apptest_support import (
     no_problems,
     open_page,
     own_cache,
+    rendered,
 )
 
 K = knowledge_base_state.Keys
@@ -200,3 +201,46 @@ def test_a_preset_sets_the_sliders_and_a_second_question_is_drawn_on_the_strips(
     at.text_input(key=K.QUERY_2).set_value("How many vacation days do employees get?").run()
     no_problems(at)
     assert any(trace.get("name") == "Query 2" for spec in chart_specs(at) for trace in spec["data"])
+
+
+LONG_NAMES = ("a" * 300 + ".txt", "é" * 130 + ".txt")  # 304 characters; 264 bytes of UTF-8
+
+
+def test_uploads_with_overlong_names_build_and_are_shown_by_their_names_cut_to_display_length():
+    """A name longer than a file system takes is stored under a short safe name before anything
+    is recorded; the page lists the file by the name the user gave, cut, and names no server path."""
+    at = _page()
+    at.selectbox(key=K.SOURCE).set_value(kbs.UPLOADED).run()
+    pumps = b"The pump moves coolant through the cooling loop.\n" * 30
+    valves = b"The valve opens when the pressure rises above the set point.\n" * 30
+    files = [(name, data, "text/plain") for name, data in zip(LONG_NAMES, (pumps, valves), strict=True)]
+    at.file_uploader(key=K.UPLOADS).set_value(files).run()
+    at.button(key=K.BUILD).click().run()
+    no_problems(at)
+    assert not at.warning, [warning.value for warning in at.warning]
+    session = at.session_state[K.SESSION_BASE]
+    assert len(session.kb.documents) == 2
+    stored = sorted(path.name for path in (session.folder / "files").iterdir())
+    assert all(len(name.encode("utf-8")) <= 100 and name.endswith(".txt") for name in stored)
+    listed = sorted(
+        rendered(markdown.value).split(":")[0] for markdown in at.markdown if markdown.value.startswith("- ")
+    )
+    assert listed == sorted(f"- {name[:79]}…" for name in LONG_NAMES)  # "Documents in this base"
+    assert str(session.folder) not in all_text(at) and "rse-kb-session" not in all_text(at)
+
+
+def test_a_session_base_tells_apart_files_of_one_name_and_names_no_server_path():
+    base = kbs.SessionBase(HashingEmbedder())
+    limits = kbs.UploadLimits(files=9, bytes=10**6)
+    first, second = (f"Notes on the {part}: it moves coolant.\n".encode() * 20 for part in ("pump", "valve"))
+    assert base.add([("notes.md", first), ("notes.md", second), ("notes.md", first)], limits, None) == [
+        "notes.md: already added (the same contents as notes.md)"
+    ]
+    assert len(base.kb.documents) == 2 and set(base.shown_names.values()) == {"notes.md"}
+    broken = ("é" * 130 + ".pdf", b"%PDF-1.4 not really a PDF")
+    refused = base.add([broken], limits, None)
+    assert len(refused) == 1 and refused[0].startswith("é" * 79 + "…: ")
+    assert str(base.folder) not in refused[0] and "rse-kb-session" not in refused[0]
+    assert base.add([broken], limits, None) == refused  # refused for itself again, not as "already added"
+    assert len(base.files) == 2
+    base.discard()
