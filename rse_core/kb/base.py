@@ -12,6 +12,7 @@ import numpy as np
 from rse_core.chunking import DEFAULT_CHUNK_HEADERS, DEFAULT_CHUNK_SIZE
 from rse_core.kb.catalog import (
     Catalog,
+    DamagedBaseError,
     DocumentEntry,
     KnowledgeBaseError,
     catalog_path,
@@ -55,6 +56,19 @@ def open_store(kb_dir: Path, spec: dict[str, str], dimension: int, *, create: bo
     raise KnowledgeBaseError(f"Unknown chunk store kind {kind!r} in the catalog; expected lancedb or milvus.")
 
 
+def _check_committed(catalog: Catalog, store: ChunkStore) -> None:
+    """Refuse a base whose catalog lists documents its store does not hold as listed (one read of
+    the store's document list): a query would answer from part of the base without saying so."""
+    committed = store.documents()
+    lacking = [doc_id for doc_id, entry in catalog.documents.items() if committed.get(doc_id) != entry.chunks]
+    if lacking:
+        store.close()
+        raise DamagedBaseError(
+            f"This base's kb.json lists {len(lacking)} document(s) its chunk store does not hold; run 'check' on it, "
+            "then 'build' with its files to repair it."
+        )
+
+
 def check_new_folder(path: Path) -> None:
     """Refuse to make a base in a file, or in a folder holding anything but a base (or its lock)."""
     if path.exists() and not path.is_dir():
@@ -87,7 +101,10 @@ class KnowledgeBase:
             raise KnowledgeBaseError(
                 f"{path} was built with the embedding model {catalog.model}, not {embedder.model}; query it with that."
             )
-        return cls(path, catalog, open_store(path, catalog.store, catalog.dimension, create=create_store), embedder)
+        store = open_store(path, catalog.store, catalog.dimension, create=create_store)
+        if not create_store:
+            _check_committed(catalog, store)
+        return cls(path, catalog, store, embedder)
 
     @classmethod
     def create(
