@@ -112,6 +112,9 @@ def test_an_unreadable_store_is_rebuilt_only_when_asked(built, capsys):
     assert main(["build", str(kb_dir), str(docs), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "could not be read (LanceError(IO))" in err and "--repair" in err
+    assert main(["check", str(kb_dir), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is False and [p["kind"] for p in report["problems"]] == ["store-unreadable"]
 
 
 def test_a_damaged_document_whose_file_is_not_given_is_dropped_and_named(built, capsys):

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rse_core.kb.base as kb_base
 from rse_core.cli.kb import main
 from rse_core.kb import KBQueryParams, KnowledgeBase, build, query_kb
-from rse_core.kb.sources import LEAVES_FOLDER, OutsideFolderError, SourceFile, collect_sources
+from rse_core.kb.sources import LEAVES_FOLDER, OutsideFolderError, SourceFile, collect_sources, is_inside
 from tests.kb.support import HashingEmbedder, filler
 
 SECRET = "api_key = 'SECRET-TOKEN-7731'"
@@ -102,3 +106,40 @@ def test_a_file_swapped_for_an_outside_link_after_the_walk_is_refused_when_read(
 def test_a_file_named_on_its_own_is_read_even_through_a_link(folder_with_outside_link):
     link = folder_with_outside_link / "notes.md"
     assert SECRET.encode() in SourceFile(link).read_bytes(1_000_000)
+
+
+_NODES = ["a", "a/b", "c", "a/b/d"]  # folders under the root, and files/links are placed in them
+_TARGETS = ["", "a", "a/b", "c", "a/b/d", "a/x.md", "c/y.md", "../outside", "../outside/z.md", "missing.md"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    files=st.lists(st.tuples(st.sampled_from(["", *_NODES]), st.sampled_from(["x.md", "y.md", "z.txt"])), max_size=6),
+    links=st.lists(
+        st.tuples(st.sampled_from(["", *_NODES]), st.sampled_from(["l1", "l2.md", "l3.md"]), st.sampled_from(_TARGETS)),
+        max_size=5,
+    ),
+)
+def test_every_file_a_walk_yields_resolves_inside_the_folder_and_every_real_file_is_found(files, links):
+    with tempfile.TemporaryDirectory() as scratch:
+        base = Path(scratch)
+        root = base / "root"
+        for node in _NODES:
+            (root / node).mkdir(parents=True, exist_ok=True)
+        (base / "outside").mkdir()
+        (base / "outside" / "z.md").write_text("outside")
+        for folder, name in files:
+            (root / folder / name).write_text(name)
+        for folder, name, target in links:
+            link = root / folder / name
+            if not os.path.lexists(link):
+                link.symlink_to(os.path.relpath(root / target, link.parent))
+        sources = collect_sources([root])
+        real_root = root.resolve()
+        for source in sources.files:
+            assert is_inside(source.path.resolve(), real_root)
+            assert source.read_bytes(100) != b"outside"
+        regular = {path for path in root.rglob("*") if path.is_file() and not path.is_symlink()}
+        assert {p.resolve() for p in regular} <= {s.path.resolve() for s in sources.files}
+        leaving = {str(root / f / n) for f, n, t in links if t.startswith("..")}
+        assert leaving <= {link.path for link in sources.skipped}
