@@ -37,6 +37,7 @@ from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS, writer_lock
 
 DEFAULT_BATCH_CHUNKS = 256
 """Chunks per commit: about 15 s of embedding on a 2-core CPU, the most a killed build loses."""
+_ID_DIGITS = 16
 
 
 @dataclass(frozen=True)
@@ -89,12 +90,17 @@ def collect_files(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def content_id(path: Path) -> str:
-    """The document id ``load_document`` will give this file: its bytes' SHA-256, 16 hex digits."""
+    """The document id ``load_document`` will give this file (:func:`bytes_id` of its bytes, read in blocks)."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()[:_ID_DIGITS]
+
+
+def bytes_id(data: bytes) -> str:
+    """The document id ``load_document`` gives these bytes: their SHA-256, 16 hex digits."""
+    return hashlib.sha256(data).hexdigest()[:_ID_DIGITS]
 
 
 @dataclass
@@ -171,7 +177,7 @@ def _add_sources(kb: KnowledgeBase, sources: Sources, progress: BuildCallback | 
             failed.append((str(path), _unreadable(error)))
             report(number + 1, path.name)
             continue
-        doc_id = hashlib.sha256(data).hexdigest()[:16]
+        doc_id = bytes_id(data)
         if doc_id in kb.documents or doc_id in seen:
             skipped.append(str(path))
             report(number + 1, path.name)

@@ -12,6 +12,7 @@ too. The path a base records is the one under the folder as given, never a link'
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,10 +44,13 @@ class SourceFile:
         if self.root is None:
             with open(self.path, "rb") as handle:
                 return handle.read(limit + 1)
-        descriptor = os.open(self.path.resolve(strict=True), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)  # a FIFO must not block
+        descriptor = os.open(self.path.resolve(strict=True), flags)
         with os.fdopen(descriptor, "rb") as handle:
             if not is_inside(_opened_path(descriptor) or self.path.resolve(strict=True), self.root):
                 raise OutsideFolderError(f"{self.path.name} leads outside the folder given; it was not read.")
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                raise DocumentError(f"{self.path.name} is not a regular file; it was not read.")
             return handle.read(limit + 1)
 
 
@@ -113,38 +117,36 @@ def is_inside(path: Path, root: Path) -> bool:
 
 def _walk(folder: Path) -> tuple[list[SourceFile], list[SkippedLink]]:
     """The folder's documents and the links it holds that leave it; a stack, not recursion, and
-    each real directory walked once (by the first name met, in sorted order), so neither depth nor
-    a link loop can stall it."""
+    each real directory walked once (by the first path met, depth first in sorted order), so
+    neither depth nor a link loop can stall it."""
     root = folder.resolve()
     found: list[SourceFile] = []
     skipped: list[SkippedLink] = []
-    visited = {root}
-    pending = [folder]
+    visited: set[Path] = set()
+    pending = [(folder, root)]  # (the path walked, the real directory it is), popped in sorted order
     while pending:
-        directory = pending.pop()
+        directory, real_directory = pending.pop()
+        if real_directory in visited:
+            continue
+        visited.add(real_directory)
         try:
-            entries = sorted(os.scandir(directory), key=lambda entry: entry.name)
+            entries = sorted(os.scandir(directory), key=lambda entry: entry.name, reverse=True)
         except OSError:
             continue  # unreadable: nothing in it can be read either
         for entry in entries:
             if entry.name.startswith("."):
                 continue
             path = directory / entry.name
-            real = path
-            if entry.is_symlink():
-                try:
-                    real = path.resolve(strict=True)
-                except (OSError, RuntimeError):
-                    skipped.append(SkippedLink(str(path), BROKEN_LINK))
-                    continue
-                if not is_inside(real, root):
-                    skipped.append(SkippedLink(str(path), LEAVES_FOLDER))
-                    continue
-            if real.is_dir():
-                key = real.resolve()
-                if key not in visited:
-                    visited.add(key)
-                    pending.append(path)
+            try:
+                real = path.resolve(strict=True)
+            except (OSError, RuntimeError):
+                skipped.append(SkippedLink(str(path), BROKEN_LINK))
+                continue
+            if not is_inside(real, root):
+                skipped.append(SkippedLink(str(path), LEAVES_FOLDER))
+            elif real.is_dir():
+                if real not in visited:
+                    pending.append((path, real))
             elif real.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES:
                 found.append(SourceFile(path, root))
     return sorted(found, key=lambda source: source.path), sorted(skipped, key=lambda link: link.path)
