@@ -1,12 +1,15 @@
 """Command line for knowledge bases (``rse-kb``, or ``python -m rse_core.kb`` in a checkout)::
 
-    rse-kb build KB_DIR PATH...                       # files or folders; adds to a base
+    rse-kb build KB_DIR PATH... [--repair] [--json]   # files or folders; adds to a base
+    rse-kb check KB_DIR [--json]                      # finds a damaged base; exit 1 if it is
     rse-kb query KB_DIR -q QUERY [-q QUERY ...] --json
     rse-kb query KB_DIR --batch QUERIES.txt --json    # one query a line, one JSON line each
     rse-kb info KB_DIR [--json]
     rse-kb remove KB_DIR DOCUMENT...                  # by content hash or file name
 
 Every failure is one ``error: ...`` line on stderr and exit status 2 (:mod:`rse_core.cli.support`).
+Writers (build, remove) hold the base's lock; a second one waits up to ``--wait`` seconds, then
+says another build is writing (:mod:`rse_core.kb.writer_lock`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ from rse_core.kb import (
     build,
     query_kb,
 )
-from rse_core.kb.build import DEFAULT_BATCH_CHUNKS
+from rse_core.kb.build import DEFAULT_BATCH_CHUNKS, BuildReport
+from rse_core.kb.check import check_base
+from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS
 from rse_core.param_specs import PARAM_SPECS, ParamSpec
 from rse_core.params import Preset, preset
 from rse_core.pipeline import normalize_queries
@@ -52,6 +57,20 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
         "--milvus-uri", help="keep the chunks on this Milvus server (e.g. http://127.0.0.1:19530) instead of LanceDB"
     )
     build_cmd.add_argument("--collection", default="rse_chunks", help="the Milvus collection (with --milvus-uri)")
+    build_cmd.add_argument(
+        "--repair",
+        action="store_true",
+        help="make an unreadable chunk store again, empty, and add the files given (damaged documents in a "
+        "readable store are always dropped and added again)",
+    )
+    build_cmd.add_argument(
+        "--wait", type=float, default=DEFAULT_WAIT_SECONDS, help="seconds to wait for another build of this base"
+    )
+    build_cmd.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+
+    check_cmd = commands.add_parser("check", help="find a damaged base: one line per problem, exit status 1")
+    check_cmd.add_argument("kb_dir")
+    check_cmd.add_argument("--json", action="store_true")
 
     query_cmd = commands.add_parser("query", help="run RSE for queries over the whole base")
     query_cmd.add_argument("kb_dir")
@@ -102,7 +121,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return {"build": _build, "query": _query, "info": _info, "remove": _remove}[args.command](args)
+        commands = {"build": _build, "check": _check, "query": _query, "info": _info, "remove": _remove}
+        return commands[args.command](args)
     except RSEError as error:
         fail(str(error))
     return 2  # not reached: fail() exits
@@ -115,17 +135,59 @@ def _build(args: argparse.Namespace) -> int:
     store = None
     if args.milvus_uri:
         store = {"kind": "milvus", "uri": args.milvus_uri, "collection": args.collection}
-    report = build(args.kb_dir, args.paths, None if args.quiet else show, store=store, batch_chunks=args.batch_chunks)
+    report = build(
+        args.kb_dir,
+        args.paths,
+        None if args.quiet or args.json else show,
+        store=store,
+        batch_chunks=args.batch_chunks,
+        repair=args.repair,
+        wait=args.wait,
+    )
     kb = KnowledgeBase.open(args.kb_dir)
     info = kb.info()
-    write_stdout(
-        f"Added {len(report.added)} document(s) ({report.chunks:,} chunks) in {report.seconds:.1f} s; "
-        f"{len(report.skipped)} already in the base. {info.path}: {info.documents} documents, "
-        f"{info.chunks:,} chunks, {info.bytes / 1e6:.1f} MB.\n"
-    )
+    kb.close()
+    if args.json:
+        write_stdout(json.dumps(build_summary(report), ensure_ascii=False) + "\n")
+    else:
+        write_stdout(
+            f"Added {len(report.added)} document(s) ({report.chunks:,} chunks) in {report.seconds:.1f} s; "
+            f"{len(report.skipped)} already in the base. {info.path}: {info.documents} documents, "
+            f"{info.chunks:,} chunks, {info.bytes / 1e6:.1f} MB.\n"
+        )
+        added = {entry.doc_id for entry in report.added}
+        for entry in report.repaired:
+            again = "added again" if entry.doc_id in added else "not added again: give its file to add it"
+            write_stdout(f"Repaired: {one_line(entry.name)} ({entry.doc_id}) was damaged; {again}.\n")
+        for link in report.links_skipped:
+            write_stdout(f"Skipped: {one_line(link.path)}: {link.reason}.\n")
     for path, reason in report.failed:
         print(f"error: {one_line(f'{path}: {reason}')}", file=sys.stderr)
     return 2 if report.failed else 0
+
+
+def build_summary(report: BuildReport) -> dict[str, object]:
+    """The ``build --json`` summary: what was added, skipped, repaired, refused."""
+    return {
+        "added": [{"doc_id": e.doc_id, "name": e.name, "chunks": e.chunks} for e in report.added],
+        "already_there": list(report.skipped),
+        "failed": [{"path": path, "reason": reason} for path, reason in report.failed],
+        "links_skipped": [{"path": link.path, "reason": link.reason} for link in report.links_skipped],
+        "repaired": [{"doc_id": e.doc_id, "name": e.name} for e in report.repaired],
+        "seconds": round(report.seconds, 3),
+    }
+
+
+def _check(args: argparse.Namespace) -> int:
+    """One line per problem; exit status 1 when there is any (2 stays for errors)."""
+    report = check_base(args.kb_dir)
+    if args.json:
+        write_stdout(json.dumps(report.to_dict(), ensure_ascii=False) + "\n")
+    elif report.ok:
+        write_stdout(f"{report.path}: {report.documents} documents; no problem found.\n")
+    else:
+        write_stdout("".join(f"{problem.kind.value}: {one_line(problem.message)}\n" for problem in report.problems))
+    return 0 if report.ok else 1
 
 
 def _query(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ import numpy as np
 from rse_core.chunking import DEFAULT_CHUNK_HEADERS, DEFAULT_CHUNK_SIZE
 from rse_core.kb.catalog import (
     Catalog,
+    DamagedBaseError,
     DocumentEntry,
     KnowledgeBaseError,
     catalog_path,
@@ -22,6 +23,7 @@ from rse_core.kb.catalog import (
 )
 from rse_core.kb.embedding import Embedder, MiniLMEmbedder
 from rse_core.kb.store import ChunkStore, StoredChunk
+from rse_core.kb.writer_lock import LOCK_FILE, writer_lock
 
 LANCE_DIR = "lance"
 
@@ -38,19 +40,41 @@ class KBInfo:
     store: str
 
 
-def open_store(kb_dir: Path, spec: dict[str, str], dimension: int) -> ChunkStore:
+def open_store(kb_dir: Path, spec: dict[str, str], dimension: int, *, create: bool = True) -> ChunkStore:
     """The store a catalog names: ``{"kind": "lancedb"}`` (in the folder) or
-    ``{"kind": "milvus", "uri": ..., "collection": ...}``."""
+    ``{"kind": "milvus", "uri": ..., "collection": ...}``; ``create=False`` refuses to make a
+    missing LanceDB folder (a deleted store stays an error, not an empty base)."""
     kind = spec.get("kind", "lancedb")
     if kind == "lancedb":
         from rse_core.kb.lance_store import LanceChunkStore
 
-        return LanceChunkStore(kb_dir / LANCE_DIR, dimension=dimension)
+        return LanceChunkStore(kb_dir / LANCE_DIR, dimension=dimension, create=create)
     if kind == "milvus":
         from rse_core.kb.milvus_store import MilvusChunkStore
 
         return MilvusChunkStore(spec["uri"], collection=spec.get("collection", "rse_chunks"), dimension=dimension)
     raise KnowledgeBaseError(f"Unknown chunk store kind {kind!r} in the catalog; expected lancedb or milvus.")
+
+
+def _check_committed(catalog: Catalog, store: ChunkStore) -> None:
+    """Refuse a base whose catalog lists documents its store does not hold as listed (one read of
+    the store's document list): a query would answer from part of the base without saying so."""
+    committed = store.documents()
+    lacking = [doc_id for doc_id, entry in catalog.documents.items() if committed.get(doc_id) != entry.chunks]
+    if lacking:
+        store.close()
+        raise DamagedBaseError(
+            f"This base's kb.json lists {len(lacking)} document(s) its chunk store does not hold; run 'check' on it, "
+            "then 'build' with its files to repair it."
+        )
+
+
+def check_new_folder(path: Path) -> None:
+    """Refuse to make a base in a file, or in a folder holding anything but a base (or its lock)."""
+    if path.exists() and not path.is_dir():
+        raise KnowledgeBaseError(f"{path} is a file, not a knowledge-base folder.")
+    if path.is_dir() and not catalog_path(path).is_file() and any(p.name != LOCK_FILE for p in path.iterdir()):
+        raise KnowledgeBaseError(f"{path} is a folder with other files in it; give an empty or new folder.")
 
 
 class KnowledgeBase:
@@ -68,15 +92,19 @@ class KnowledgeBase:
         self._bounds = lru_cache(maxsize=4096)(lambda doc_id: read_bounds(self.path, doc_id))
 
     @classmethod
-    def open(cls, path: str | Path, embedder: Embedder | None = None) -> KnowledgeBase:
-        """Open a built base; refuse an embedder other than the one it was built with."""
+    def open(cls, path: str | Path, embedder: Embedder | None = None, *, create_store: bool = False) -> KnowledgeBase:
+        """Open a built base; refuse an embedder other than the one it was built with, and a base
+        whose store is missing (unless ``create_store``: a writer about to repair it)."""
         path = Path(path)
         catalog = read_catalog(path)
         if embedder is not None and embedder.model != catalog.model:
             raise KnowledgeBaseError(
                 f"{path} was built with the embedding model {catalog.model}, not {embedder.model}; query it with that."
             )
-        return cls(path, catalog, open_store(path, catalog.store, catalog.dimension), embedder)
+        store = open_store(path, catalog.store, catalog.dimension, create=create_store)
+        if not create_store:
+            _check_committed(catalog, store)
+        return cls(path, catalog, store, embedder)
 
     @classmethod
     def create(
@@ -88,18 +116,16 @@ class KnowledgeBase:
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         headers: bool = DEFAULT_CHUNK_HEADERS,
     ) -> KnowledgeBase:
-        """Open the base at ``path``, or make an empty one there (the folder is created)."""
+        """Open the base at ``path`` (its store made again if it was deleted: the writer repairs the
+        catalog next), or make an empty one there (the folder is created)."""
         path = Path(path)
         if catalog_path(path).is_file():
-            kb = cls.open(path, embedder)
+            kb = cls.open(path, embedder, create_store=True)
             if store is not None and dict(store) != kb.catalog.store:
                 kb.close()
                 raise KnowledgeBaseError(f"{path} keeps its chunks in {kb.catalog.store}, not {store}.")
             return kb
-        if path.exists() and not path.is_dir():
-            raise KnowledgeBaseError(f"{path} is a file, not a knowledge-base folder.")
-        if path.is_dir() and any(path.iterdir()):
-            raise KnowledgeBaseError(f"{path} is a folder with other files in it; give an empty or new folder.")
+        check_new_folder(path)
         embedder = embedder or MiniLMEmbedder()
         path.mkdir(parents=True, exist_ok=True)
         catalog = Catalog(
@@ -149,6 +175,12 @@ class KnowledgeBase:
             spans[doc_id] = (min(low, first), max(high, last))
         return {doc_id: {c.chunk_index: c for c in self.store.read(doc_id, *span)} for doc_id, span in spans.items()}
 
+    def reload(self) -> None:
+        """Read the catalog again (a writer does, once it holds the lock: another may have
+        committed since this base was opened)."""
+        self.catalog = read_catalog(self.path)
+        self._bounds.cache_clear()
+
     def commit(self, entries: list[DocumentEntry]) -> None:
         """Record documents whose chunks the store already holds (the last step of a batch)."""
         for entry in entries:
@@ -170,13 +202,17 @@ class KnowledgeBase:
         raise KnowledgeBaseError(f"No document {key!r} in {self.path}; see 'info' for the list.")
 
     def remove(self, key: str) -> DocumentEntry:
-        """Remove a document by hash or name: from the catalog first, then its chunks."""
-        entry = self.find(key)
-        del self.catalog.documents[entry.doc_id]
-        write_catalog(self.path, self.catalog)
-        self.store.remove(entry.doc_id)
-        remove_bounds(self.path, entry.doc_id)
-        self._bounds.cache_clear()
+        """Remove a document by hash or name: from the catalog first, then its chunks (a crash in
+        between leaves chunks no document lists, which a query ignores and ``check`` reports),
+        holding the writer lock."""
+        with writer_lock(self.path):
+            self.reload()
+            entry = self.find(key)
+            del self.catalog.documents[entry.doc_id]
+            write_catalog(self.path, self.catalog)
+            self.store.remove(entry.doc_id)
+            remove_bounds(self.path, entry.doc_id)
+            self._bounds.cache_clear()
         return entry
 
     def info(self) -> KBInfo:

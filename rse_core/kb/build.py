@@ -5,29 +5,39 @@ already in the base is skipped before it is parsed, and the same bytes under two
 stored once. Work is committed in batches of about ``batch_chunks`` chunks: the store gets the
 chunks, then the catalog records their documents. A build that is killed loses at most the batch
 in flight; running it again skips what was committed and redoes the rest.
+
+A build reads only the files named and those under the folders named (:mod:`rse_core.kb.sources`:
+links leaving a folder are skipped and listed), holds the base's writer lock throughout
+(:mod:`rse_core.kb.writer_lock`), and first repairs what :mod:`rse_core.kb.check` finds damaged, so
+the files of a damaged document are added again instead of being "already there".
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
 from rse_core.chunking import chunk_document
 from rse_core.documents import load_document
-from rse_core.documents.loading import SUPPORTED_SUFFIXES
-from rse_core.errors import DocumentError, RSEError, UnsupportedFormatError
-from rse_core.kb.base import KnowledgeBase
+from rse_core.documents.loading import LoadLimits
+from rse_core.errors import DocumentError, RSEError
+from rse_core.kb.base import KnowledgeBase, check_new_folder
 from rse_core.kb.catalog import DocumentEntry, write_bounds
+from rse_core.kb.check import repair_base
 from rse_core.kb.embedding import Embedder
+from rse_core.kb.sources import SkippedLink, SourceFile, Sources, as_sources, collect_sources
 from rse_core.kb.store import ChunkRecord
+from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS, writer_lock
 
 DEFAULT_BATCH_CHUNKS = 256
 """Chunks per commit: about 15 s of embedding on a 2-core CPU, the most a killed build loses."""
+_ID_DIGITS = 16
 
 
 @dataclass(frozen=True)
@@ -58,12 +68,16 @@ BuildCallback = Callable[[BuildProgress], None]
 
 @dataclass(frozen=True)
 class BuildReport:
-    """What a build did: documents added, files skipped (already in the base) and files that failed."""
+    """What a build did: documents added, files skipped (already in the base), files that failed,
+    links not followed (they leave their folder) and damaged documents dropped before adding
+    (``repaired``: those whose files were given are in ``added`` again)."""
 
     added: tuple[DocumentEntry, ...]
     skipped: tuple[str, ...]
     failed: tuple[tuple[str, str], ...]
     seconds: float
+    links_skipped: tuple[SkippedLink, ...] = ()
+    repaired: tuple[DocumentEntry, ...] = ()
 
     @property
     def chunks(self) -> int:
@@ -71,44 +85,22 @@ class BuildReport:
 
 
 def collect_files(paths: Iterable[str | Path]) -> list[Path]:
-    """Files to add: each file given, and every PDF/TXT/MD file under each folder given (sorted,
-    hidden ones left out).
-
-    Raises:
-        UnsupportedFormatError: a path does not exist, or a file given by name is of another type.
-    """
-    files: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files.extend(
-                sorted(
-                    p
-                    for p in path.rglob("*")
-                    if p.is_file()
-                    and p.suffix.lower() in SUPPORTED_SUFFIXES
-                    and not any(part.startswith(".") for part in p.relative_to(path).parts)
-                )
-            )
-        elif path.is_file():
-            if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-                raise UnsupportedFormatError(
-                    f"{path.name}: unsupported file type {path.suffix or '(no extension)'}; "
-                    f"use one of {', '.join(SUPPORTED_SUFFIXES)}."
-                )
-            files.append(path)
-        else:
-            raise UnsupportedFormatError(f"No such file or folder: {path}")
-    return list(dict.fromkeys(files))
+    """The files a build of ``paths`` reads (:func:`rse_core.kb.sources.collect_sources`)."""
+    return collect_sources(paths).paths
 
 
 def content_id(path: Path) -> str:
-    """The document id ``load_document`` will give this file: its bytes' SHA-256, 16 hex digits."""
+    """The document id ``load_document`` will give this file (:func:`bytes_id` of its bytes, read in blocks)."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()[:_ID_DIGITS]
+
+
+def bytes_id(data: bytes) -> str:
+    """The document id ``load_document`` gives these bytes: their SHA-256, 16 hex digits."""
+    return hashlib.sha256(data).hexdigest()[:_ID_DIGITS]
 
 
 @dataclass
@@ -120,13 +112,21 @@ class _Batch:
 
 def add_paths(
     kb: KnowledgeBase,
-    paths: Sequence[str | Path],
+    paths: Sequence[str | Path] | Sources,
     progress: BuildCallback | None = None,
     batch_chunks: int = DEFAULT_BATCH_CHUNKS,
 ) -> BuildReport:
-    """Add the files (and folders' files) not yet in ``kb``; see the module docstring."""
+    """Add the files (and folders' files) not yet in ``kb``, holding its writer lock; see the
+    module docstring."""
+    sources = as_sources(paths)
+    with writer_lock(kb.path):
+        kb.reload()
+        return _add_sources(kb, sources, progress, batch_chunks)
+
+
+def _add_sources(kb: KnowledgeBase, sources: Sources, progress: BuildCallback | None, batch_chunks: int) -> BuildReport:
     started = time.monotonic()
-    files = collect_files(paths)
+    files = sources.paths
     sizes = [path.stat().st_size for path in files]
     pending_bytes = 0  # bytes of files that needed work, and how long they took: the ETA's rate
     work_seconds = 0.0
@@ -168,9 +168,16 @@ def add_paths(
         batch = _Batch()
         report(done, "committed")
 
-    for number, path in enumerate(files):
+    for number, source in enumerate(sources.files):
+        path = source.path
         began = time.monotonic()
-        doc_id = content_id(path)
+        try:
+            data = source.read_bytes(LoadLimits().max_bytes)
+        except (OSError, DocumentError) as error:
+            failed.append((str(path), _unreadable(error)))
+            report(number + 1, path.name)
+            continue
+        doc_id = bytes_id(data)
         if doc_id in kb.documents or doc_id in seen:
             skipped.append(str(path))
             report(number + 1, path.name)
@@ -181,7 +188,7 @@ def add_paths(
                 preload()
             began = time.monotonic()
         try:
-            entry, records, ends = _prepare(path, kb)
+            entry, records, ends = _prepare(source, data, kb)
         except DocumentError as error:
             failed.append((str(path), str(error)))
             report(number + 1, path.name)
@@ -200,19 +207,29 @@ def add_paths(
     flush(len(files))
     if hasattr(kb.store, "optimize"):
         kb.store.optimize()
-    return BuildReport(tuple(added), tuple(skipped), tuple(failed), time.monotonic() - started)
+    seconds = time.monotonic() - started
+    return BuildReport(tuple(added), tuple(skipped), tuple(failed), seconds, sources.skipped)
 
 
-def _prepare(path: Path, kb: KnowledgeBase) -> tuple[DocumentEntry, list[ChunkRecord], np.ndarray]:
-    """Load, chunk (as ``chunk_document`` does, with contextual headers) and embed one file."""
-    document = load_document(path)
+def _unreadable(error: Exception) -> str:
+    """Why a file could not be read, without the resolved path an OSError names."""
+    if isinstance(error, OSError):
+        return f"could not be read ({error.strerror or type(error).__name__})."
+    return str(error)
+
+
+def _prepare(source: SourceFile, data: bytes, kb: KnowledgeBase) -> tuple[DocumentEntry, list[ChunkRecord], np.ndarray]:
+    """Load (from the bytes read once, contained), chunk (as ``chunk_document`` does, with
+    contextual headers) and embed one file; its recorded path is the one given, never a link's target."""
+    path = source.path
+    document = load_document(data, path.name)
     chunks = chunk_document(document, kb.catalog.chunk_size, headers=kb.catalog.headers)
     vectors = kb.embedder.embed_chunks(chunks)
     records = [ChunkRecord.of(chunk, vector) for chunk, vector in zip(chunks, vectors, strict=True)]
     entry = DocumentEntry(
         doc_id=document.doc_id,
         name=document.name,
-        path=str(path.resolve()),
+        path=os.path.abspath(path),
         chunks=len(chunks),
         pages=document.page_count,
         characters=len(document.text),
@@ -223,21 +240,36 @@ def _prepare(path: Path, kb: KnowledgeBase) -> tuple[DocumentEntry, list[ChunkRe
 
 def build(
     kb_dir: str | Path,
-    paths: Sequence[str | Path],
+    paths: Sequence[str | Path] | Sources,
     progress: BuildCallback | None = None,
     *,
     embedder: Embedder | None = None,
     store: dict[str, str] | None = None,
     batch_chunks: int = DEFAULT_BATCH_CHUNKS,
+    repair: bool = False,
+    wait: float = DEFAULT_WAIT_SECONDS,
 ) -> BuildReport:
-    """Create the base at ``kb_dir`` if needed and add ``paths`` to it (paths are checked first,
-    so a typo does not leave an empty base behind)."""
-    files = collect_files(paths)
-    kb = KnowledgeBase.create(kb_dir, embedder, store=store)
-    try:
-        return add_paths(kb, files, progress, batch_chunks)
-    finally:
-        kb.close()
+    """Create the base at ``kb_dir`` if needed, repair it and add ``paths`` to it, holding its
+    writer lock (waiting up to ``wait`` seconds for another writer). Paths are checked first, so
+    a typo does not leave an empty base behind. Damaged documents are dropped and added again from
+    the files given; an unreadable store is rebuilt only with ``repair`` (it drops every document).
+
+    Raises:
+        BaseBusyError: another writer held the base for ``wait`` seconds.
+        DamagedBaseError: the store is unreadable and ``repair`` is off.
+    """
+    sources = as_sources(paths)
+    kb_dir = Path(kb_dir)
+    check_new_folder(kb_dir)
+    kb_dir.mkdir(parents=True, exist_ok=True)
+    with writer_lock(kb_dir, wait):
+        kb = KnowledgeBase.create(kb_dir, embedder, store=store)
+        try:
+            repaired = repair_base(kb, rebuild_store=repair)
+            report = add_paths(kb, sources, progress, batch_chunks)
+        finally:
+            kb.close()
+    return replace(report, repaired=repaired)
 
 
 def ensure_built(
@@ -249,13 +281,13 @@ def ensure_built(
 ) -> KnowledgeBase:
     """The base at ``kb_dir`` opened, after adding whichever of ``paths`` it lacks: once every file
     is in, this only hashes the files (an evaluation calls it on every run)."""
-    files = collect_files(paths)
+    files = collect_sources(paths)
     try:
         kb = KnowledgeBase.open(kb_dir, embedder)
     except RSEError:  # no base there yet (or a damaged catalog): build() says which
         kb = None
     if kb is not None:
-        if all(content_id(path) in kb.documents for path in files):
+        if all(content_id(path) in kb.documents for path in files.paths):
             return kb
         kb.close()
     build(kb_dir, files, progress, embedder=embedder)

@@ -1,8 +1,9 @@
 """The knowledge base's own record: its settings, its documents, and where each chunk ends.
 
 ``kb.json`` holds the settings a query must match (embedding model, chunk size, headers, store)
-and one entry per committed document; it is replaced atomically (write, fsync, rename), so a
-killed build leaves the last committed version. ``bounds/<doc_id>.npy`` holds each document's
+and one entry per committed document; it is replaced atomically (a temporary file of its own in
+the same folder, fsync, rename), so a killed build leaves the last committed version and no two
+writers share a temporary file. ``bounds/<doc_id>.npy`` holds each document's
 chunk end offsets: a query needs every chunk's length and span for the documents it selects
 without reading their text from the store.
 """
@@ -11,8 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -25,6 +30,10 @@ FORMAT = "rse-kb/1"
 
 class KnowledgeBaseError(RSEError):
     """The knowledge-base folder is missing, not a knowledge base, or of another kind."""
+
+
+class DamagedBaseError(KnowledgeBaseError):
+    """Part of a base is missing or unreadable (its store, a data file, chunk bounds)."""
 
 
 @dataclass(frozen=True)
@@ -100,28 +109,44 @@ def read_catalog(kb_dir: Path) -> Catalog:
 
 def write_catalog(kb_dir: Path, catalog: Catalog) -> None:
     """Replace ``kb.json`` atomically: a reader or a crash sees the old or the new one, never half."""
-    path = catalog_path(kb_dir)
-    temporary = path.with_suffix(".json.tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(catalog.to_dict(), handle, ensure_ascii=False, indent=1)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
+    with _replacing(catalog_path(kb_dir)) as handle:
+        handle.write(json.dumps(catalog.to_dict(), ensure_ascii=False, indent=1).encode("utf-8"))
+
+
+@contextmanager
+def _replacing(path: Path) -> Iterator[BinaryIO]:
+    """A new file written beside ``path`` under a name of its own, then renamed over it (or
+    removed, if writing failed)."""
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o644  # a temporary file starts private
+    handle = tempfile.NamedTemporaryFile(dir=path.parent, prefix=f"{path.name}.", suffix=".tmp", delete=False)  # noqa: SIM115 - renamed or removed below
+    try:
+        os.chmod(handle.name, mode)
+        with handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(handle.name, path)
+    except BaseException:
+        Path(handle.name).unlink(missing_ok=True)
+        raise
 
 
 def write_bounds(kb_dir: Path, doc_id: str, ends: np.ndarray) -> None:
     directory = kb_dir / BOUNDS_DIR
     directory.mkdir(exist_ok=True)
-    np.save(directory / f"{doc_id}.npy", np.asarray(ends, dtype=np.int64))
+    with _replacing(directory / f"{doc_id}.npy") as handle:
+        np.save(handle, np.asarray(ends, dtype=np.int64))
 
 
 def read_bounds(kb_dir: Path, doc_id: str) -> np.ndarray:
     """Chunk end offsets of one document (chunk ``i`` spans ``ends[i-1]:ends[i]``, from 0)."""
-    path = kb_dir / BOUNDS_DIR / f"{doc_id}.npy"
     try:
-        return np.load(path)
-    except OSError as error:
-        raise KnowledgeBaseError(f"The chunk bounds of document {doc_id} are missing ({error}); rebuild it.") from None
+        return np.load(kb_dir / BOUNDS_DIR / f"{doc_id}.npy")
+    except (OSError, ValueError, EOFError):
+        raise DamagedBaseError(
+            f"The chunk bounds of document {doc_id} are missing or damaged; run 'check', then 'build' with its files "
+            "to repair the base."
+        ) from None
 
 
 def remove_bounds(kb_dir: Path, doc_id: str) -> None:

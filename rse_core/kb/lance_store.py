@@ -10,14 +10,18 @@ exact. Rows added after an index was built are searched exactly until the next `
 
 from __future__ import annotations
 
+import functools
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import numpy as np
 
 from rse_core.errors import ParameterError
 from rse_core.extras import import_optional
+from rse_core.kb.catalog import DamagedBaseError
 from rse_core.kb.store import (
     ChunkRecord,
     Hit,
@@ -35,6 +39,29 @@ ANN_REFINE_FACTOR = 8
 CHUNKS = "chunks"
 DOCUMENTS = "documents"
 _READ_COLUMNS = ["doc_id", "chunk_index", "text", "start", "end", "first_page", "last_page"]
+_LANCE_ERROR_KIND = re.compile(r"LanceError\(\w{1,40}\)")
+MISSING_MESSAGE = "The chunk store of this base is missing (its lance folder or a table in it); run 'check' on it."
+_Arguments = ParamSpec("_Arguments")
+_Result = TypeVar("_Result")
+
+
+def _readable(method: Callable[_Arguments, _Result]) -> Callable[_Arguments, _Result]:
+    """``method`` with LanceDB's errors on a damaged folder (a truncated or deleted data file)
+    raised as one line naming the kind of error, never the Rust source path or data file it names."""
+
+    @functools.wraps(method)
+    def guarded(*args: _Arguments.args, **kwargs: _Arguments.kwargs) -> _Result:
+        try:
+            return method(*args, **kwargs)
+        except (RuntimeError, OSError) as error:
+            found = _LANCE_ERROR_KIND.search(str(error))
+            kind = found.group() if found else type(error).__name__
+            raise DamagedBaseError(
+                f"The chunk store of this base could not be read ({kind}): a data file is damaged or missing; "
+                "run 'check' on the base, then 'build --repair' with its files."
+            ) from None
+
+    return guarded
 
 
 class LanceChunkStore(HybridSearch):
@@ -44,15 +71,28 @@ class LanceChunkStore(HybridSearch):
         path: the folder (created if missing).
         dimension: vector size; needed to create a new store, read from an existing one.
         ann_threshold: chunk count above which :meth:`optimize` builds a vector index.
+        create: make the folder and its tables if missing; if false, a missing one is an error
+            (opening a built base must not replace a deleted store with an empty one).
     """
 
-    def __init__(self, path: str | Path, dimension: int | None = None, ann_threshold: int = ANN_THRESHOLD) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        dimension: int | None = None,
+        ann_threshold: int = ANN_THRESHOLD,
+        *,
+        create: bool = True,
+    ) -> None:
         lancedb = import_optional("lancedb", "A knowledge base on LanceDB")
         self._pa = pa = import_optional("pyarrow", "A knowledge base on LanceDB")
         self.path = Path(path)
         self.ann_threshold = ann_threshold
+        if not create and not self.path.is_dir():
+            raise DamagedBaseError(MISSING_MESSAGE)
         self._db = lancedb.connect(str(self.path))
         names = set(_table_names(self._db))
+        if not create and not {CHUNKS, DOCUMENTS} <= names:
+            raise DamagedBaseError(MISSING_MESSAGE)
         if CHUNKS in names:
             self._chunks = self._db.open_table(CHUNKS)
             self.dimension = self._chunks.schema.field("vector").type.list_size
@@ -149,6 +189,7 @@ class LanceChunkStore(HybridSearch):
     def _documents_filter(self, doc_ids: Sequence[str]) -> str:
         return f"doc_id IN ({id_list(doc_ids)})"
 
+    @_readable
     def _vector_search(self, query: np.ndarray, limit: int, where: str | None) -> list[Hit]:
         search = (
             self._chunks.search(query, vector_column_name="vector", query_type="vector")
@@ -166,6 +207,7 @@ class LanceChunkStore(HybridSearch):
             for doc_id, index, distance in zip(rows["doc_id"], rows["chunk_index"], rows["_distance"], strict=True)
         ]
 
+    @_readable
     def _text_search(self, text: str, limit: int, where: str | None) -> list[Hit]:
         search = self._chunks.search(text, query_type="fts", fts_columns="text")
         search = search.select(["doc_id", "chunk_index", "_score"]).limit(limit)
@@ -180,6 +222,7 @@ class LanceChunkStore(HybridSearch):
     def _has_vector_index(self) -> bool:
         return any(tuple(index.columns) == ("vector",) for index in self._chunks.list_indices())
 
+    @_readable
     def read(self, doc_id: str, first: int, last: int) -> list[StoredChunk]:
         check_doc_id(doc_id)
         if last < first:
@@ -195,16 +238,28 @@ class LanceChunkStore(HybridSearch):
         )
         return [StoredChunk(**row) for row in rows]
 
+    @_readable
     def chunk_count(self, doc_id: str) -> int:
         rows = self._documents.search().where(f"doc_id = '{check_doc_id(doc_id)}'").limit(1).to_arrow().to_pylist()
         return int(rows[0]["chunk_count"]) if rows else 0
 
+    @_readable
     def documents(self) -> dict[str, int]:
         rows = self._documents.to_arrow().to_pydict()
         return dict(zip(rows["doc_id"], (int(n) for n in rows["chunk_count"]), strict=True))
 
+    @_readable
     def count(self) -> int:
         return self._chunks.count_rows()
+
+    @_readable
+    def stored_chunks(self) -> dict[str, int]:
+        """Chunk rows per document, counted by reading every row (what ``check`` compares)."""
+        total = self.count()
+        if not total:
+            return {}
+        rows = self._chunks.search().select(["doc_id"]).limit(total).to_arrow()
+        return dict(Counter(rows.column("doc_id").to_pylist()))
 
     def disk_bytes(self) -> int:
         return sum(path.stat().st_size for path in self.path.rglob("*") if path.is_file())

@@ -100,3 +100,21 @@ def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[str | 
             process.kill()
             process.wait()
         log.close()
+
+
+def build_in_process(kb_dir: str, paths: list[str], start) -> None:
+    """A build with the model-free embedder, one chunk a commit, started when ``start`` (a
+    barrier) lets every builder go: for tests running builds in separate processes."""
+    from rse_core.kb import build
+
+    start.wait()
+    build(kb_dir, paths, embedder=HashingEmbedder(), batch_chunks=1)
+
+
+def hold_writer_lock(kb_dir: str, held, release) -> None:
+    """Hold the base's writer lock from another process until ``release`` is set."""
+    from rse_core.kb.writer_lock import writer_lock
+
+    with writer_lock(kb_dir):
+        held.set()
+        release.wait(60)

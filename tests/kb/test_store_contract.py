@@ -51,6 +51,14 @@ def test_added_documents_are_listed_with_their_chunk_counts(make_store):
     assert store.count() == 8
 
 
+def test_stored_chunks_counts_the_rows_each_document_has(make_store):
+    store = make_store(DIM)
+    assert store.stored_chunks() == {}
+    store.add(_records("a", 5) + _records("b", 3, seed=1))
+    store.remove("b")
+    assert store.stored_chunks() == {"a": 5}
+
+
 def test_adding_a_document_again_replaces_it(make_store):
     store = make_store(DIM)
     store.add(_records("a", 5))
