@@ -19,11 +19,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-from rse_core.errors import LLMAuthenticationError, LLMError, LLMRateLimitError, LLMServiceError, ParameterError
+from rse_core.errors import (
+    LLMAuthenticationError,
+    LLMEndpointError,
+    LLMError,
+    LLMRateLimitError,
+    LLMServiceError,
+    ParameterError,
+)
 from rse_core.extras import import_optional
 from rse_core.llm.bounds import AnswerBudget, max_chars_from_environment, max_seconds_from_environment
+from rse_core.net.addresses import AddressPolicy
+from rse_core.net.urls import display_url, redact_urls_in_client_logs
 from rse_core.pipeline import ExtractionResult
 from rse_core.remote import (
     RetryPolicy,
@@ -132,11 +140,8 @@ class LLMSettings:
 
     @property
     def display_url(self) -> str:
-        """The base URL without any ``user:password@`` part, for messages and the page."""
-        parts = urlsplit(self.resolved_base_url)
-        host = parts.hostname or ""
-        netloc = f"{host}:{parts.port}" if parts.port else host
-        return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+        """The base URL without ``user:password@`` or query, for messages and the page."""
+        return display_url(self.resolved_base_url)
 
     def describe(self) -> str:
         """``"model at URL"``: safe to show (credentials in the URL are left out)."""
@@ -219,6 +224,8 @@ class ChatClient:
     Args:
         settings: provider, model, base URL and limits.
         api_key: the key (may be empty for a local OpenAI-compatible server such as Ollama).
+        address_policy: for a base URL a user typed: every connection (redirects included) must
+            pass it (:mod:`rse_core.net.http`); ``None`` for the operator's own endpoint.
 
     Raises:
         LLMError: the client package is missing, or Cohere was chosen without a key.
@@ -227,9 +234,11 @@ class ChatClient:
     settings: LLMSettings
     api_key: str | None = field(default=None, repr=False)
     usage: Usage = field(default_factory=Usage)
+    address_policy: AddressPolicy | None = None
 
     def __post_init__(self) -> None:
         self._key = (self.api_key or "").strip()
+        redact_urls_in_client_logs()
         self._budget: AnswerBudget | None = None
         if self.settings.provider is LLMProvider.OPENAI:
             self._client = self._openai_client()
@@ -244,7 +253,16 @@ class ChatClient:
             base_url=self.settings.resolved_base_url,
             timeout=self.settings.timeout,
             max_retries=0,
+            http_client=self._http_client(),
         )
+
+    def _http_client(self) -> Any:
+        """The address-checking httpx client for a user's endpoint; ``None``: the SDK's own."""
+        if self.address_policy is None:
+            return None
+        from rse_core.net.http import guarded_client  # httpx comes with the SDKs, not the core
+
+        return guarded_client(self.address_policy, timeout=self.settings.timeout)
 
     def _cohere_client(self) -> Any:
         if not self._key:
@@ -258,6 +276,7 @@ class ChatClient:
             base_url=self.settings.resolved_base_url,
             timeout=self.settings.timeout,
             max_retries=0,
+            httpx_client=self._http_client(),
             log_warning_experimental_features=False,
         )
 
@@ -339,6 +358,8 @@ class ChatClient:
 
         if isinstance(error, LLMError):  # our own bound, raised inside the attempt
             return error
+        if (refused := _refusal(error)) is not None:
+            return refused
         if isinstance(error, (openai.AuthenticationError, openai.PermissionDeniedError)):
             return self._auth_error(error.status_code, body_message(error.body))
         if isinstance(error, (openai.RateLimitError, openai.InternalServerError)):
@@ -411,6 +432,8 @@ class ChatClient:
 
         if isinstance(error, LLMError):  # our own bound, raised inside the attempt
             return error
+        if (refused := _refusal(error)) is not None:
+            return refused
         if isinstance(error, ApiError):
             status = error.status_code or 0
             message = body_message(error.body)
@@ -489,6 +512,14 @@ class ChatClient:
         return LLMServiceError(
             f"The answer broke off after {received:,} characters ({type(error).__name__}); ask again."
         )
+
+
+def _refusal(error: Exception) -> LLMEndpointError | None:
+    """The address policy's refusal behind an SDK's connection error, as this module's error."""
+    from rse_core.net.http import refusal_in
+
+    refused = refusal_in(error)
+    return None if refused is None else LLMEndpointError(str(refused))
 
 
 def _close(stream: Any) -> None:

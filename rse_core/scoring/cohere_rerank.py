@@ -27,6 +27,7 @@ from rse_core.errors import (
     ScoringServiceError,
 )
 from rse_core.extras import import_optional
+from rse_core.net.urls import display_url, redact_urls, redact_urls_in_client_logs
 from rse_core.remote import (
     RetryPolicy,
     Transient,
@@ -108,13 +109,14 @@ class CohereScorer:
             raise ScorerError(f"The Cohere base URL must start with http:// or https://; got {url!r}.")
 
         self.model = model.strip()
-        self.base_url = url
+        self.base_url = display_url(url)  # what messages show; credentials in CO_API_URL stay in the client
         self.timeout = float(timeout)
         self.batch_size = batch_size
         self.max_retries = max_retries
         self.retry_base_delay = float(retry_base_delay)
         self._key = key  # kept only to scrub it from any text we pass on
         cohere = import_optional("cohere", "The Cohere scorer")
+        redact_urls_in_client_logs()
         self._client = cohere.ClientV2(
             api_key=key,
             base_url=url,
@@ -193,7 +195,7 @@ class CohereScorer:
             return with_cause(failure, error)
         if isinstance(error, httpx.ConnectError):
             failure = ScoringServiceError(
-                f"Could not connect to Cohere at {self.base_url} ({scrub(str(error), self._key)}); "
+                f"Could not connect to Cohere at {self.base_url} ({redact_urls(scrub(str(error), self._key))}); "
                 "check the network and the base URL."
             )
             return with_cause(failure, error)

@@ -11,6 +11,7 @@ from tests.support.fake_llm import FakeLLM
 
 OPERATOR_KEY = "sk-OPERATOR-secret-1234567890"
 USER_KEY = "sk-user-own-key-0987654321"
+LOCAL = {"RSE_ALLOWED_PRIVATE_HOSTS": "127.0.0.1, localhost"}  # the fakes listen on 127.0.0.1
 MESSAGES = build_messages("What is the probation period?", "[S1]\nThe probation period is six months.")
 
 
@@ -21,18 +22,20 @@ def fake():
 
 
 def test_a_typed_url_without_a_key_never_gets_the_operators_key(fake):
-    environ = {"OPENAI_API_KEY": OPERATOR_KEY}
+    environ = {"OPENAI_API_KEY": OPERATOR_KEY, **LOCAL}
     with pytest.raises(LLMEndpointError, match="Give your own API key for this endpoint") as caught:
         resolve_endpoint("openai", f"{fake.url}/v1", "", environ=environ)
     assert OPERATOR_KEY not in str(caught.value)
     assert fake.requests == []  # refused before anything was sent
     for secrets in ({"OPENAI_API_KEY": OPERATOR_KEY}, {}):  # a key in secrets.toml counts too
         with pytest.raises(LLMEndpointError):
-            resolve_endpoint("openai", f"{fake.url}/v1", None, environ={} if secrets else environ, secrets=secrets)
+            resolve_endpoint("openai", f"{fake.url}/v1", None, environ=LOCAL if secrets else environ, secrets=secrets)
 
 
 def test_a_typed_url_with_the_users_key_sends_that_key(fake):
-    endpoint = resolve_endpoint("openai", f"{fake.url}/v1/", USER_KEY, environ={"OPENAI_API_KEY": OPERATOR_KEY})
+    endpoint = resolve_endpoint(
+        "openai", f"{fake.url}/v1/", USER_KEY, environ={"OPENAI_API_KEY": OPERATOR_KEY, **LOCAL}
+    )
     assert endpoint.key_source is KeySource.TYPED and not endpoint.operator
     endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
     assert [request["authorization"] for request in fake.requests] == [f"Bearer {USER_KEY}"]
@@ -50,17 +53,17 @@ def test_the_operators_endpoint_gets_the_operators_key(fake):
 
 
 def test_cohere_default_endpoint_and_a_typed_cohere_url():
-    environ = {"CO_API_KEY": OPERATOR_KEY}
+    environ = {"CO_API_KEY": OPERATOR_KEY, **LOCAL}
     endpoint = resolve_endpoint("cohere", "", None, environ=environ)
     assert endpoint.base_url == "https://api.cohere.com" and endpoint.api_key == OPERATOR_KEY
     with pytest.raises(LLMEndpointError, match="own API key"):
         resolve_endpoint("cohere", "http://127.0.0.1:9/", None, environ=environ)
     with pytest.raises(LLMEndpointError, match="own API key"):  # Cohere always needs a key
-        resolve_endpoint("cohere", "http://127.0.0.1:9/", None, environ={})
+        resolve_endpoint("cohere", "http://127.0.0.1:9/", None, environ=LOCAL)
 
 
 def test_without_an_operator_key_a_local_server_needs_none(fake):
-    endpoint = resolve_endpoint("openai", f"{fake.url}/v1", "", environ={})
+    endpoint = resolve_endpoint("openai", f"{fake.url}/v1", "", environ=LOCAL)
     assert endpoint.api_key is None and endpoint.key_source is KeySource.NONE
     endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
     assert fake.requests[-1]["authorization"] == "Bearer no-key"
@@ -74,7 +77,7 @@ def test_user_endpoints_can_be_switched_off():
 
 
 def test_the_allowlist_matches_whole_path_segments():
-    environ = {"RSE_LLM_ALLOWED_URLS": "https://api.example.com/v1, http://localhost:11434"}
+    environ = {"RSE_LLM_ALLOWED_URLS": "https://api.example.com/v1, http://localhost:11434", **LOCAL}
     assert resolve_endpoint("openai", "https://API.example.com/v1/", USER_KEY, environ=environ).api_key == USER_KEY
     assert resolve_endpoint("openai", "http://localhost:11434/v1", USER_KEY, environ=environ).operator is False
     for url in (
