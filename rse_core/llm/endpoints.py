@@ -95,12 +95,15 @@ class Endpoint:
 
 
 def normalise_url(url: str) -> str:
-    """The form URLs are compared in: stripped, no trailing ``/``, scheme and host lower case."""
+    """The form URLs are compared in: stripped, no trailing ``/``, scheme and host lower case (a
+    ``user:password@`` keeps its case: the server compares it exactly)."""
     url = (url or "").strip().rstrip("/")
     parts = urlsplit(url)
     if not parts.scheme or not parts.netloc:
         return url
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path, parts.query, parts.fragment))
+    userinfo, at, host = parts.netloc.rpartition("@")
+    netloc = f"{userinfo}{at}{host.lower()}"
+    return urlunsplit((parts.scheme.lower(), netloc, parts.path, parts.query, parts.fragment))
 
 
 def operator_url(provider: LLMProvider, environ: Mapping[str, str]) -> str:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from rse_core.errors import LLMEndpointError
 from rse_core.llm.answers import LLMProvider, build_messages
-from rse_core.llm.endpoints import KeySource, resolve_endpoint, url_allowed
+from rse_core.llm.endpoints import KeySource, resolve_endpoint, shown_operator_url, url_allowed
 from tests.support.fake_llm import FakeLLM
 
 OPERATOR_KEY = "sk-OPERATOR-secret-1234567890"
@@ -103,3 +105,58 @@ def test_settings_for_another_url_cannot_borrow_the_key():
     with pytest.raises(LLMEndpointError) as caught:
         endpoint.client(elsewhere)
     assert OPERATOR_KEY not in str(caught.value)
+
+
+def _resolve_to_loopback(monkeypatch, name: str) -> None:
+    """``name`` resolves to 127.0.0.1, as a public-looking name pointed at the server itself would."""
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        return real("127.0.0.1" if host == name else host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+
+@pytest.mark.parametrize("provider", ["openai", "cohere"])
+def test_a_typed_private_address_is_refused_before_anything_is_sent(fake, provider):
+    typed = fake.url.replace("http://", "http://admin:HUNTER2@") + "/v1?api_key=QSECRET"
+    with pytest.raises(LLMEndpointError) as caught:
+        resolve_endpoint(provider, typed, USER_KEY, environ={})
+    assert str(caught.value) == (
+        "This address (127.0.0.1) is private (loopback); the server only contacts public addresses unless its "
+        "operator allows this host (RSE_ALLOWED_PRIVATE_HOSTS)."
+    )
+    assert fake.requests == []
+
+
+@pytest.mark.parametrize("provider", ["openai", "cohere"])
+def test_a_public_looking_name_resolving_to_loopback_gets_no_request(fake, monkeypatch, provider):
+    _resolve_to_loopback(monkeypatch, "llm.example.com")
+    typed = fake.url.replace("127.0.0.1", "admin:HUNTER2@llm.example.com")
+    endpoint = resolve_endpoint(provider, f"{typed}/v1", USER_KEY, environ={})  # no lookup while typing
+    with pytest.raises(LLMEndpointError, match=r"\(llm.example.com\) is private \(loopback\)") as caught:
+        endpoint.client(endpoint.settings("fake-model", timeout=5.0, max_retries=2)).answer(MESSAGES)
+    assert "HUNTER2" not in str(caught.value) and USER_KEY not in str(caught.value)
+    assert fake.requests == []  # nor a retry: a refusal is final
+
+
+def test_the_same_name_is_answered_when_the_operator_allows_it(fake, monkeypatch):
+    _resolve_to_loopback(monkeypatch, "llm.example.com")
+    typed = fake.url.replace("127.0.0.1", "llm.example.com") + "/v1"
+    environ = {"RSE_ALLOWED_PRIVATE_HOSTS": "llm.example.com"}
+    endpoint = resolve_endpoint("openai", typed, USER_KEY, environ=environ)
+    assert "probation" in endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
+    assert fake.request_count == 1
+
+
+def test_the_operators_private_endpoint_works_and_its_shown_form_means_it(fake):
+    configured = fake.url.replace("http://", "http://user:S3CRETPASS@") + "/v1"
+    environ = {"OPENAI_BASE_URL": configured}  # private (127.0.0.1) and nothing allowed: the operator's own
+    shown = shown_operator_url("openai", environ)
+    assert shown == f"{fake.url}/v1"
+    endpoint = resolve_endpoint("openai", shown, "", environ=environ)
+    assert endpoint.operator and endpoint.base_url == configured and endpoint.address_policy is None
+    assert "S3CRETPASS" not in endpoint.display_url and "S3CRETPASS" not in repr(endpoint)
+    assert "probation" in endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
+    assert fake.request_count == 1
+    assert shown_operator_url("openai", {}) == ""
