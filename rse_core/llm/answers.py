@@ -31,7 +31,7 @@ from rse_core.errors import (
 from rse_core.extras import import_optional
 from rse_core.llm.bounds import AnswerBudget, max_chars_from_environment, max_seconds_from_environment
 from rse_core.net.addresses import AddressPolicy
-from rse_core.net.urls import display_url, redact_urls_in_client_logs
+from rse_core.net.urls import display_url, redact_urls_in_client_logs, url_secrets
 from rse_core.pipeline import ExtractionResult
 from rse_core.remote import (
     RetryPolicy,
@@ -238,6 +238,8 @@ class ChatClient:
 
     def __post_init__(self) -> None:
         self._key = (self.api_key or "").strip()
+        # Scrubbed from every message: the key, and the password and query values in the base URL.
+        self._secrets = (self._key, *url_secrets(self.settings.resolved_base_url))
         redact_urls_in_client_logs()
         self._budget: AnswerBudget | None = None
         if self.settings.provider is LLMProvider.OPENAI:
@@ -253,16 +255,18 @@ class ChatClient:
             base_url=self.settings.resolved_base_url,
             timeout=self.settings.timeout,
             max_retries=0,
-            http_client=self._http_client(),
+            http_client=self._http_client(openai.DefaultHttpxClient),
         )
 
-    def _http_client(self) -> Any:
-        """The address-checking httpx client for a user's endpoint; ``None``: the SDK's own."""
+    def _http_client(self, sdk_client: type | None) -> Any:
+        """The address-checking HTTP client for a user's endpoint, in the library of ``sdk_client``
+        (the SDK's default client class; ``None``: httpx); ``None`` keeps the SDK's own client."""
         if self.address_policy is None:
             return None
-        from rse_core.net.http import guarded_client  # httpx comes with the SDKs, not the core
+        from rse_core.net.http import guarded_client, library_of  # httpx comes with the SDKs, not the core
 
-        return guarded_client(self.address_policy, timeout=self.settings.timeout)
+        library = library_of(sdk_client) if sdk_client is not None else "httpx"
+        return guarded_client(self.address_policy, timeout=self.settings.timeout, library=library)
 
     def _cohere_client(self) -> Any:
         if not self._key:
@@ -276,7 +280,7 @@ class ChatClient:
             base_url=self.settings.resolved_base_url,
             timeout=self.settings.timeout,
             max_retries=0,
-            httpx_client=self._http_client(),
+            httpx_client=self._http_client(None),  # cohere speaks httpx
             log_warning_experimental_features=False,
         )
 
@@ -304,7 +308,10 @@ class ChatClient:
         else:
             pieces = self._stream_cohere(messages, budget)
         try:
-            yield from scrub_stream(pieces, self._key)
+            scrubbed: Iterator[str] = pieces
+            for secret in self._secrets:
+                scrubbed = scrub_stream(scrubbed, secret)
+            yield from scrubbed
         finally:
             pieces.close()  # closes the connection however the consumer stopped
 
@@ -470,12 +477,12 @@ class ChatClient:
     def _auth_error(self, status: int, message: str) -> LLMAuthenticationError:
         where = KEY_VARIABLES[self.settings.provider]
         return LLMAuthenticationError(
-            f"The LLM endpoint rejected the API key (HTTP {status}{server_detail(message, self._key)}). "
+            f"The LLM endpoint rejected the API key (HTTP {status}{server_detail(message, *self._secrets)}). "
             f"Check the key in the API key field, or {where}."
         )
 
     def _status_error(self, status: int, message: str, attempts: int) -> LLMError:
-        detail = server_detail(message, self._key)
+        detail = server_detail(message, *self._secrets)
         if status == 429:
             return LLMRateLimitError(
                 f"The LLM endpoint is rate-limiting this key (HTTP 429 on {attempts} attempt(s)); "

@@ -10,73 +10,94 @@ The client ignores ``HTTP(S)_PROXY`` (``trust_env=False``): through a proxy the 
 see the address it contacts. An operator whose server reaches the internet only through a proxy
 cannot offer user-typed endpoints; the operator's own endpoints are not built with this client.
 
-Give it to the SDKs: ``openai.OpenAI(http_client=guarded_client(policy))``,
-``cohere.ClientV2(httpx_client=guarded_client(policy))``. A refusal is raised as
+Give it to the SDKs: ``openai.OpenAI(http_client=guarded_client(policy, library="httpx2"))``
+(openai 3 speaks httpx's fork httpx2; :func:`library_of` tells), ``cohere.ClientV2(httpx_client=
+guarded_client(policy))``. A refusal is raised as
 :class:`~rse_core.errors.AddressRefusedError`; an SDK wraps it in its connection error, so callers
 find it with :func:`refusal_in`.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 from typing import Any
-
-import httpcore
-import httpx
 
 from rse_core.errors import AddressRefusedError
 from rse_core.net.addresses import AddressPolicy
 from rse_core.net.urls import redact_urls_in_client_logs
 
 _CAUSE_DEPTH = 10
+LIBRARIES = {"httpx": "httpcore", "httpx2": "httpcore2"}
+"""The HTTP libraries a client can be made for (the SDKs differ: cohere uses httpx, openai 3 its
+fork httpx2, with the same API), each with the connection library under it."""
 
 
-class _CheckedBackend(httpcore.SyncBackend):
-    """httpcore's socket backend, connecting only to addresses the policy permits."""
+def guarded_client(
+    policy: AddressPolicy, *, timeout: float = 60.0, follow_redirects: bool = True, library: str = "httpx"
+) -> Any:
+    """A ``library``.Client for URLs a user typed: every connection, redirects included, passes ``policy``.
 
-    def __init__(self, policy: AddressPolicy) -> None:
-        self._policy = policy
-
-    def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Any = None,
-    ) -> httpcore.NetworkStream:
-        try:
-            addresses = self._policy.permitted_addresses(host, port)
-        except OSError as error:  # the name does not resolve: the connection failed, as without the check
-            raise httpcore.ConnectError(f"The host name could not be resolved ({type(error).__name__}).") from None
-        failure: Exception = httpcore.ConnectError("The host resolved to no address.")
-        for address in addresses:
-            try:
-                return super().connect_tcp(str(address), port, timeout, local_address, socket_options)
-            except (httpcore.ConnectError, httpcore.ConnectTimeout) as error:
-                failure = error
-        raise failure
-
-
-class _CheckedTransport(httpx.HTTPTransport):
-    """httpx's transport on a connection pool whose backend is :class:`_CheckedBackend`."""
-
-    def __init__(self, policy: AddressPolicy) -> None:
-        super().__init__(trust_env=False)
-        self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False),
-            max_connections=20,
-            max_keepalive_connections=5,
-            keepalive_expiry=5.0,
-            network_backend=_CheckedBackend(policy),
-        )
-
-
-def guarded_client(policy: AddressPolicy, *, timeout: float = 60.0, follow_redirects: bool = True) -> httpx.Client:
-    """An httpx client for URLs a user typed: every connection, redirects included, passes ``policy``."""
+    ``library``: ``"httpx"`` or ``"httpx2"`` (:func:`library_of` names the one an SDK's client class uses).
+    """
     redact_urls_in_client_logs()
-    return httpx.Client(
-        transport=_CheckedTransport(policy), timeout=timeout, follow_redirects=follow_redirects, trust_env=False
-    )
+    http = importlib.import_module(library)
+    transport = _transport_class(library)(policy)
+    return http.Client(transport=transport, timeout=timeout, follow_redirects=follow_redirects, trust_env=False)
+
+
+def library_of(client_class: type) -> str:
+    """The HTTP library (a key of :data:`LIBRARIES`) whose ``Client`` ``client_class`` derives from."""
+    for base in client_class.__mro__:
+        library = base.__module__.partition(".")[0]
+        if library in LIBRARIES:
+            return library
+    return "httpx"
+
+
+@functools.cache
+def _transport_class(library: str) -> type:
+    """The checking transport for ``library``: its ``HTTPTransport`` on a connection pool whose network
+    backend resolves once, checks, and connects to a checked address."""
+    http = importlib.import_module(library)
+    core = importlib.import_module(LIBRARIES[library])
+
+    class CheckedBackend(core.SyncBackend):
+        def __init__(self, policy: AddressPolicy) -> None:
+            self._policy = policy
+
+        def connect_tcp(
+            self,
+            host: str,
+            port: int,
+            timeout: float | None = None,
+            local_address: str | None = None,
+            socket_options: Any = None,
+        ) -> Any:
+            try:
+                addresses = self._policy.permitted_addresses(host, port)
+            except OSError as error:  # the name does not resolve: the connection failed, as without the check
+                raise core.ConnectError(f"The host name could not be resolved ({type(error).__name__}).") from None
+            failure: Exception = core.ConnectError("The host resolved to no address.")
+            for address in addresses:
+                try:
+                    return super().connect_tcp(str(address), port, timeout, local_address, socket_options)
+                except (core.ConnectError, core.ConnectTimeout) as error:
+                    failure = error
+            raise failure
+
+    class CheckedTransport(http.HTTPTransport):
+        def __init__(self, policy: AddressPolicy) -> None:
+            super().__init__(trust_env=False)
+            self._pool = core.ConnectionPool(
+                ssl_context=http.create_ssl_context(trust_env=False),
+                max_connections=20,
+                max_keepalive_connections=5,
+                keepalive_expiry=5.0,
+                network_backend=CheckedBackend(policy),
+            )
+
+    return CheckedTransport
 
 
 def refusal_in(error: BaseException) -> AddressRefusedError | None:

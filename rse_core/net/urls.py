@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import logging
 import re
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 MAX_SHOWN_CHARS = 200
 """A shown URL is cut to this many characters (a typed URL is hostile text)."""
+MIN_SECRET_CHARS = 4
+"""A query value shorter than this is not scrubbed from text (``v=1`` would scrub every "1")."""
 
 # scheme://[userinfo@]rest[?query][#fragment]; userinfo may hold ":" and "/"-free text only.
 _URL = re.compile(
     r"(?P<scheme>\b[a-zA-Z][a-zA-Z0-9+.\-]*://)(?:[^\s/@?#]*@)?(?P<rest>[^\s?#\"'<>]*)(?:[?#][^\s\"'<>]*)?"
 )
-_LOGGERS_THAT_PRINT_URLS = ("httpx", "openai._base_client")
+_LOGGERS_THAT_PRINT_URLS = ("httpx", "httpx2", "openai._base_client")
 
 
 def display_url(url: str) -> str:
@@ -33,6 +35,15 @@ def display_url(url: str) -> str:
         port = None
     shown = urlunsplit((parts.scheme, f"{host}:{port}" if port else host, parts.path, "", ""))
     return shown[:MAX_SHOWN_CHARS]
+
+
+def url_secrets(url: str) -> tuple[str, ...]:
+    """The parts of ``url`` to scrub from any text passed on (a server may echo its request's URL in
+    an error): the password and every query value of at least :data:`MIN_SECRET_CHARS` characters."""
+    parts = urlsplit((url or "").strip())
+    values = [value for _, value in parse_qsl(parts.query, keep_blank_values=False)]
+    found = [parts.password or "", parts.query, *values]
+    return tuple(dict.fromkeys(secret for secret in found if len(secret) >= MIN_SECRET_CHARS))
 
 
 def redact_urls(text: str) -> str:

@@ -27,7 +27,7 @@ from rse_core.errors import (
     ScoringServiceError,
 )
 from rse_core.extras import import_optional
-from rse_core.net.urls import display_url, redact_urls, redact_urls_in_client_logs
+from rse_core.net.urls import display_url, redact_urls, redact_urls_in_client_logs, url_secrets
 from rse_core.remote import (
     RetryPolicy,
     Transient,
@@ -115,6 +115,7 @@ class CohereScorer:
         self.max_retries = max_retries
         self.retry_base_delay = float(retry_base_delay)
         self._key = key  # kept only to scrub it from any text we pass on
+        self._secrets = (key, *url_secrets(url))  # and the password and query values of CO_API_URL
         cohere = import_optional("cohere", "The Cohere scorer")
         redact_urls_in_client_logs()
         self._client = cohere.ClientV2(
@@ -195,7 +196,7 @@ class CohereScorer:
             return with_cause(failure, error)
         if isinstance(error, httpx.ConnectError):
             failure = ScoringServiceError(
-                f"Could not connect to Cohere at {self.base_url} ({redact_urls(scrub(str(error), self._key))}); "
+                f"Could not connect to Cohere at {self.base_url} ({redact_urls(scrub(str(error), *self._secrets))}); "
                 "check the network and the base URL."
             )
             return with_cause(failure, error)
@@ -210,7 +211,7 @@ class CohereScorer:
 
     def _status_error(self, status: int, body: object, attempts: int) -> ScorerError:
         """The error matching an unsuccessful (or unreadable) answer, its server message scrubbed."""
-        detail = server_detail(body_message(body), self._key)
+        detail = server_detail(body_message(body), *self._secrets)
         if 200 <= status < 300:
             return ScoringServiceError("Cohere answered with a body that is not valid JSON.")
         if status in _AUTH_STATUSES:

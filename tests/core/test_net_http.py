@@ -15,7 +15,7 @@ import pytest
 
 from rse_core.errors import AddressRefusedError
 from rse_core.net.addresses import AddressPolicy
-from rse_core.net.http import guarded_client, refusal_in
+from rse_core.net.http import LIBRARIES, guarded_client, library_of, refusal_in
 
 
 @dataclass
@@ -73,14 +73,15 @@ def names(monkeypatch, mapping: dict[str, list[str]]) -> list[str]:
     return asked
 
 
-def test_a_local_server_receives_nothing_by_default_and_the_request_when_the_operator_allows_it():
+@pytest.mark.parametrize("library", sorted(LIBRARIES))
+def test_a_local_server_receives_nothing_by_default_and_the_request_when_the_operator_allows_it(library):
     with serving() as server:
         url = f"http://127.0.0.1:{server.port}/v1/models"
         with pytest.raises(AddressRefusedError, match=r"\(127.0.0.1\) is private \(loopback\)"):
-            guarded_client(AddressPolicy()).get(url)
+            guarded_client(AddressPolicy(), library=library).get(url)
         assert server.paths == []
         allowed = AddressPolicy.from_environment({"RSE_ALLOWED_PRIVATE_HOSTS": "127.0.0.1"})
-        assert guarded_client(allowed).get(url).text == "ok"
+        assert guarded_client(allowed, library=library).get(url).text == "ok"
         assert server.paths == ["/v1/models"]
 
 
@@ -103,12 +104,13 @@ def test_the_connection_goes_to_the_address_that_was_checked(monkeypatch):
     assert asked == ["rebind.example.com"]
 
 
-def test_a_redirect_from_an_allowed_host_to_a_private_one_is_refused(monkeypatch):
+@pytest.mark.parametrize("library", sorted(LIBRARIES))
+def test_a_redirect_from_an_allowed_host_to_a_private_one_is_refused(monkeypatch, library):
     names(monkeypatch, {"allowed.example.com": ["127.0.0.1"]})
     allowed = AddressPolicy(allowed_names=frozenset({"allowed.example.com"}))
     with serving() as target, serving(location=f"http://127.0.0.1:{target.port}/secret") as redirector:
         with pytest.raises(AddressRefusedError, match=r"\(127.0.0.1\) is private"):
-            guarded_client(allowed).get(f"http://allowed.example.com:{redirector.port}/start")
+            guarded_client(allowed, library=library).get(f"http://allowed.example.com:{redirector.port}/start")
         assert redirector.paths == ["/start"] and target.paths == []
 
 
@@ -131,3 +133,12 @@ def test_the_refusal_is_found_behind_a_wrapping_error():
     except ConnectionError as wrapped:
         assert refusal_in(wrapped) is refused
     assert refusal_in(ValueError("other")) is None
+
+
+def test_the_library_of_each_sdk_client_is_named():
+    import cohere  # noqa: F401  (its client speaks httpx)
+    import openai
+
+    assert library_of(openai.DefaultHttpxClient) in LIBRARIES
+    assert library_of(httpx.Client) == "httpx"
+    assert library_of(object) == "httpx"

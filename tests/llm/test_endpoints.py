@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from rse_core.errors import LLMEndpointError
+from rse_core.errors import LLMEndpointError, LLMError
 from rse_core.llm.answers import LLMProvider, build_messages
 from rse_core.llm.endpoints import KeySource, resolve_endpoint, shown_operator_url, url_allowed
 from tests.support.fake_llm import FakeLLM
@@ -160,3 +160,14 @@ def test_the_operators_private_endpoint_works_and_its_shown_form_means_it(fake):
     assert "probation" in endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
     assert fake.request_count == 1
     assert shown_operator_url("openai", {}) == ""
+
+
+def test_a_server_echoing_the_urls_secrets_has_them_scrubbed(fake):
+    """The fake answers 404 naming the path it got, query and all (the SDK puts a base URL's query
+    there): the message passed on keeps neither the query's values nor the password."""
+    configured = fake.url.replace("http://", "http://user:S3CRETPASS@") + "/v1?api_key=QSECRET"
+    endpoint = resolve_endpoint("openai", "", "", environ={"OPENAI_BASE_URL": configured})
+    with pytest.raises(LLMError, match="HTTP 404") as caught:
+        endpoint.client(endpoint.settings("fake-model", timeout=5.0)).answer(MESSAGES)
+    assert "QSECRET" not in str(caught.value) and "[api key]" in str(caught.value)
+    assert fake.request_count == 1
