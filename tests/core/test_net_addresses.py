@@ -6,7 +6,7 @@ import ipaddress
 import socket
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rse_core.errors import AddressRefusedError
@@ -81,20 +81,22 @@ def _part(value: int, style: str) -> str:
 
 
 @st.composite
-def spellings(draw, address: ipaddress.IPv4Address) -> str:
-    """``address`` as the C library also reads it: 1 to 4 parts, each decimal, octal or hex."""
+def spelled(draw) -> tuple[ipaddress.IPv4Address, str]:
+    """A private IPv4 address and a spelling the C library also reads: 1 to 4 parts, each decimal,
+    octal or hex."""
+    address = draw(blocked_ipv4())
     value = int(address)
     parts = draw(st.integers(1, 4))
     styles = draw(st.lists(st.sampled_from(("dec", "hex", "oct")), min_size=parts, max_size=parts))
     leading = [(value >> (8 * (3 - index))) & 0xFF for index in range(parts - 1)]
     last = value & ((1 << (8 * (5 - parts))) - 1)
-    return ".".join(_part(number, style) for number, style in zip([*leading, last], styles, strict=True))
+    return address, ".".join(_part(number, style) for number, style in zip([*leading, last], styles, strict=True))
 
 
-@given(st.data())
-def test_every_ipv4_spelling_of_a_private_address_is_read_as_libc_reads_it_and_refused(data):
-    address = data.draw(blocked_ipv4())
-    spelling = data.draw(spellings(address))
+@settings(suppress_health_check=[HealthCheck.too_slow])  # a shared machine can be slow to draw; not a bug
+@given(spelled())
+def test_every_ipv4_spelling_of_a_private_address_is_read_as_libc_reads_it_and_refused(case):
+    address, spelling = case
     assert ipaddress.IPv4Address(socket.inet_aton(spelling)) == address  # the spelling is one libc accepts
     assert literal_address(spelling) == address
     for host in (spelling, f"[::ffff:{address}]", f"::ffff:{int(address) >> 16:x}:{int(address) & 0xFFFF:x}"):
@@ -104,6 +106,7 @@ def test_every_ipv4_spelling_of_a_private_address_is_read_as_libc_reads_it_and_r
             DEFAULT.permitted_addresses(host, 80)
 
 
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(alphabet="0123456789abcdefxX.", max_size=20))
 def test_literal_ipv4_agrees_with_inet_aton_on_any_string_of_its_characters(text):
     try:
