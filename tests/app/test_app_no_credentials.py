@@ -82,3 +82,12 @@ def test_a_typed_private_address_gets_no_request_and_one_clear_line(monkeypatch)
         assert_no_secret(refusal, "the refusal")  # the typed password stays in the user's own field only
         assert "compare_ask" not in [button.key for button in at.button]
         assert target.request_count == 0
+
+
+def test_the_cohere_base_url_is_shown_without_its_secrets(monkeypatch, caplog):
+    monkeypatch.setenv("RSE_LLM_PROVIDER", "cohere")
+    caplog.set_level(logging.DEBUG)
+    at = open_page(new_app(docs="employee_handbook").run(), "compare")
+    assert at.text_input(key="ans_base_url").value == "http://127.0.0.1:9/"
+    assert_no_secret(browser_side(at), "compare, with Cohere chat")
+    assert_no_secret(caplog.text, "the log")
