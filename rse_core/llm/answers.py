@@ -122,7 +122,7 @@ class LLMSettings:
             raise ParameterError("The LLM model name is empty; type one (for example gpt-4o-mini or llama3.1).")
         url = self.resolved_base_url
         if not url.startswith(("http://", "https://")):
-            raise ParameterError(f"The LLM base URL must start with http:// or https://; got {url!r}.")
+            raise ParameterError(f"The LLM base URL must start with http:// or https://; got {display_url(url)!r}.")
         if not (0 < self.timeout <= 600 and math.isfinite(self.timeout)):
             raise ParameterError(f"timeout must be above 0 and at most 600 seconds; got {self.timeout!r}.")
         if not (isinstance(self.max_retries, int) and 0 <= self.max_retries <= 5):

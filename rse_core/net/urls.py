@@ -25,7 +25,10 @@ _LOGGERS_THAT_PRINT_URLS = ("httpx", "httpx2", "openai._base_client")
 
 def display_url(url: str) -> str:
     """``url`` without ``user:password@``, query or fragment: safe to show to anyone."""
-    parts = urlsplit((url or "").strip())
+    text = (url or "").strip()
+    parts = urlsplit(text)
+    if not parts.netloc:  # not a URL ("user:password@host" has no "//"): keep what follows any "@"
+        return re.split(r"[?#]", text.rpartition("@")[2], maxsplit=1)[0][:MAX_SHOWN_CHARS]
     host = parts.hostname or ""
     if ":" in host:  # an IPv6 literal keeps its brackets
         host = f"[{host}]"

@@ -106,7 +106,7 @@ class CohereScorer:
             raise ScorerError("The Cohere model name is empty; use for example 'rerank-v3.5'.")
         url = (base_url or os.environ.get("CO_API_URL") or DEFAULT_BASE_URL).strip().rstrip("/")
         if not url.startswith(("http://", "https://")):
-            raise ScorerError(f"The Cohere base URL must start with http:// or https://; got {url!r}.")
+            raise ScorerError(f"The Cohere base URL must start with http:// or https://; got {display_url(url)!r}.")
 
         self.model = model.strip()
         self.base_url = display_url(url)  # what messages show; credentials in CO_API_URL stay in the client

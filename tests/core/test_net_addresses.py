@@ -195,5 +195,6 @@ def test_urls_are_shown_without_credentials_or_query():
     url = "https://user:S3CRETPASS@Example.com:8443/v1?api_key=QSECRET#frag"
     assert display_url(url) == "https://example.com:8443/v1"
     assert display_url("http://u:p@[::1]:9/v1") == "http://[::1]:9/v1"
+    assert display_url("user:S3CRETPASS@host/v1?k=QSECRET") == "host/v1"  # no "//": not a URL, still no secret
     line = f'HTTP Request: POST {url}/chat "200 OK" and http://a:b@c/d?e=f'
     assert redact_urls(line) == 'HTTP Request: POST https://Example.com:8443/v1 "200 OK" and http://c/d'
