@@ -5,7 +5,9 @@ it, so a base URL typed on RSE vs top-k was gone after a visit to Explore, and t
 draws the settings folded in a popover, or not at all) never saw it. The values live in
 non-widget keys (``keys.LLM_*``); every settings widget is seeded from them before it is drawn
 and writes back through its ``on_change``. The key stays in this session's state only: never in
-the URL, an export or a message.
+the URL, an export or a message. The base URL starts as the operator's without its
+``user:password@`` or query (:func:`rse_core.llm.endpoints.shown_operator_url`): that form still
+means the operator's endpoint, whose full URL never leaves the server.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from rse_core.llm.answers import BASE_URL_VARIABLES, DEFAULT_MODELS, MODEL_VARIABLE, LLMProvider
+from rse_core.llm.answers import DEFAULT_MODELS, MODEL_VARIABLE, LLMProvider
+from rse_core.llm.endpoints import shown_operator_url
 
 from . import keys
 
@@ -42,7 +45,7 @@ def init_defaults() -> None:
     provider = os.environ.get("RSE_LLM_PROVIDER", LLMProvider.OPENAI)
     provider = provider if provider in tuple(LLMProvider) else LLMProvider.OPENAI
     st.session_state[keys.LLM_PROVIDER] = str(provider)
-    st.session_state[keys.LLM_BASE_URL] = os.environ.get(BASE_URL_VARIABLES[provider], "")
+    st.session_state[keys.LLM_BASE_URL] = shown_operator_url(provider)
     st.session_state[keys.LLM_MODEL] = os.environ.get(MODEL_VARIABLE, DEFAULT_MODELS[provider])
     st.session_state[keys.LLM_API_KEY] = ""
 

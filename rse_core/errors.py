@@ -118,3 +118,8 @@ class MissingExtraError(RSEError):
 
 class EmptySetError(RSEError):
     """A named evaluation set resolved to no golden files or no queries (its data is missing)."""
+
+
+class AddressRefusedError(RSEError):
+    """A URL someone typed points at an address the server does not contact (private, loopback, metadata),
+    and the operator has not allowed that host (``RSE_ALLOWED_PRIVATE_HOSTS``)."""

@@ -51,7 +51,9 @@ HOW_TO = (
     "an OpenAI-compatible base URL (for example `http://localhost:11434/v1` for Ollama), a model and, if "
     "the server needs one, a key; or choose Cohere chat with a Cohere key. Or start the app with "
     "`OPENAI_BASE_URL`, `RSE_LLM_MODEL` and `OPENAI_API_KEY` (or `CO_API_KEY`) in the environment or in "
-    "`.streamlit/secrets.toml`. Keys never go into the URL, the exports or a message."
+    "`.streamlit/secrets.toml`. Keys never go into the URL, the exports or a message. A base URL typed here "
+    "is contacted only at a public address unless the app was started with the host in "
+    "`RSE_ALLOWED_PRIVATE_HOSTS` (for example `localhost`)."
 )
 
 
@@ -128,7 +130,8 @@ def _settings_widgets() -> None:
         "Base URL",
         key=keys.ANSWERS_BASE_URL,
         placeholder="http://localhost:11434/v1" if provider == LLMProvider.OPENAI else "https://api.cohere.com",
-        help="The API root. Empty: OpenAI's or Cohere's public endpoint.",
+        help="The API root. Empty: the server's endpoint (its operator's, else OpenAI's or Cohere's public one). "
+        "Another address is contacted only if public, or if the operator allows its host.",
         on_change=llm_settings.keep,
         args=(llm_settings.BASE_URL,),
     )

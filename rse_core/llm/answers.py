@@ -21,11 +21,19 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
-from rse_core.errors import LLMAuthenticationError, LLMError, LLMRateLimitError, LLMServiceError, ParameterError
+from rse_core.errors import (
+    LLMAuthenticationError,
+    LLMEndpointError,
+    LLMError,
+    LLMRateLimitError,
+    LLMServiceError,
+    ParameterError,
+)
 from rse_core.extras import import_optional
 from rse_core.llm.bounds import AnswerBudget, max_chars_from_environment, max_seconds_from_environment
+from rse_core.net.addresses import AddressPolicy
+from rse_core.net.urls import display_url, redact_urls_in_client_logs, url_secrets
 from rse_core.pipeline import ExtractionResult
 from rse_core.remote import (
     RetryPolicy,
@@ -116,7 +124,7 @@ class LLMSettings:
             raise ParameterError("The LLM model name is empty; type one (for example gpt-4o-mini or llama3.1).")
         url = self.resolved_base_url
         if not url.startswith(("http://", "https://")):
-            raise ParameterError(f"The LLM base URL must start with http:// or https://; got {url!r}.")
+            raise ParameterError(f"The LLM base URL must start with http:// or https://; got {display_url(url)!r}.")
         if not (0 < self.timeout <= 600 and math.isfinite(self.timeout)):
             raise ParameterError(f"timeout must be above 0 and at most 600 seconds; got {self.timeout!r}.")
         if not (isinstance(self.max_retries, int) and 0 <= self.max_retries <= 5):
@@ -134,11 +142,8 @@ class LLMSettings:
 
     @property
     def display_url(self) -> str:
-        """The base URL without any ``user:password@`` part, for messages and the page."""
-        parts = urlsplit(self.resolved_base_url)
-        host = parts.hostname or ""
-        netloc = f"{host}:{parts.port}" if parts.port else host
-        return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+        """The base URL without ``user:password@`` or query, for messages and the page."""
+        return display_url(self.resolved_base_url)
 
     def describe(self) -> str:
         """``"model at URL"``: safe to show (credentials in the URL are left out)."""
@@ -221,6 +226,8 @@ class ChatClient:
     Args:
         settings: provider, model, base URL and limits.
         api_key: the key (may be empty for a local OpenAI-compatible server such as Ollama).
+        address_policy: for a base URL a user typed: every connection (redirects included) must
+            pass it (:mod:`rse_core.net.http`); ``None`` for the operator's own endpoint.
 
     Raises:
         LLMError: the client package is missing, or Cohere was chosen without a key.
@@ -229,9 +236,13 @@ class ChatClient:
     settings: LLMSettings
     api_key: str | None = field(default=None, repr=False)
     usage: Usage = field(default_factory=Usage)
+    address_policy: AddressPolicy | None = None
 
     def __post_init__(self) -> None:
         self._key = (self.api_key or "").strip()
+        # Scrubbed from every message: the key, and the password and query values in the base URL.
+        self._secrets = (self._key, *url_secrets(self.settings.resolved_base_url))
+        redact_urls_in_client_logs()
         self._budget: AnswerBudget | None = None
         self._meter: Any = None  # a ReplyMeter: counts the bytes of each reply (OpenAI-compatible)
         if self.settings.provider is LLMProvider.OPENAI:
@@ -244,7 +255,9 @@ class ChatClient:
         from rse_core.llm.reply_bytes import ReplyMeter  # needs httpx2, which comes with openai
 
         self._meter = ReplyMeter()
-        http = openai.DefaultHttpxClient(event_hooks=self._meter.hooks)
+        http = self._http_client(openai.DefaultHttpxClient, self._meter.hooks) or openai.DefaultHttpxClient(
+            event_hooks=self._meter.hooks
+        )
         weakref.finalize(self, http.close)  # as the SDK's own client does when dropped: no open sockets left
         # Local servers ignore the key, but the client insists on one.
         return openai.OpenAI(
@@ -253,6 +266,19 @@ class ChatClient:
             timeout=self.settings.timeout,
             max_retries=0,
             http_client=http,
+        )
+
+    def _http_client(self, sdk_client: type | None, event_hooks: dict | None = None) -> Any:
+        """The address-checking HTTP client for a user's endpoint, in the library of ``sdk_client``
+        (the SDK's default client class; ``None``: httpx), with ``event_hooks`` (the reply meter's);
+        ``None`` keeps the SDK's own client."""
+        if self.address_policy is None:
+            return None
+        from rse_core.net.http import guarded_client, library_of  # httpx comes with the SDKs, not the core
+
+        library = library_of(sdk_client) if sdk_client is not None else "httpx"
+        return guarded_client(
+            self.address_policy, timeout=self.settings.timeout, library=library, event_hooks=event_hooks
         )
 
     def _cohere_client(self) -> Any:
@@ -267,6 +293,7 @@ class ChatClient:
             base_url=self.settings.resolved_base_url,
             timeout=self.settings.timeout,
             max_retries=0,
+            httpx_client=self._http_client(None),  # cohere speaks httpx
             log_warning_experimental_features=False,
         )
 
@@ -296,7 +323,10 @@ class ChatClient:
         else:
             pieces = self._stream_cohere(messages, budget)
         try:
-            yield from scrub_stream(pieces, self._key)
+            scrubbed: Iterator[str] = pieces
+            for secret in self._secrets:
+                scrubbed = scrub_stream(scrubbed, secret)
+            yield from scrubbed
         finally:
             pieces.close()  # closes the connection however the consumer stopped
 
@@ -383,6 +413,8 @@ class ChatClient:
 
         if isinstance(error, LLMError):  # our own bound, raised inside the attempt
             return error
+        if (refused := _refusal(error)) is not None:
+            return refused
         if isinstance(error, (openai.AuthenticationError, openai.PermissionDeniedError)):
             return self._auth_error(error.status_code, body_message(error.body))
         if isinstance(error, (openai.RateLimitError, openai.InternalServerError)):
@@ -455,6 +487,8 @@ class ChatClient:
 
         if isinstance(error, LLMError):  # our own bound, raised inside the attempt
             return error
+        if (refused := _refusal(error)) is not None:
+            return refused
         if isinstance(error, ApiError):
             status = error.status_code or 0
             message = body_message(error.body)
@@ -493,12 +527,12 @@ class ChatClient:
     def _auth_error(self, status: int, message: str) -> LLMAuthenticationError:
         where = KEY_VARIABLES[self.settings.provider]
         return LLMAuthenticationError(
-            f"The LLM endpoint rejected the API key (HTTP {status}{server_detail(message, self._key)}). "
+            f"The LLM endpoint rejected the API key (HTTP {status}{server_detail(message, *self._secrets)}). "
             f"Check the key in the API key field, or {where}."
         )
 
     def _status_error(self, status: int, message: str, attempts: int) -> LLMError:
-        detail = server_detail(message, self._key)
+        detail = server_detail(message, *self._secrets)
         if status == 429:
             return LLMRateLimitError(
                 f"The LLM endpoint is rate-limiting this key (HTTP 429 on {attempts} attempt(s)); "
@@ -535,6 +569,14 @@ class ChatClient:
         return LLMServiceError(
             f"The answer broke off after {received:,} characters ({type(error).__name__}); ask again."
         )
+
+
+def _refusal(error: Exception) -> LLMEndpointError | None:
+    """The address policy's refusal behind an SDK's connection error, as this module's error."""
+    from rse_core.net.http import refusal_in
+
+    refused = refusal_in(error)
+    return None if refused is None else LLMEndpointError(str(refused))
 
 
 def _close(stream: Any) -> None:

@@ -12,7 +12,14 @@ whoever typed the URL, so:
   server's key was used); with no operator key there is nothing to leak, so a local server that
   needs no key (Ollama) still works without one;
 - ``RSE_LLM_USER_ENDPOINTS=0`` refuses user endpoints outright, and ``RSE_LLM_ALLOWED_URLS``
-  (comma-separated URL prefixes) refuses every user endpoint outside the list.
+  (comma-separated URL prefixes) refuses every user endpoint outside the list;
+- a user endpoint is contacted only at public addresses unless the operator allows the host
+  (``RSE_ALLOWED_PRIVATE_HOSTS``, :mod:`rse_core.net.addresses`): a private address on the URL's
+  face is refused here, the rest on every connection (:mod:`rse_core.net.http`).
+
+The page shows the operator's URL as :func:`~rse_core.net.urls.display_url` gives it (no
+``user:password@``, no query), and that form still means the operator's endpoint: the full URL,
+credentials and all, stays on the server.
 
 The app's answers panel and the Evaluate judge both call :func:`resolve_endpoint`, then build
 their :class:`~rse_core.llm.answers.ChatClient` from the :class:`Endpoint` it returns.
@@ -26,7 +33,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from urllib.parse import urlsplit, urlunsplit
 
-from rse_core.errors import LLMEndpointError
+from rse_core.errors import AddressRefusedError, LLMEndpointError
 from rse_core.llm.answers import (
     BASE_URL_VARIABLES,
     DEFAULT_BASE_URLS,
@@ -35,6 +42,8 @@ from rse_core.llm.answers import (
     LLMProvider,
     LLMSettings,
 )
+from rse_core.net.addresses import AddressPolicy, check_url_without_lookup, same_endpoint
+from rse_core.net.urls import display_url
 
 ALLOWED_URLS_VARIABLE = "RSE_LLM_ALLOWED_URLS"
 USER_ENDPOINTS_VARIABLE = "RSE_LLM_USER_ENDPOINTS"
@@ -62,6 +71,8 @@ class Endpoint:
     key_source: KeySource
     operator: bool
     """True for the operator's endpoint (empty or operator-configured base URL)."""
+    address_policy: AddressPolicy | None = None
+    """What every connection to a user's endpoint must pass; ``None`` for the operator's."""
 
     @property
     def display_url(self) -> str:
@@ -80,32 +91,33 @@ class Endpoint:
         """
         if settings.provider is not self.provider or settings.resolved_base_url != self.base_url:
             raise LLMEndpointError("These LLM settings are for another endpoint than the key was resolved for.")
-        return ChatClient(settings, self.api_key)
-
-
-def display_url(url: str) -> str:
-    """``url`` without any ``user:password@``, query or fragment: safe in a message."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return urlunsplit((parts.scheme, f"{host}:{port}" if port else host, parts.path, "", ""))
+        return ChatClient(settings, self.api_key, address_policy=self.address_policy)
 
 
 def normalise_url(url: str) -> str:
-    """The form URLs are compared in: stripped, no trailing ``/``, scheme and host lower case."""
+    """The form URLs are compared in: stripped, no trailing ``/``, scheme and host lower case (a
+    ``user:password@`` keeps its case: the server compares it exactly)."""
     url = (url or "").strip().rstrip("/")
     parts = urlsplit(url)
     if not parts.scheme or not parts.netloc:
         return url
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path, parts.query, parts.fragment))
+    userinfo, at, host = parts.netloc.rpartition("@")
+    netloc = f"{userinfo}{at}{host.lower()}"
+    return urlunsplit((parts.scheme.lower(), netloc, parts.path, parts.query, parts.fragment))
 
 
 def operator_url(provider: LLMProvider, environ: Mapping[str, str]) -> str:
-    """The endpoint the operator configured, or the provider's public one."""
+    """The endpoint the operator configured, or the provider's public one (credentials and all:
+    server-side only; show it with :func:`shown_operator_url`)."""
     return normalise_url(environ.get(BASE_URL_VARIABLES[provider]) or DEFAULT_BASE_URLS[provider])
+
+
+def shown_operator_url(provider: LLMProvider | str, environ: Mapping[str, str] | None = None) -> str:
+    """What the page shows of the operator's configured base URL ("" when none is set): no
+    credentials, no query; :func:`resolve_endpoint` reads it back as the operator's endpoint."""
+    environ = os.environ if environ is None else environ
+    configured = environ.get(BASE_URL_VARIABLES[LLMProvider.parse(provider)]) or ""
+    return display_url(normalise_url(configured)) if configured.strip() else ""
 
 
 def allowed_prefixes(environ: Mapping[str, str]) -> tuple[str, ...]:
@@ -160,7 +172,8 @@ def resolve_endpoint(
     home = operator_url(provider, environ)
     url = normalise_url(typed_url or "") or home
     key = (typed_key or "").strip() or None
-    if url == home:
+    if url == home or same_endpoint(url, home):
+        url = home  # the shown form of the operator's URL: the request uses the full one
         if key:
             return Endpoint(provider, url, key, KeySource.TYPED, operator=True)
         operator_key = _operator_key(provider, environ, secrets)
@@ -179,11 +192,16 @@ def resolve_endpoint(
             f"The LLM endpoint {shown} is not one this server allows ({ALLOWED_URLS_VARIABLE}: {listed}); "
             "choose one of those or clear the base URL field."
         )
+    addresses = AddressPolicy.from_environment(environ)
+    try:
+        check_url_without_lookup(url, addresses)
+    except AddressRefusedError as refused:
+        raise LLMEndpointError(str(refused)) from None
     if key:
-        return Endpoint(provider, url, key, KeySource.TYPED, operator=False)
+        return Endpoint(provider, url, key, KeySource.TYPED, operator=False, address_policy=addresses)
     if provider is LLMProvider.COHERE or _operator_key(provider, environ, secrets):
         raise LLMEndpointError(
             f"Give your own API key for this endpoint ({shown}): this server's key is only sent to the "
             "endpoint its operator configured."
         )
-    return Endpoint(provider, url, None, KeySource.NONE, operator=False)
+    return Endpoint(provider, url, None, KeySource.NONE, operator=False, address_policy=addresses)

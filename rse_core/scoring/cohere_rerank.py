@@ -27,6 +27,7 @@ from rse_core.errors import (
     ScoringServiceError,
 )
 from rse_core.extras import import_optional
+from rse_core.net.urls import display_url, redact_urls, redact_urls_in_client_logs, url_secrets
 from rse_core.remote import (
     RetryPolicy,
     Transient,
@@ -105,16 +106,18 @@ class CohereScorer:
             raise ScorerError("The Cohere model name is empty; use for example 'rerank-v3.5'.")
         url = (base_url or os.environ.get("CO_API_URL") or DEFAULT_BASE_URL).strip().rstrip("/")
         if not url.startswith(("http://", "https://")):
-            raise ScorerError(f"The Cohere base URL must start with http:// or https://; got {url!r}.")
+            raise ScorerError(f"The Cohere base URL must start with http:// or https://; got {display_url(url)!r}.")
 
         self.model = model.strip()
-        self.base_url = url
+        self.base_url = display_url(url)  # what messages show; credentials in CO_API_URL stay in the client
         self.timeout = float(timeout)
         self.batch_size = batch_size
         self.max_retries = max_retries
         self.retry_base_delay = float(retry_base_delay)
         self._key = key  # kept only to scrub it from any text we pass on
+        self._secrets = (key, *url_secrets(url))  # and the password and query values of CO_API_URL
         cohere = import_optional("cohere", "The Cohere scorer")
+        redact_urls_in_client_logs()
         self._client = cohere.ClientV2(
             api_key=key,
             base_url=url,
@@ -193,7 +196,7 @@ class CohereScorer:
             return with_cause(failure, error)
         if isinstance(error, httpx.ConnectError):
             failure = ScoringServiceError(
-                f"Could not connect to Cohere at {self.base_url} ({scrub(str(error), self._key)}); "
+                f"Could not connect to Cohere at {self.base_url} ({redact_urls(scrub(str(error), *self._secrets))}); "
                 "check the network and the base URL."
             )
             return with_cause(failure, error)
@@ -208,7 +211,7 @@ class CohereScorer:
 
     def _status_error(self, status: int, body: object, attempts: int) -> ScorerError:
         """The error matching an unsuccessful (or unreadable) answer, its server message scrubbed."""
-        detail = server_detail(body_message(body), self._key)
+        detail = server_detail(body_message(body), *self._secrets)
         if 200 <= status < 300:
             return ScoringServiceError("Cohere answered with a body that is not valid JSON.")
         if status in _AUTH_STATUSES:

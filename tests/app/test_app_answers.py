@@ -104,6 +104,7 @@ def test_the_operators_key_never_goes_to_a_base_url_a_user_typed(monkeypatch):
     """With OPENAI_API_KEY set by the operator, a user who types their own base
     URL and no key is asked for their own key; nothing is sent, so the operator's key cannot leak."""
     with FakeLLM(echo_authorization=True) as attacker:
+        monkeypatch.setenv("RSE_ALLOWED_PRIVATE_HOSTS", "127.0.0.1")  # the "user's server" listens there
         monkeypatch.setenv("OPENAI_API_KEY", KEY)
         monkeypatch.setenv("RSE_LLM_MODEL", "fake-model")
         at = open_page(new_app(docs="employee_handbook").run(), "compare")

@@ -17,7 +17,8 @@ def clean_env(monkeypatch):
         monkeypatch.delenv(name, raising=False)
 
 
-def test_settings_typed_on_compare_survive_a_visit_to_explore_and_reach_the_demo():
+def test_settings_typed_on_compare_survive_a_visit_to_explore_and_reach_the_demo(monkeypatch):
+    monkeypatch.setenv("RSE_ALLOWED_PRIVATE_HOSTS", "127.0.0.1")  # the typed fake LLM listens there
     with FakeLLM() as fake:
         at = open_page(new_app(docs="employee_handbook").run(), "compare")
         at.text_input(key="ans_base_url").set_value(f"{fake.url}/v1").run()

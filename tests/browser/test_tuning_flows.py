@@ -35,6 +35,7 @@ def fake_llm() -> Iterator[FakeLLM]:
 def url(tmp_path_factory) -> Iterator[str]:
     """The app with no LLM in its environment: the settings are typed in the app."""
     env = {**os.environ, "RSE_CACHE_DIR": str(tmp_path_factory.mktemp("rse-cache")), "HF_HUB_OFFLINE": "1"}
+    env["RSE_ALLOWED_PRIVATE_HOSTS"] = "127.0.0.1"  # the fake LLM the user types listens there
     for name in ("OPENAI_BASE_URL", "RSE_LLM_MODEL", "OPENAI_API_KEY", "CO_API_KEY", "RSE_LLM_PROVIDER"):
         env.pop(name, None)
     with streamlit_server(tmp_path_factory.mktemp("streamlit-tune"), env) as server:
