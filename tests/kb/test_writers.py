@@ -3,7 +3,10 @@ the catalog is replaced through temporary files of its own."""
 
 from __future__ import annotations
 
+import importlib.machinery
 import multiprocessing
+import sys
+import types
 
 import pytest
 
@@ -13,6 +16,16 @@ from rse_core.kb import KnowledgeBase, build
 from rse_core.kb.check import check_base
 from rse_core.kb.writer_lock import BUSY_MESSAGE, BaseBusyError
 from tests.kb.support import HashingEmbedder, build_in_process, filler, hold_writer_lock
+
+
+@pytest.fixture(autouse=True)
+def no_main_module_for_spawned_children(monkeypatch):
+    """A spawned child imports the parent's ``__main__`` again; after an AppTest in the same run that is
+    the app script's temporary file, which a child cannot run. A module named ``__main__`` by its spec is
+    one ``multiprocessing`` skips."""
+    placeholder = types.ModuleType("__main__")
+    placeholder.__spec__ = importlib.machinery.ModuleSpec("__main__", None)
+    monkeypatch.setitem(sys.modules, "__main__", placeholder)
 
 
 def test_two_builds_into_one_base_at_once_list_and_store_every_document_once(tmp_path):
