@@ -77,6 +77,7 @@ LLM_API_KEY: Final = "_llm_api_key"  # this session's only copy; never in the UR
 PRESENT: Final = "present_mode"  # the presenter toggle (app.py's sidebar)
 PRESENT_FROM_URL: Final = "_present_from_url"  # the ?present= value last applied
 PRESENT_EXIT: Final = "present_exit"
+FULL_SCREEN_EXIT: Final = "full_screen_exit"  # a full-screen page's exit (app_ui.presenter)
 
 
 def memo_key(name: str) -> str:

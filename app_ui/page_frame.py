@@ -50,10 +50,10 @@ def page_fragment(spec: PageSpec, render: Callable[[], None]) -> None:
     if spec.needs_result:
         compute_this_run(inputs)
     else:
-        no_result_this_run(inputs)
-    presenter.keep_in_url()
-    if presenter.is_on():
-        presenter.toolbar(spec.title)
+        no_result_this_run(inputs, write_url=not spec.full_screen)
+    if not spec.full_screen:  # a full-screen page leaves the address as the page switch wrote it
+        presenter.keep_in_url()
+    presenter.toolbar(spec)
     render()
     upload_flow.advance(inputs)
 
@@ -86,7 +86,7 @@ def compute_this_run(inputs: state.Inputs) -> None:
         state.sync_url(inputs, outcome.url_uploads)
 
 
-def no_result_this_run(inputs: state.Inputs) -> None:
+def no_result_this_run(inputs: state.Inputs, *, write_url: bool = True) -> None:
     """For a page that reads no result: nothing is scored, and the page's outcome has no result.
 
     The URL still carries the sidebar's settings for the other pages, with the uploads the last
@@ -98,4 +98,5 @@ def no_result_this_run(inputs: state.Inputs) -> None:
     except KeyError:  # the session's first run
         uploads = link_uploads.wanted()
     run_state.store_outcome(RunOutcome(url_uploads=uploads))
-    state.sync_url(inputs, uploads)
+    if write_url:
+        state.sync_url(inputs, uploads)
