@@ -91,7 +91,8 @@ def no_result_this_run(inputs: state.Inputs, *, write_url: bool = True) -> None:
 
     The URL still carries the sidebar's settings for the other pages, with the uploads the last
     run named (a page without a result draws no upload box that could change them) or, on a
-    session's first page, the link's own.
+    session's first page, the link's own; unless ``write_url`` is false (a full-screen page, whose
+    address stays as the page switch wrote it, so Back leaves it in one press).
     """
     try:
         uploads = run_state.current_outcome().url_uploads

@@ -43,10 +43,11 @@ from rse_core.teaching.demo_stories import (
 K = demo_state.Keys
 
 MAX_DEMO_PAGES = 3
-# Heights (px) by presenter mode: at 1280x720 the zoomed chart and the overview under it both fit
-# in the first screen, below the narration and the buttons.
+# Heights (px) by presenter mode: at 1280x720 the zoomed chart fits in the first screen below the
+# narration and the buttons (the compact CSS below, at 760 px or less), and in presenter mode the
+# overview under it too.
 CHART_HEIGHT = {False: 440, True: 320}
-COMPARE_HEIGHT = {False: 520, True: 316}
+COMPARE_HEIGHT = {False: 430, True: 316}
 OVERVIEW_HEIGHT = {False: 120, True: 104}
 
 DEMO_CSS = """
@@ -65,6 +66,7 @@ DEMO_CSS = """
 .rse-demo-figures-compact { font-size: 1.05rem; gap: 1.6rem; margin: 0.1em 0; line-height: 1.25; }
 .rse-demo-figures-compact b { font-size: 1.6rem; display: inline; margin-right: 0.3em; }
 .rse-demo-question { font-size: 1.45rem; font-weight: 600; color: #0f172a; margin: 0.2em 0; }
+[data-testid="stElementContainer"]:has(iframe[title*="hotkeys"]) { display: none !important; }
 /* A laptop or projector at 720 px: the compact layout without asking, so each step's chart or page
    stays in the first screen (no round trip: the browser applies it at its own height). */
 @media (max-height: 760px) {
@@ -77,6 +79,11 @@ DEMO_CSS = """
   .rse-demo-question { font-size: 1.15rem; }
   .rse-demo-figures { font-size: 1.05rem; gap: 1.6rem; margin: 0.1em 0; line-height: 1.25; }
   .rse-demo-figures b { font-size: 1.6rem; display: inline; margin-right: 0.3em; }
+  .rse-demo-figures br { display: none; }
+  /* the pages themselves, not the strip of all of them, whole in the first screen */
+  [data-testid="stMain"] .rse-thumbs { display: none; }
+  [data-testid="stMain"] .rse-legend { font-size: 0.95rem; }
+  [data-testid="stMain"] [data-testid="stImage"] img { max-height: calc(100vh - 330px); width: auto !important; }
 }
 </style>
 """
@@ -209,7 +216,7 @@ def _figures_html(figures: Sequence[tuple[str, float, int]], compact: bool) -> s
     return (
         '<div class="rse-demo-figures">'
         + "".join(
-            f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br>{characters:,} characters</div>"
+            f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br> ({characters:,} characters)</div>"
             for name, recall, characters in figures
         )
         + "</div>"
