@@ -56,6 +56,7 @@ not the upload box, whose files Streamlit does not let code set)."""
 STATE_INITIALIZED: Final = "_state_initialized"
 URL_NOTICES: Final = "_url_notices"  # what the opening link asked for and did not get (shown once)
 UPLOADS_CHANGED: Final = "_uploads_changed"
+SIDEBAR_FILES: Final = "_sidebar_files"  # the sidebar box's files at its last change (app_ui.page_state.uploads)
 LINK_UPLOADS: Final = "_link_uploads"  # the uploads the opening link names (query_params.LinkUpload)
 LINK_FILES: Final = "_link_files"  # files given in the link's upload box, kept when the box is gone
 LINK_UPLOAD_BOX: Final = "link_upload_box"
