@@ -20,8 +20,9 @@ from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.sets import SetName, golden_sets
 from rse_core.validation import env_number
 
-from . import keys, link_uploads, messages
+from . import link_uploads, messages
 from .caching import is_private, remember, session_caches
+from .page_state import uploads as upload_state
 from .run_state import RunOutcome
 from .safe_text import clean
 from .samples import list_samples, load_sample_document
@@ -81,7 +82,7 @@ def current_uploads() -> list:
 
 
 def _all_uploads() -> list:
-    sidebar = list(st.session_state.get(keys.UPLOADS) or [])
+    sidebar = upload_state.sidebar_files()
     ids = {upload.file_id for upload in sidebar}
     return sidebar + [upload for upload in link_uploads.kept_files() if upload.file_id not in ids]
 

@@ -56,6 +56,7 @@ not the upload box, whose files Streamlit does not let code set)."""
 STATE_INITIALIZED: Final = "_state_initialized"
 URL_NOTICES: Final = "_url_notices"  # what the opening link asked for and did not get (shown once)
 UPLOADS_CHANGED: Final = "_uploads_changed"
+SIDEBAR_FILES: Final = "_sidebar_files"  # the sidebar box's files at its last change (app_ui.page_state.uploads)
 LINK_UPLOADS: Final = "_link_uploads"  # the uploads the opening link names (query_params.LinkUpload)
 LINK_FILES: Final = "_link_files"  # files given in the link's upload box, kept when the box is gone
 LINK_UPLOAD_BOX: Final = "link_upload_box"
@@ -77,6 +78,7 @@ LLM_API_KEY: Final = "_llm_api_key"  # this session's only copy; never in the UR
 PRESENT: Final = "present_mode"  # the presenter toggle (app.py's sidebar)
 PRESENT_FROM_URL: Final = "_present_from_url"  # the ?present= value last applied
 PRESENT_EXIT: Final = "present_exit"
+FULL_SCREEN_EXIT: Final = "full_screen_exit"  # a full-screen page's exit (app_ui.presenter)
 
 
 def memo_key(name: str) -> str:

@@ -53,6 +53,9 @@ class PageSpec:
     live_chart: bool = False  # its chart is a live chart, which loads its own plotly.js (app_ui.chart_warmup)
     teaching: bool = False  # listed in presenter mode's menu
     default: bool = False  # the page at the app's root (its URL path there is "")
+    # Its own full-screen layout with no sidebar: a menu and an exit at its top, and an address it never
+    # rewrites (a write after the page switch's own history entry would be a second one: Back twice to leave).
+    full_screen: bool = False
 
     @property
     def needs_result(self) -> bool:
@@ -72,6 +75,7 @@ PAGES: tuple[PageSpec, ...] = (
         Section.EXPLORE,
         scope=frozenset(),  # its stories run at fixed settings on their own samples; its sidebar is hidden
         teaching=True,
+        full_screen=True,
     ),
     PageSpec(
         "knowledge_base",

@@ -50,10 +50,10 @@ def page_fragment(spec: PageSpec, render: Callable[[], None]) -> None:
     if spec.needs_result:
         compute_this_run(inputs)
     else:
-        no_result_this_run(inputs)
-    presenter.keep_in_url()
-    if presenter.is_on():
-        presenter.toolbar(spec.title)
+        no_result_this_run(inputs, write_url=not spec.full_screen)
+    if not spec.full_screen:  # a full-screen page leaves the address as the page switch wrote it
+        presenter.keep_in_url()
+    presenter.toolbar(spec)
     render()
     upload_flow.advance(inputs)
 
@@ -86,16 +86,18 @@ def compute_this_run(inputs: state.Inputs) -> None:
         state.sync_url(inputs, outcome.url_uploads)
 
 
-def no_result_this_run(inputs: state.Inputs) -> None:
+def no_result_this_run(inputs: state.Inputs, *, write_url: bool = True) -> None:
     """For a page that reads no result: nothing is scored, and the page's outcome has no result.
 
     The URL still carries the sidebar's settings for the other pages, with the uploads the last
     run named (a page without a result draws no upload box that could change them) or, on a
-    session's first page, the link's own.
+    session's first page, the link's own; unless ``write_url`` is false (a full-screen page, whose
+    address stays as the page switch wrote it, so Back leaves it in one press).
     """
     try:
         uploads = run_state.current_outcome().url_uploads
     except KeyError:  # the session's first run
         uploads = link_uploads.wanted()
     run_state.store_outcome(RunOutcome(url_uploads=uploads))
-    state.sync_url(inputs, uploads)
+    if write_url:
+        state.sync_url(inputs, uploads)

@@ -11,10 +11,13 @@ narration).
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import streamlit as st
 
 from . import keys, navigation, page_catalog
+from .page_catalog import PageSpec
 from .page_state import presenter_mode
 
 CSS = """
@@ -59,22 +62,62 @@ def keep_in_url() -> None:
         del st.query_params[keys.URL_PRESENT]
 
 
-def toolbar(title: str) -> None:
-    """The page's title, the menu (the catalog's teaching pages) and the exit button, in one row at the top;
-    the page's own title is hidden, so the chart moves up."""
-    st.html(CSS)
-    name, menu, leave = st.columns([8, 1.2, 1.6], vertical_alignment="center")
+@dataclass(frozen=True)
+class Exit:
+    """The button at the right of the bar."""
+
+    label: str
+    icon: str
+    key: str
+    on_click: Callable[..., None]
+    args: tuple[str, ...]
+    help: str
+
+
+EXIT_PRESENTER = Exit(
+    "Exit presenter",
+    ":material/close_fullscreen:",
+    keys.PRESENT_EXIT,
+    presenter_mode.exit_presenter,
+    (),
+    "Back to the normal layout with the sidebar and every page.",
+)
+EXIT_FULL_SCREEN = Exit(
+    "Exit demo",
+    ":material/logout:",
+    keys.FULL_SCREEN_EXIT,
+    presenter_mode.leave_full_screen,
+    (page_catalog.DEFAULT_PAGE.url_path,),
+    f"Back to {page_catalog.DEFAULT_PAGE.title}, with the sidebar, your documents and your query.",
+)
+
+
+def toolbar(spec: PageSpec) -> None:
+    """The page's title, a menu and an exit in one row at the top, in presenter mode and on a
+    full-screen page (the Demo, which has no sidebar to leave by); the page's own title is hidden,
+    so the chart moves up. Nothing on other pages."""
+    if is_on():
+        st.html(CSS)
+    if spec.full_screen:
+        _bar(spec.title, page_catalog.PAGES, EXIT_FULL_SCREEN)
+    elif is_on():
+        _bar(spec.title, page_catalog.teaching_pages(), EXIT_PRESENTER)
+
+
+def _bar(title: str, pages: Sequence[PageSpec], leave: Exit) -> None:
+    name, menu, button = st.columns([8, 1.2, 1.6], vertical_alignment="center")
     name.html(f'<div class="rse-present-title">{html.escape(title)}</div>')
     with menu.popover("Menu", icon=":material/menu:", width="stretch"):
-        for spec in page_catalog.teaching_pages():
+        for spec in pages:
             st.page_link(navigation.page(spec.url_path), label=spec.title)
-    leave.button(
-        "Exit presenter",
-        key=keys.PRESENT_EXIT,
-        icon=":material/close_fullscreen:",
-        on_click=presenter_mode.exit_presenter,
+    button.button(
+        leave.label,
+        key=leave.key,
+        icon=leave.icon,
+        on_click=leave.on_click,
+        args=leave.args,
+        help=leave.help,
         width="stretch",
-        help="Back to the normal layout with the sidebar and every page.",
     )
 
 

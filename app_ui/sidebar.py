@@ -52,7 +52,7 @@ def render_uploads(disabled: bool) -> None:
         type=["pdf", "txt", "md"],
         accept_multiple_files=True,
         key=keys.UPLOADS,
-        on_change=uploads.flag_change,
+        on_change=uploads.keep_sidebar_files,
         help="Kept in this session's memory only and dropped when the session ends (see the README). "
         "Segments never cross documents.",
         disabled=disabled,

@@ -1,6 +1,7 @@
 """Demo: three stories on the samples, one step at a time, for a projector.
 
-Large type, no sidebar, one sentence of narration per step, every number computed live from the
+Large type, no sidebar (a menu and an exit at the top instead, :func:`app_ui.presenter.toolbar`),
+one sentence of narration per step, every number computed live from the
 samples at the default parameters with the offline scorer (the sidebar's settings are left
 alone). With an LLM configured (see RSE vs top-k), the last step asks it with RSE's and top-k's
 contexts.
@@ -9,6 +10,7 @@ contexts.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 import streamlit as st
 
@@ -27,15 +29,25 @@ from rse_core.figures.focus import ChunkWindow, overview_strip, story_window, zo
 from rse_core.figures.page_view import THUMBNAIL_ZOOM, all_marks, pages_of, thumbnail_pages
 from rse_core.figures.values import value_chart
 from rse_core.llm.answers import answer_contexts
-from rse_core.teaching.demo_stories import STEP_TITLES, STEPS, STORIES, STORY_BY_KEY, Story, narration, story_facts
+from rse_core.teaching.demo_stories import (
+    STEP_TITLES,
+    STEPS,
+    STORIES,
+    STORY_BY_KEY,
+    Story,
+    StoryFacts,
+    narration,
+    story_facts,
+)
 
 K = demo_state.Keys
 
 MAX_DEMO_PAGES = 3
-# Heights (px) by presenter mode: at 1280x720 the zoomed chart and the overview under it both fit
-# in the first screen, below the narration and the buttons.
+# Heights (px) by presenter mode: at 1280x720 the zoomed chart fits in the first screen below the
+# narration and the buttons (the compact CSS below, at 760 px or less), and in presenter mode the
+# overview under it too.
 CHART_HEIGHT = {False: 440, True: 320}
-COMPARE_HEIGHT = {False: 520, True: 316}
+COMPARE_HEIGHT = {False: 430, True: 316}
 OVERVIEW_HEIGHT = {False: 120, True: 104}
 
 DEMO_CSS = """
@@ -53,6 +65,26 @@ DEMO_CSS = """
 .rse-demo-figures b { font-size: 2.4rem; display: block; }
 .rse-demo-figures-compact { font-size: 1.05rem; gap: 1.6rem; margin: 0.1em 0; line-height: 1.25; }
 .rse-demo-figures-compact b { font-size: 1.6rem; display: inline; margin-right: 0.3em; }
+.rse-demo-question { font-size: 1.45rem; font-weight: 600; color: #0f172a; margin: 0.2em 0; }
+[data-testid="stElementContainer"]:has(iframe[title*="hotkeys"]) { display: none !important; }
+/* A laptop or projector at 720 px: the compact layout without asking, so each step's chart or page
+   stays in the first screen (no round trip: the browser applies it at its own height). */
+@media (max-height: 760px) {
+  [data-testid="stHeader"] { display: none !important; }
+  [data-testid="stMainBlockContainer"] { padding-top: 0.5rem !important; padding-bottom: 1rem !important; }
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.5rem !important; }
+  .rse-narration { font-size: 1.3rem; line-height: 1.3; padding: 0.15em 0.6em; margin: 0.1em 0 0.2em 0; }
+  .rse-demo-step { font-size: 0.95rem; }
+  .rse-demo-point { font-size: 1.1rem; }
+  .rse-demo-question { font-size: 1.15rem; }
+  .rse-demo-figures { font-size: 1.05rem; gap: 1.6rem; margin: 0.1em 0; line-height: 1.25; }
+  .rse-demo-figures b { font-size: 1.6rem; display: inline; margin-right: 0.3em; }
+  .rse-demo-figures br { display: none; }
+  /* the pages themselves, not the strip of all of them, whole in the first screen */
+  [data-testid="stMain"] .rse-thumbs { display: none; }
+  [data-testid="stMain"] .rse-legend { font-size: 0.95rem; }
+  [data-testid="stMain"] [data-testid="stImage"] img { max-height: calc(100vh - 330px); width: auto !important; }
+}
 </style>
 """
 
@@ -74,8 +106,6 @@ def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
 def render() -> None:
     st.html(DEMO_CSS + PAGE_VIEW_CSS)
     demo_state.init()
-    if not presenter.is_on():
-        st.title("RSE in three stories")
     st.segmented_control(
         "Story",
         [story.key for story in STORIES],
@@ -164,15 +194,18 @@ def _page(result: ExtractionResult, story: Story, facts) -> None:
         st.caption(f"The segment runs on to page {segment_pages[-1]}; Explore shows every page.")
 
 
-def _compare(result: ExtractionResult, story: Story, facts) -> None:
-    figures = (
+def _method_figures(result: ExtractionResult, facts: StoryFacts) -> tuple[tuple[str, float, int], ...]:
+    """Each context's name, the share of the answer it covers and its characters."""
+    return (
         ("RSE", facts.rse_recall, facts.rse_characters),
         (f"Top-k (k={facts.k})", facts.top_k_recall, facts.top_k_characters),
         ("Top-k, RSE's characters", facts.budget_recall, result.characters(result.top_k_equal_budget)),
     )
-    present = presenter.is_on()
-    if present:  # one line, so the chart under it stays in the first screen
-        st.html(
+
+
+def _figures_html(figures: Sequence[tuple[str, float, int]], compact: bool) -> str:
+    if compact:  # one line, so the chart under it stays in the first screen
+        return (
             '<div class="rse-demo-figures rse-demo-figures-compact"><div>Of the answer, sent by</div>'
             + "".join(
                 f"<div><b>{recall:.0%}</b>{html.escape(name)} ({characters:,} characters)</div>"
@@ -180,20 +213,29 @@ def _compare(result: ExtractionResult, story: Story, facts) -> None:
             )
             + "</div>"
         )
-    else:
-        st.html(
-            '<div class="rse-demo-figures">'
-            + "".join(
-                f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br>{characters:,} characters</div>"
-                for name, recall, characters in figures
-            )
-            + "</div>"
+    return (
+        '<div class="rse-demo-figures">'
+        + "".join(
+            f"<div><b>{recall:.0%}</b>of the answer sent by {html.escape(name)}<br> ({characters:,} characters)</div>"
+            for name, recall, characters in figures
         )
+        + "</div>"
+    )
+
+
+def _compare(result: ExtractionResult, story: Story, facts: StoryFacts) -> None:
+    present = presenter.is_on()
+    st.html(_figures_html(_method_figures(result, facts), present))
     figure = compare_chart(result, height=COMPARE_HEIGHT[present], compact=present)
     _zoomed(figure, result, story, "compare", K.compare_chart(story.key))
 
 
-def _answers(result: ExtractionResult, story: Story, facts) -> None:
+def _answers(result: ExtractionResult, story: Story, facts: StoryFacts) -> None:
+    """The question and what each of the two contexts holds, then the answer each gets."""
+    st.html(
+        f'<div class="rse-demo-question">Question: {html.escape(_golden(story).query)}</div>'
+        + _figures_html(_method_figures(result, facts)[:2], compact=True)
+    )
     contexts = [context for context in answer_contexts(result) if context.key in ("rse", "top_k")]
     answers_panel.render_settings(K.PREFIX, compact=True)
     answers_panel.render_answers(result, K.PREFIX, contexts, auto_ask=True, show_prompt=False)

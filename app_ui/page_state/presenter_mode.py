@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .. import keys
+from . import page_request
 from .reruns import reruns_app
 
 ON_IN_URL = ("1", "true", "yes", "on")
@@ -35,3 +36,12 @@ def exit_presenter() -> None:
     st.session_state[keys.PRESENT_FROM_URL] = None
     if keys.URL_PRESENT in st.query_params:
         del st.query_params[keys.URL_PRESENT]
+
+
+def leave_full_screen(page: str) -> None:
+    """Callback of a full-screen page's exit: presenter mode off too (the exit promises the sidebar
+    back), then ``page`` opens with the sidebar's settings kept. The address is left alone (the
+    page switch writes it): its ``present`` is marked as applied, so it cannot switch the mode on again."""
+    st.session_state[keys.PRESENT] = False
+    st.session_state[keys.PRESENT_FROM_URL] = st.query_params.get(keys.URL_PRESENT)
+    page_request.request(page)

@@ -16,8 +16,23 @@ READING = "reading"
 
 
 def flag_change() -> None:
-    """``on_change`` of the sidebar's upload box: the next run reads what changed."""
+    """The next run reads what changed."""
     st.session_state[keys.UPLOADS_CHANGED] = True
+
+
+def keep_sidebar_files() -> None:
+    """``on_change`` of the sidebar's upload box: keep its files as the user left them, and read
+    what changed next run.
+
+    Why kept beyond the box: after a link from inside a page (``st.switch_page``), the page opened
+    found the box's value empty while the box still showed the file, and scored without it."""
+    st.session_state[keys.SIDEBAR_FILES] = list(st.session_state.get(keys.UPLOADS) or [])
+    flag_change()
+
+
+def sidebar_files() -> list:
+    """The files in the sidebar's upload box at its last change."""
+    return list(st.session_state.get(keys.SIDEBAR_FILES) or [])
 
 
 def take_change() -> bool:

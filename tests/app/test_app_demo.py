@@ -6,10 +6,11 @@ import html as html_module
 
 import pytest
 
+from app_ui import keys
 from app_ui.samples import SAMPLE_DIR, list_samples
 from rse_core import extract, get_scorer, load_document
 from rse_core.teaching.demo_stories import STEPS, STORIES, narration, story_facts
-from tests.support.apptest_support import chart_specs, html_text, new_app, no_problems, open_page
+from tests.support.apptest_support import browser_reruns, chart_specs, html_text, new_app, no_problems, open_page
 from tests.support.fake_llm import FakeLLM
 
 
@@ -69,7 +70,7 @@ def test_without_an_llm_the_last_step_shows_prompts():
 
 def test_present_link_turns_presenter_mode_on_and_exit_turns_it_off():
     at = new_app(present="1").run()
-    open_page(at, "demo")
+    open_page(at, "worked-example")
     no_problems(at)
     assert at.session_state["present_mode"] is True
     assert not any("Ignored unknown link parameter" in str(w.value) for w in [*at.warning, *at.info])
@@ -78,6 +79,46 @@ def test_present_link_turns_presenter_mode_on_and_exit_turns_it_off():
     at.button(key="present_exit").click().run()
     assert at.session_state["present_mode"] is False and "present" not in at.query_params
     assert not any(b.key == "present_exit" for b in at.button)
+
+
+QUESTION = "How long is the probation period for new hires?"
+
+
+@pytest.mark.parametrize("present", ["0", "1"])
+def test_every_demo_step_has_a_menu_and_an_exit_back_to_explore_with_the_sidebar_and_the_work(present):
+    with browser_reruns() as reruns:
+        at = new_app(docs="employee_handbook", q=QUESTION, present=present).run()
+        open_page(at, "demo")
+        link = dict(at.query_params)
+        for number in range(len(STEPS)):
+            at.session_state["demo_step"] = number
+            at.run()
+            no_problems(at)
+            assert at.button(key=keys.FULL_SCREEN_EXIT).label == "Exit demo"
+            assert any(popover.proto.popover.label == "Menu" for popover in at.get("popover"))
+            assert not any(button.key == keys.PRESENT_EXIT for button in at.button)  # one exit, not two
+            assert dict(at.query_params) == link  # the Demo never writes the address: Back leaves in one press
+        at = reruns.run(at.button(key=keys.FULL_SCREEN_EXIT).click())
+        no_problems(at)
+        assert [title.value for title in at.title] == ["Explore"]
+        assert at.session_state["present_mode"] is False  # the exit brings the sidebar back
+        assert at.session_state[keys.QUERY] == QUESTION
+        assert "employee_handbook" in at.session_state[keys.SAMPLES]
+
+
+def test_the_answers_step_restates_the_question_and_each_contexts_recall_and_characters():
+    story = STORIES[0]
+    at = open_page(new_app().run(), "demo")
+    at.session_state["demo_story"] = story.key
+    at.session_state["demo_step"] = len(STEPS) - 1
+    at.run()
+    no_problems(at)
+    golden = next(q for q in list_samples()[story.sample].golden.queries if q.id == story.query_id)
+    facts = expected_facts(story)
+    page = html_text(at)
+    assert html_module.escape(golden.query) in page
+    assert f"<b>{facts.rse_recall:.0%}</b>RSE ({facts.rse_characters:,} characters)" in page
+    assert f"<b>{facts.top_k_recall:.0%}</b>Top-k (k={facts.k}) ({facts.top_k_characters:,} characters)" in page
 
 
 def test_presenter_toggle_in_the_sidebar():

@@ -98,7 +98,10 @@ def test_a_page_that_needs_no_result_computes_none(spec, calls):
     no_problems(at)
     assert calls["compute"] == 0
     assert result_of(at) is None  # the outcome the page would find has no result
-    assert at.query_params["penalty"] in ("0.2", ["0.2"])  # the link still carries the sidebar's settings
+    if spec.full_screen:  # left as the page switch wrote it: a second write is a second Back press
+        assert not at.query_params
+    else:
+        assert at.query_params["penalty"] in ("0.2", ["0.2"])  # the link still carries the sidebar's settings
 
 
 def test_the_worked_example_scores_nothing_and_the_next_result_page_computes_its_result(calls):

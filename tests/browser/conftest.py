@@ -107,6 +107,18 @@ def wait_for_any_chart(page, timeout: float = 120_000) -> None:
     page.wait_for_function(CHART_DRAWN_JS, timeout=timeout, polling=100)
 
 
+def press_slider_up_to(slider, value: float) -> None:
+    """Press the right arrow on ``slider`` (a range input's locator) until it reads ``value``: on a
+    busy machine a rerun can start between presses and one may be lost, so count what the slider
+    shows rather than the presses sent."""
+    for _ in range(40):
+        if float(slider.input_value()) >= value - 1e-9:
+            return
+        slider.focus()
+        slider.press("ArrowRight")
+        slider.page.wait_for_timeout(150)
+
+
 def wait_for_app(page, timeout: float = 120_000) -> None:
     """Wait until Streamlit has finished running the script (no 'Running...' status)."""
     page.wait_for_selector("[data-testid='stApp']", timeout=timeout)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.pdf_factory import make_pdf
 
-from .conftest import screenshot, value_chart, wait_for_any_chart, wait_for_app
+from .conftest import press_slider_up_to, screenshot, value_chart, wait_for_any_chart, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -96,14 +96,7 @@ def test_explore_flow(app_url, page):
     # Penalty slider, with the keyboard: +0.15 makes segments shorter.
     before = chunks_kept(page)
     slider = page.locator(f"{SIDEBAR} input[type='range'][aria-label='Irrelevant chunk penalty']")
-    # Press until the slider reads 0.35: on a busy machine a rerun can start between presses and
-    # one may be lost, so count what the slider shows rather than the presses sent.
-    for _ in range(40):
-        if float(slider.input_value()) >= 0.35 - 1e-9:
-            break
-        slider.focus()
-        slider.press("ArrowRight")
-        page.wait_for_timeout(150)
+    press_slider_up_to(slider, 0.35)
     settle(page)
     assert_clean(page)
     page.wait_for_function("() => window.location.search.includes('penalty=0.35')", timeout=TIMEOUT)

@@ -201,10 +201,12 @@ def test_demo_presents_and_steps_with_the_keyboard_and_exits(app_url, projector)
     press_until(page, "ArrowRight", "A coolant leak: what top-k drops · step 2 of 5")
     assert_zoomed_with_overview(page)
     shot(page, "present_demo_gapped_step2")
-    page.get_by_role("button", name="Exit presenter").click()
+    # The Demo's own exit (its one exit, presenter or not): Explore, with the sidebar, presenter mode off.
+    page.get_by_role("button", name="Exit demo").click()
     wait_for_app(page)
-    page.get_by_role("button", name="Exit presenter").wait_for(state="detached")
-    assert "present=1" not in page.url
+    page.get_by_role("button", name="Exit demo").wait_for(state="detached")
+    page.locator("[data-testid='stSidebar']").wait_for(state="visible")
+    assert not page.get_by_role("button", name="Exit presenter").is_visible()
 
 
 def test_lesson_headers_confound_and_exercises_at_projector_size(app_url, projector):
