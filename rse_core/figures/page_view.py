@@ -274,6 +274,7 @@ class DrawnPage:
 
     @property
     def refused(self) -> bool:
+        """Not drawn at all: over its budget even at :data:`MIN_DRAWN_ZOOM`."""
         return self.zoom == 0
 
 
