@@ -270,6 +270,7 @@ class DrawnPage:
     page: int
     png: bytes
     zoom: float
+    """The zoom drawn at: the one asked for, a lower one the budget allows, or 0 (refused)."""
     note: str = ""
 
     @property
