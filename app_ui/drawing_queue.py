@@ -11,8 +11,10 @@ asked, one session's costly pages held every other session's images for minutes.
   of each requester ahead of it (:class:`FairQueue`);
 - drawn pages are kept by content (:class:`DrawnPages`): the SHA-256 of the PDF, the page, its
   marks, the zoom and the limits. A page refused or drawn smaller for its cost is kept for every
-  requester, so the same costly page is measured once however often or by whoever it is asked for;
-  an ordinary page is kept for its requester only (no session learns what another opened).
+  requester, and so is its cost: asked for again at another zoom or with other marks, a refused
+  page is refused here without a worker, so the same costly page is measured once however often
+  or by whoever it is asked for. An ordinary page is kept for its requester only (no session
+  learns what another opened).
 
 Nothing here imports Streamlit; the app names the requester (its session id).
 """
@@ -28,10 +30,12 @@ from dataclasses import dataclass, field
 
 from cachetools import LRUCache
 
-from rse_core.figures.page_view import DrawingLimits, DrawnPage, PageDrawing, draw_page
+from rse_core.figures.page_view import DrawingLimits, DrawnPage, PageDrawing, PaintCost, draw_page, refusal
 
 DEFAULT_CACHE_BYTES = 64_000_000
 """Bytes of page images kept by content (a page at zoom 1.3 is about 200 KB: some 300 pages)."""
+COSTS_KEPT = 4_096
+"""Costly pages whose :class:`~rse_core.figures.page_view.PaintCost` is kept (a few dozen bytes each)."""
 
 PageRunner = Callable[..., DrawnPage]
 """Runs ``draw_page(*args)`` somewhere (a worker process: ``WorkerPool.run`` without ``what``)."""
@@ -119,15 +123,24 @@ class DrawnPages:
 
     def __init__(self, max_bytes: int = DEFAULT_CACHE_BYTES) -> None:
         self._data: LRUCache[tuple, DrawnPage] = LRUCache(maxsize=max_bytes, getsizeof=lambda drawn: len(drawn.png))
+        self._costs: LRUCache[tuple[str, int], PaintCost] = LRUCache(maxsize=COSTS_KEPT)
         self._lock = threading.Lock()
 
     def get(self, requester: Hashable, request: PageRequest) -> DrawnPage | None:
+        """The page as drawn before, or refused now from the cost it was measured at (with the
+        marks it had then: marks add a few boxes to a page thousands of operations over)."""
         with self._lock:
-            return (
+            found = (
                 self._data.get(request.costly_key)
                 or self._data.get(("reduced", request))
                 or self._data.get(("own", requester, request))
             )
+            cost = self._costs.get((request.source_hash, request.drawing.page))
+        if found is None and cost is not None:
+            found = refusal(request.drawing.page, cost, request.zoom, request.limits)
+            if found is not None:
+                self.put(requester, request, found)
+        return found
 
     def put(self, requester: Hashable, request: PageRequest, drawn: DrawnPage) -> None:
         if drawn.refused:
@@ -139,6 +152,8 @@ class DrawnPages:
         with self._lock:
             if len(drawn.png) <= self._data.maxsize:
                 self._data[key] = drawn
+            if drawn.note:
+                self._costs[(request.source_hash, request.drawing.page)] = drawn.cost
 
 
 class DrawingScheduler:

@@ -235,6 +235,9 @@ class PaintCost:
     operations: int
     area: float
     """Square points the operations' boxes cover on the page (overlaps counted each time)."""
+    width: float
+    height: float
+    """The page's size in points, which the image's size follows."""
 
     @classmethod
     def of_page(cls, pdf_page) -> PaintCost:
@@ -246,7 +249,7 @@ class PaintCost:
             height = min(y1, bounds.y1) - max(y0, bounds.y0)
             if width > 0 and height > 0:
                 area += width * height
-        return cls(len(log), area)
+        return cls(len(log), area, bounds.width, bounds.height)
 
     def at(self, zoom: float) -> float:
         """Pixels painted when drawn at ``zoom``, each operation's fixed cost included."""
@@ -271,6 +274,7 @@ class DrawnPage:
     png: bytes
     zoom: float
     """The zoom drawn at: the one asked for, a lower one the budget allows, or 0 (refused)."""
+    cost: PaintCost
     note: str = ""
 
     @property
@@ -326,7 +330,7 @@ def draw_pages(source: bytes, drawings: Sequence[PageDrawing], zoom: float, max_
 
 def draw_page(source: bytes, drawing: PageDrawing, zoom: float, limits: DrawingLimits) -> DrawnPage:
     """The page of ``drawing`` with its marks, drawn within ``limits``: at ``zoom`` if its
-    :class:`PaintCost` allows, else at the zoom it allows, else refused (an image saying so).
+    :class:`PaintCost` allows, else at the zoom it allows, else refused (:func:`refusal`).
 
     Raises:
         PageViewTooLargeError: the page's shape fits no image within ``limits.max_pixels``.
@@ -337,17 +341,12 @@ def draw_page(source: bytes, drawing: PageDrawing, zoom: float, limits: DrawingL
     with pymupdf.open(stream=source, filetype="pdf") as pdf:
         pdf_page = pdf.load_page(drawing.page - 1)
         _draw_marks(pymupdf, pdf_page, drawing)
-        width, height = pdf_page.rect.width, pdf_page.rect.height
-        scale = fitted_zoom(width, height, zoom, limits.max_pixels)
         cost = PaintCost.of_page(pdf_page)
+        refused = refusal(drawing.page, cost, zoom, limits)
+        if refused is not None:
+            return refused
+        scale = fitted_zoom(cost.width, cost.height, zoom, limits.max_pixels)
         affordable = cost.affordable_zoom(scale, limits.max_paint)
-        if affordable == 0:
-            message = (
-                f"Page {drawing.page} is too costly to draw ({cost.operations:,} drawing operations covering "
-                f"{cost.area / max(width * height, 1.0):,.0f} times its area; {MAX_PAGE_PAINT_VARIABLE}). "
-                "Read its text instead."
-            )
-            return DrawnPage(drawing.page, _notice_png(pymupdf, width, height, scale, message), 0.0, message)
         pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(affordable, affordable), alpha=False)
         note = ""
         if affordable < scale:
@@ -355,7 +354,25 @@ def draw_page(source: bytes, drawing: PageDrawing, zoom: float, limits: DrawingL
                 f"Page {drawing.page} drawn at {affordable / scale:.0%} of the resolution asked for: its drawing "
                 f"is costly ({cost.operations:,} operations; {MAX_PAGE_PAINT_VARIABLE})."
             )
-        return DrawnPage(drawing.page, pixmap.tobytes("png"), affordable, note)
+        return DrawnPage(drawing.page, pixmap.tobytes("png"), affordable, cost, note)
+
+
+def refusal(page: int, cost: PaintCost, zoom: float, limits: DrawingLimits) -> DrawnPage | None:
+    """The refused ``page`` (an image of its size saying why, cheap to make), if its ``cost`` is
+    over ``limits`` even at :data:`MIN_DRAWN_ZOOM`; ``None`` if it can be drawn. Needs only the
+    cost, so a page measured once is refused again without opening it."""
+    scale = fitted_zoom(cost.width, cost.height, zoom, limits.max_pixels)
+    if cost.affordable_zoom(scale, limits.max_paint):
+        return None
+    from rse_core.documents.pymupdf_import import import_pymupdf
+
+    message = (
+        f"Page {page} is too costly to draw ({cost.operations:,} drawing operations covering "
+        f"{cost.area / max(cost.width * cost.height, 1.0):,.0f} times its area; {MAX_PAGE_PAINT_VARIABLE}). "
+        "Read its text instead."
+    )
+    png = _notice_png(import_pymupdf(), cost.width, cost.height, scale, message)
+    return DrawnPage(page, png, 0.0, cost, message)
 
 
 def _draw_marks(pymupdf, pdf_page, drawing: PageDrawing) -> None:

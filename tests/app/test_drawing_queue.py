@@ -9,7 +9,7 @@ import pymupdf
 import pytest
 
 from app_ui.drawing_queue import DrawingScheduler, DrawnPages, FairQueue, PageRequest, _Task
-from rse_core.figures.page_view import DrawingLimits, DrawnPage, PageDrawing, draw_page
+from rse_core.figures.page_view import DrawingLimits, DrawnPage, PageDrawing, PaintCost, draw_page, png_size
 from tests.support.pdf_factory import make_pdf, make_stroke_heavy_pdf
 
 LIMITS = DrawingLimits()
@@ -84,7 +84,9 @@ def test_a_refused_page_is_remembered_for_every_session_and_never_measured_again
     again = scheduler.draw("attacker", source, [PageDrawing(1, ())], 1.3, LIMITS)
     marked = scheduler.draw("other", source, [PageDrawing(1, (("segment", ((50, 50, 200, 60),), "S1"),))], 1.3, LIMITS)
     assert again == first and marked == first
-    assert calls == [1]  # measured once; the marks do not make it drawable
+    larger = scheduler.draw("other", source, [PageDrawing(1, ())], 2.0, LIMITS)[0]
+    assert larger.refused and png_size(larger.png) == (1190, 1684)  # its notice at the zoom asked for
+    assert calls == [1]  # measured once; neither the marks nor a higher zoom make it drawable
 
 
 def test_an_ordinary_page_is_drawn_once_per_session_and_kept_to_it(counted):
@@ -112,6 +114,6 @@ def test_the_kept_pages_are_bounded_by_bytes():
     cache = DrawnPages(max_bytes=1_000)
     for page in range(1, 20):
         request = PageRequest("hash", PageDrawing(page, ()), 1.0, LIMITS)
-        cache.put("me", request, DrawnPage(page, b"x" * 300, 1.0))
+        cache.put("me", request, DrawnPage(page, b"x" * 300, 1.0, PaintCost(1, 1.0, 595, 842)))
     assert sum(len(drawn.png) for drawn in cache._data.values()) <= 1_000
     assert cache.get("me", PageRequest("hash", PageDrawing(19, ()), 1.0, LIMITS)) is not None

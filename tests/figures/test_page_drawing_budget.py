@@ -87,7 +87,7 @@ def test_the_budget_comes_from_the_environment(tmp_path, monkeypatch):
 def test_the_affordable_zoom_is_the_zoom_asked_or_a_lower_one_within_budget_or_a_refusal(
     operations, area, zoom, budget
 ):
-    cost = PaintCost(operations, area)
+    cost = PaintCost(operations, area, 595, 842)
     fitted = cost.affordable_zoom(zoom, budget)
     if cost.at(zoom) <= budget:
         assert fitted == zoom

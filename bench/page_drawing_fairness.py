@@ -1,0 +1,115 @@
+"""A bystander's page images alone, and while another session asks for a costly PDF's pages.
+
+    python bench/page_drawing_fairness.py                 # RSE_WORKER_PROCESSES=1, as the app runs
+    python bench/page_drawing_fairness.py --rounds 2 --strokes 60000 7000 1500
+
+Both sessions draw through ``app_ui.worker_pool.render_pages`` (the app's path: the fair queue,
+the drawing workers, the content cache) with their own requester ids. The bystander draws what
+opening a sample shows: every page's thumbnail and three pages at the page view's zoom, once per
+zoom in ``--zooms``. The other session loops over the hostile PDF (generated here, never saved:
+one page per ``--strokes`` count of thick page-wide strokes, text under them), each time at a
+new zoom and with new marks, so the cache never spares it the measuring. The drawn-page cache is
+emptied before each phase. Prints each phase's seconds and the ratio (goal: at most 2x), and what
+the drawing budget made of each hostile page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("RSE_WORKER_PROCESSES", "1")
+
+from app_ui import worker_pool  # noqa: E402
+from rse_core import load_document  # noqa: E402
+from rse_core.figures.page_view import SEGMENT, THUMBNAIL_ZOOM, Mark  # noqa: E402
+from tests.support.pdf_factory import make_stroke_heavy_pdf  # noqa: E402
+
+TEXT = "Costly strokes lie over this text, which is cheap to read and slow to draw. " * 5
+
+
+def bystander(document, zooms: list[float]) -> float:
+    """Seconds to draw the thumbnails and three pages at each zoom, as the page view asks for them."""
+    pages = list(range(1, document.page_count + 1))
+    marks = [Mark(document.doc_id, 0, min(len(document.text), 2000), SEGMENT, "S1")]
+    started = time.perf_counter()
+    for zoom in zooms:
+        worker_pool.render_pages(document, pages, marks, THUMBNAIL_ZOOM, requester="bystander")
+        worker_pool.render_pages(document, pages[1:4], marks, zoom, requester="bystander")
+    return time.perf_counter() - started
+
+
+def attacker(document, stop: threading.Event, outcomes: dict[int, str]) -> None:
+    """The hostile PDF's pages, again and again, each time at a zoom (and marks) not yet asked for."""
+    pages = list(range(1, document.page_count + 1))
+    for step in itertools.count():
+        if stop.is_set():
+            return
+        zoom = 0.6 + (step % 240) * 0.01
+        marks = [Mark(document.doc_id, 0, 10 + step % 50, SEGMENT, "S1")]
+        for drawn in worker_pool.draw_pages(document, pages, marks, zoom, requester="attacker"):
+            outcomes[drawn.page] = "refused" if drawn.refused else f"drawn at zoom {drawn.zoom:.2f} (asked {zoom:.2f})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3, help="measurements of each phase (the best is kept)")
+    parser.add_argument("--zooms", type=float, nargs="+", default=[1.3, 1.5, 2.0])
+    parser.add_argument("--strokes", type=int, nargs="+", default=[60_000, 7_000, 1_500])
+    parser.add_argument("--sample", default=str(ROOT / "sample_docs" / "annual_report.pdf"))
+    arguments = parser.parse_args()
+
+    own = load_document(Path(arguments.sample))
+    hostile_pages = [make_stroke_heavy_pdf(count, text=TEXT) for count in arguments.strokes]
+    hostile = load_document(_joined(hostile_pages), name="strokes.pdf")
+    print(
+        f"RSE_WORKER_PROCESSES={os.environ['RSE_WORKER_PROCESSES']} (drawing workers: "
+        f"{worker_pool.shared_pool(worker_pool.DRAWING).settings.processes}); bystander: {own.name}, "
+        f"{own.page_count} pages; hostile: {len(hostile.layout.source) / 1e6:.1f} MB, strokes per page "
+        f"{arguments.strokes}"
+    )
+    scheduler = worker_pool.drawing_scheduler()
+    worker_pool.render_pages(own, [1], [], 0.3, requester="warm-up")  # workers started
+    worker_pool.render_pages(own, [1, 2], [], 0.3, requester="warm-up")
+
+    alone = []
+    for _ in range(arguments.rounds):
+        scheduler.cache._data.clear()
+        alone.append(bystander(own, arguments.zooms))
+    contended, outcomes = [], {}
+    for _ in range(arguments.rounds):
+        scheduler.cache._data.clear()
+        stop = threading.Event()
+        thread = threading.Thread(target=attacker, args=(hostile, stop, outcomes), daemon=True)
+        thread.start()
+        time.sleep(1.0)  # the hostile pages are being drawn
+        contended.append(bystander(own, arguments.zooms))
+        stop.set()
+        thread.join()
+    print(f"bystander alone:              {min(alone):7.2f} s  (rounds: {', '.join(f'{t:.2f}' for t in alone)})")
+    print(f"bystander with hostile pages: {min(contended):7.2f} s  (rounds: {', '.join(f'{t:.2f}' for t in contended)})")
+    print(f"ratio (best of each):         {min(contended) / min(alone):7.2f}x  (goal: at most 2x)")
+    for page, outcome in sorted(outcomes.items()):
+        print(f"hostile page {page} ({arguments.strokes[page - 1]:,} strokes): {outcome}")
+    worker_pool.shared_pool(worker_pool.DRAWING).shutdown()
+
+
+def _joined(pages: list[bytes]) -> bytes:
+    import pymupdf
+
+    with pymupdf.open() as joined:
+        for data in pages:
+            with pymupdf.open(stream=data, filetype="pdf") as part:
+                joined.insert_pdf(part)
+        return joined.tobytes(deflate=True)
+
+
+if __name__ == "__main__":
+    main()
