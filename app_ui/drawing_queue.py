@@ -142,6 +142,11 @@ class DrawnPages:
                 self.put(requester, request, found)
         return found
 
+    def known_costly(self, request: PageRequest) -> bool:
+        """Whether the page was refused or drawn smaller before (at any zoom, with any marks)."""
+        with self._lock:
+            return (request.source_hash, request.drawing.page) in self._costs
+
     def put(self, requester: Hashable, request: PageRequest, drawn: DrawnPage) -> None:
         if drawn.refused:
             key: tuple = request.costly_key
@@ -158,12 +163,22 @@ class DrawnPages:
 
 class DrawingScheduler:
     """Draws pages with ``run`` on ``dispatchers`` threads, fairly between requesters (0: in the
-    calling thread, no queue, as the tests and a server without workers do), remembering them."""
+    calling thread, no queue, as the tests and a server without workers do), remembering them.
+    A page whose cost is known to be over budget is drawn with ``run_costly`` (default ``run``):
+    the app's runs it at a lower CPU priority."""
 
-    def __init__(self, run: PageRunner, dispatchers: int, cache: DrawnPages | None = None) -> None:
+    def __init__(
+        self,
+        run: PageRunner,
+        dispatchers: int,
+        cache: DrawnPages | None = None,
+        *,
+        run_costly: PageRunner | None = None,
+    ) -> None:
         self.queue = FairQueue()
         self.cache = cache or DrawnPages()
         self._run = run
+        self._run_costly = run_costly or run
         self._dispatchers = dispatchers
         self._threads: list[threading.Thread] = []
         self._pending: dict[tuple, Future] = {}  # (requester, request) -> the task drawing it
@@ -190,7 +205,8 @@ class DrawingScheduler:
     def _drawn(self, requester: Hashable, request: PageRequest, source: bytes) -> DrawnPage:
         found = self.cache.get(requester, request)
         if found is None:
-            found = self._run(draw_page, source, request.drawing, request.zoom, request.limits)
+            run = self._run_costly if self.cache.known_costly(request) else self._run
+            found = run(draw_page, source, request.drawing, request.zoom, request.limits)
             self.cache.put(requester, request, found)
         return found
 

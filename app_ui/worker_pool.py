@@ -7,9 +7,11 @@ upload and PyMuPDF drawing pages held it for seconds, and every other student's 
 that work holds only its own lock, at a lower CPU priority, and the server's threads just wait
 for the answer.
 
-Two pools, so that a page a student is waiting for never queues behind another student's upload:
-one embeds (its tasks are long: a batch of 32 chunks takes seconds) at a lower CPU priority, one
-draws pages (tens of milliseconds a page) at the server's priority.
+Separate pools, so that a page a student is waiting for never queues behind another student's
+upload: one embeds (its tasks are long: a batch of 32 chunks takes seconds) at a lower CPU
+priority, one draws pages (tens of milliseconds a page) at the server's priority, and pages
+already found costly (drawn at a reduced resolution for their cost) are redrawn by a third at the
+lower priority, so they take only the CPU the other sessions leave.
 
 - ``RSE_WORKER_PROCESSES``: workers per pool (default 1, and at least 2 for drawing; ``0`` runs
   the work in the server process, as before, which the tests use). Embedding tasks queue in order,
@@ -74,7 +76,7 @@ PROCESSES_ENV, TIMEOUT_ENV, NICE_ENV, THREADS_ENV = (
 MAX_PROCESSES = 8
 MIN_DRAWING_WORKERS = 2
 """Drawing workers when there are any: one session's costly page never holds the only one."""
-EMBEDDING, DRAWING = "embedding", "drawing"  # the two pools
+EMBEDDING, DRAWING, COSTLY_DRAWING = "embedding", "drawing", "costly drawing"  # the pools
 _POLL = 0.5  # seconds between checks of a running task's time
 
 
@@ -98,14 +100,15 @@ class PoolSettings:
     @classmethod
     def from_environment(cls, kind: str = EMBEDDING) -> PoolSettings:
         """From the ``RSE_WORKER_*`` variables, for the pool of ``kind`` (drawing runs at the
-        server's priority); a bad value raises ``ParameterError`` naming the variable."""
+        server's priority, a page known to be costly at the embedding's lower one); a bad value
+        raises ``ParameterError`` naming the variable."""
         processes = _whole(PROCESSES_ENV, 1, 0, MAX_PROCESSES)
-        if kind == DRAWING and processes:
+        if kind != EMBEDDING and processes:
             processes = max(processes, MIN_DRAWING_WORKERS)
         return cls(
             processes=processes,
             timeout=env_number(TIMEOUT_ENV, 300.0),
-            nice=_whole(NICE_ENV, 10, 0, 19) if kind == EMBEDDING else 0,
+            nice=_whole(NICE_ENV, 10, 0, 19) if kind != DRAWING else 0,
             threads=_whole(THREADS_ENV, DEFAULT_THREADS, 1, 64),
         )
 
@@ -315,7 +318,8 @@ def drawing_scheduler() -> DrawingScheduler:
     """This process's :class:`~app_ui.drawing_queue.DrawingScheduler`: one dispatcher per drawing worker."""
     with _SCHEDULER_LOCK:
         if not _SCHEDULER:
-            pool = shared_pool(DRAWING)
+            pool, costly = shared_pool(DRAWING), shared_pool(COSTLY_DRAWING)
             run = functools.partial(pool.run, what="drawing a PDF page")
-            _SCHEDULER.append(DrawingScheduler(run, pool.settings.processes))
+            run_costly = functools.partial(costly.run, what="drawing a costly PDF page")
+            _SCHEDULER.append(DrawingScheduler(run, pool.settings.processes, run_costly=run_costly))
         return _SCHEDULER[0]

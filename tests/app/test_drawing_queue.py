@@ -89,6 +89,23 @@ def test_a_refused_page_is_remembered_for_every_session_and_never_measured_again
     assert calls == [1]  # measured once; neither the marks nor a higher zoom make it drawable
 
 
+def test_a_page_found_costly_is_redrawn_by_the_costly_runner(counted):
+    run, calls = counted
+    costly_calls: list[int] = []
+
+    def run_costly(task, source, drawing, zoom, limits) -> DrawnPage:
+        costly_calls.append(drawing.page)
+        return task(source, drawing, zoom, limits)
+
+    scheduler = DrawingScheduler(run, 1, run_costly=run_costly)
+    source = make_stroke_heavy_pdf(1_500, pages=2)
+    first = scheduler.draw("attacker", source, [PageDrawing(1, ())], 1.3, LIMITS)[0]
+    assert not first.refused and first.zoom < 1.3 and calls == [1] and costly_calls == []
+    again = scheduler.draw("attacker", source, [PageDrawing(1, ()), PageDrawing(2, ())], 1.4, LIMITS)
+    assert costly_calls == [1] and calls == [1, 2]  # page 2 is not known to be costly yet
+    assert again[0].zoom == first.zoom  # the budget, not the zoom asked for, sets its resolution
+
+
 def test_an_ordinary_page_is_drawn_once_per_session_and_kept_to_it(counted):
     run, calls = counted
     scheduler = DrawingScheduler(run, 2)

@@ -97,6 +97,8 @@ def test_settings_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("RSE_WORKER_PROCESSES", "1")
     assert PoolSettings.from_environment(worker_pool.DRAWING).processes == 2  # a costly page never holds the only one
     assert PoolSettings.from_environment().processes == 1
+    costly = PoolSettings.from_environment(worker_pool.COSTLY_DRAWING)
+    assert (costly.processes, costly.nice) == (2, 10)  # a page known to be costly takes the CPU others leave
     monkeypatch.setenv("RSE_WORKER_PROCESSES", "many")
     with pytest.raises(ParameterError, match="RSE_WORKER_PROCESSES"):
         PoolSettings.from_environment()
@@ -137,7 +139,6 @@ def test_the_shared_pool_is_shut_down_when_the_server_exits(tmp_path):
         import sys
         sys.path.insert(0, {str(ROOT)!r})
         from app_ui import worker_pool
-from app_ui.drawing_queue import DrawingScheduler
         from tests.support import worker_tasks
         pools = [worker_pool.shared_pool(kind) for kind in (worker_pool.EMBEDDING, worker_pool.DRAWING)]
         for pool in pools:
