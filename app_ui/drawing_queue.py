@@ -142,6 +142,12 @@ class DrawnPages:
                 self.put(requester, request, found)
         return found
 
+    def clear(self) -> None:
+        """Forget every page and cost (a benchmark's fresh start)."""
+        with self._lock:
+            self._data.clear()
+            self._costs.clear()
+
     def known_costly(self, request: PageRequest) -> bool:
         """Whether the page was refused or drawn smaller before (at any zoom, with any marks)."""
         with self._lock:

@@ -53,6 +53,9 @@ PAINT_PER_OPERATION = 20_000
 """What one drawing operation costs however small it is drawn (stroking, edge lists), in pixels:
 page-wide strokes measured 75 microseconds each even at zoom 0.05."""
 MIN_DRAWN_ZOOM = 0.1
+NOTICE_ZOOM = 0.6
+"""Highest zoom a refusal's notice is drawn at: it says one sentence, and a refused page asked for
+again at a new zoom gets a new notice, made by the server itself (a few milliseconds)."""
 """Below this a page is not worth drawing: it is refused instead of drawn smaller."""
 THUMBNAIL_ZOOM = 0.2
 MAX_THUMBNAILS = 60
@@ -358,7 +361,7 @@ def draw_page(source: bytes, drawing: PageDrawing, zoom: float, limits: DrawingL
 
 
 def refusal(page: int, cost: PaintCost, zoom: float, limits: DrawingLimits) -> DrawnPage | None:
-    """The refused ``page`` (an image of its size saying why, cheap to make), if its ``cost`` is
+    """The refused ``page`` (an image of its shape saying why, cheap to make), if its ``cost`` is
     over ``limits`` even at :data:`MIN_DRAWN_ZOOM`; ``None`` if it can be drawn. Needs only the
     cost, so a page measured once is refused again without opening it."""
     scale = fitted_zoom(cost.width, cost.height, zoom, limits.max_pixels)
@@ -371,7 +374,7 @@ def refusal(page: int, cost: PaintCost, zoom: float, limits: DrawingLimits) -> D
         f"{cost.area / max(cost.width * cost.height, 1.0):,.0f} times its area; {MAX_PAGE_PAINT_VARIABLE}). "
         "Read its text instead."
     )
-    png = _notice_png(import_pymupdf(), cost.width, cost.height, scale, message)
+    png = _notice_png(import_pymupdf(), cost.width, cost.height, min(scale, NOTICE_ZOOM), message)
     return DrawnPage(page, png, 0.0, cost, message)
 
 
