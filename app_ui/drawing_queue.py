@@ -170,8 +170,10 @@ class DrawnPages:
 class DrawingScheduler:
     """Draws pages with ``run`` on ``dispatchers`` threads, fairly between requesters (0: in the
     calling thread, no queue, as the tests and a server without workers do), remembering them.
-    A page whose cost is known to be over budget is drawn with ``run_costly`` (default ``run``):
-    the app's runs it at a lower CPU priority."""
+    A page whose cost is known to be over budget, and every page of a requester that has asked
+    for one, is drawn with ``run_costly`` (default ``run``; the app's runs at a lower CPU
+    priority): uploading the costly PDF again, as new bytes, does not buy its first measuring
+    back at the server's priority."""
 
     def __init__(
         self,
@@ -185,6 +187,7 @@ class DrawingScheduler:
         self.cache = cache or DrawnPages()
         self._run = run
         self._run_costly = run_costly or run
+        self._costly_requesters: LRUCache[Hashable, bool] = LRUCache(maxsize=COSTS_KEPT)
         self._dispatchers = dispatchers
         self._threads: list[threading.Thread] = []
         self._pending: dict[tuple, Future] = {}  # (requester, request) -> the task drawing it
@@ -211,9 +214,14 @@ class DrawingScheduler:
     def _drawn(self, requester: Hashable, request: PageRequest, source: bytes) -> DrawnPage:
         found = self.cache.get(requester, request)
         if found is None:
-            run = self._run_costly if self.cache.known_costly(request) else self._run
+            with self._lock:
+                costly = requester in self._costly_requesters or self.cache.known_costly(request)
+            run = self._run_costly if costly else self._run
             found = run(draw_page, source, request.drawing, request.zoom, request.limits)
             self.cache.put(requester, request, found)
+        if found.note:
+            with self._lock:
+                self._costly_requesters[requester] = True
         return found
 
     def _submit(self, requester: Hashable, request: PageRequest, source: bytes) -> Future:

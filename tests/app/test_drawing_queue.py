@@ -101,9 +101,14 @@ def test_a_page_found_costly_is_redrawn_by_the_costly_runner(counted):
     source = make_stroke_heavy_pdf(1_500, pages=2)
     first = scheduler.draw("attacker", source, [PageDrawing(1, ())], 1.3, LIMITS)[0]
     assert not first.refused and first.zoom < 1.3 and calls == [1] and costly_calls == []
-    again = scheduler.draw("attacker", source, [PageDrawing(1, ()), PageDrawing(2, ())], 1.4, LIMITS)
-    assert costly_calls == [1] and calls == [1, 2]  # page 2 is not known to be costly yet
-    assert again[0].zoom == first.zoom  # the budget, not the zoom asked for, sets its resolution
+    again = scheduler.draw("someone", source, [PageDrawing(1, ())], 1.4, LIMITS)
+    assert costly_calls == [1] and again[0].zoom == first.zoom  # the budget, not the zoom asked for, sets it
+    scheduler.draw("a third", source, [PageDrawing(2, ())], 1.3, LIMITS)
+    assert calls == [1, 2]  # page 2 was not known to be costly, nor was the session asking for it
+    scheduler.draw(
+        "attacker", make_pdf(["An ordinary page, uploaded after a costly one."]), [PageDrawing(1, ())], 1.0, LIMITS
+    )
+    assert costly_calls == [1, 1]  # every page of a session that asked for a costly one
 
 
 def test_an_ordinary_page_is_drawn_once_per_session_and_kept_to_it(counted):
