@@ -7,13 +7,16 @@ upload and PyMuPDF drawing pages held it for seconds, and every other student's 
 that work holds only its own lock, at a lower CPU priority, and the server's threads just wait
 for the answer.
 
-Two pools, so that a page a student is waiting for never queues behind another student's upload:
-one embeds (its tasks are long: a batch of 32 chunks takes seconds) at a lower CPU priority, one
-draws pages (tens of milliseconds a page) at the server's priority.
+Separate pools, so that a page a student is waiting for never queues behind another student's
+upload: one embeds (its tasks are long: a batch of 32 chunks takes seconds) at a lower CPU
+priority, one draws pages (tens of milliseconds a page) at the server's priority, and pages
+already found costly (drawn at a reduced resolution for their cost) are redrawn by a third at the
+lower priority, so they take only the CPU the other sessions leave.
 
-- ``RSE_WORKER_PROCESSES``: workers per pool (default 1; ``0`` runs the work in the server
-  process, as before, which the tests use). Tasks queue in order, so the uploads of several
-  sessions take turns batch by batch.
+- ``RSE_WORKER_PROCESSES``: workers per pool (default 1, and at least 2 for drawing; ``0`` runs
+  the work in the server process, as before, which the tests use). Embedding tasks queue in order,
+  so the uploads of several sessions take turns batch by batch; pages are drawn one at a time per
+  session, sessions in turn (:mod:`app_ui.drawing_queue`).
 - ``RSE_WORKER_TIMEOUT``: seconds one task may run in a worker (default 300); longer, the worker
   is stopped and the user told.
 - ``RSE_WORKER_NICE``: how much lower the embedding workers' priority is (default 10).
@@ -35,6 +38,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import importlib.machinery
 import logging
 import multiprocessing
@@ -43,7 +47,7 @@ import sys
 import threading
 import time
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -59,6 +63,7 @@ from rse_core.scoring import minilm
 from rse_core.validation import env_number
 
 from . import worker_watchdog
+from .drawing_queue import DrawingScheduler
 
 LOGGER = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -70,7 +75,9 @@ PROCESSES_ENV, TIMEOUT_ENV, NICE_ENV, THREADS_ENV = (
     "RSE_WORKER_THREADS",
 )
 MAX_PROCESSES = 8
-EMBEDDING, DRAWING = "embedding", "drawing"  # the two pools
+MIN_DRAWING_WORKERS = 2
+"""Drawing workers when there are any: one session's costly page never holds the only one."""
+EMBEDDING, DRAWING, COSTLY_DRAWING = "embedding", "drawing", "costly drawing"  # the pools
 _POLL = 0.5  # seconds between checks of a running task's time
 
 
@@ -94,11 +101,15 @@ class PoolSettings:
     @classmethod
     def from_environment(cls, kind: str = EMBEDDING) -> PoolSettings:
         """From the ``RSE_WORKER_*`` variables, for the pool of ``kind`` (drawing runs at the
-        server's priority); a bad value raises ``ParameterError`` naming the variable."""
+        server's priority, a page known to be costly at the embedding's lower one); a bad value
+        raises ``ParameterError`` naming the variable."""
+        processes = _whole(PROCESSES_ENV, 1, 0, MAX_PROCESSES)
+        if kind != EMBEDDING and processes:
+            processes = max(processes, MIN_DRAWING_WORKERS)
         return cls(
-            processes=_whole(PROCESSES_ENV, 1, 0, MAX_PROCESSES),
+            processes=processes,
             timeout=env_number(TIMEOUT_ENV, 300.0),
-            nice=_whole(NICE_ENV, 10, 0, 19) if kind == EMBEDDING else 0,
+            nice=_whole(NICE_ENV, 10, 0, 19) if kind != DRAWING else 0,
             threads=_whole(THREADS_ENV, DEFAULT_THREADS, 1, 64),
         )
 
@@ -283,11 +294,35 @@ def warm_up(model_path: str | None = None) -> None:
         embed_batch(model_path, [])
 
 
-def render_pages(document: Document, pages: list[int], marks: list[Mark], zoom: float) -> list[bytes]:
-    """:func:`rse_core.figures.page_view.render_pages`, drawn by a worker: the marks are laid out
-    here (from the glyph map this process holds), the PDF is drawn and encoded there."""
+def render_pages(
+    document: Document, pages: list[int], marks: list[Mark], zoom: float, *, requester: Hashable = None
+) -> list[bytes]:
+    """:func:`rse_core.figures.page_view.render_pages`, drawn by the workers in turn with other
+    requesters' pages (:mod:`app_ui.drawing_queue`; ``requester``: the session asking): the marks
+    are laid out here (from the glyph map this process holds), each page drawn and encoded there."""
+    return [drawn.png for drawn in draw_pages(document, pages, marks, zoom, requester=requester)]
+
+
+def draw_pages(
+    document: Document, pages: list[int], marks: list[Mark], zoom: float, *, requester: Hashable = None
+) -> list[page_view.DrawnPage]:
+    """Like :func:`render_pages`, each page with the zoom it was drawn at and why, if lowered or refused."""
     drawings = page_view.page_drawings(document, pages, marks, zoom)
-    max_pixels = page_view.max_page_pixels_from_environment()
+    limits = page_view.DrawingLimits.from_environment()
     source = document.layout.source if document.layout is not None else b""
-    pool = shared_pool(DRAWING)
-    return pool.run(page_view.draw_pages, source, drawings, zoom, max_pixels, what="drawing PDF pages")
+    return drawing_scheduler().draw(requester, source, drawings, zoom, limits)
+
+
+_SCHEDULER: list[DrawingScheduler] = []
+_SCHEDULER_LOCK = threading.Lock()
+
+
+def drawing_scheduler() -> DrawingScheduler:
+    """This process's :class:`~app_ui.drawing_queue.DrawingScheduler`: one dispatcher per drawing worker."""
+    with _SCHEDULER_LOCK:
+        if not _SCHEDULER:
+            pool, costly = shared_pool(DRAWING), shared_pool(COSTLY_DRAWING)
+            run = functools.partial(pool.run, what="drawing a PDF page")
+            run_costly = functools.partial(costly.run, what="drawing a costly PDF page")
+            _SCHEDULER.append(DrawingScheduler(run, pool.settings.processes, run_costly=run_costly))
+        return _SCHEDULER[0]

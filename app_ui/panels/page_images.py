@@ -3,6 +3,8 @@ and the Demo share them)."""
 
 from __future__ import annotations
 
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
 from rse_core.figures.page_view import Mark, marks_by_page, png_size
 
 from .. import keys, worker_pool
@@ -18,6 +20,12 @@ PAGES_KEPT = 24  # pages, ~200 KB each
 def png_width(image: bytes) -> int:
     """Pixel width of a PNG, from its header."""
     return png_size(image)[0]
+
+
+def current_requester() -> str | None:
+    """This session's id: whose turn a page is when the workers draw sessions' pages in turn."""
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx is not None else None
 
 
 def page_images(document, pages: list[int], marks: list[Mark], zoom: float, kept: int) -> list[bytes]:
@@ -36,6 +44,7 @@ def page_images(document, pages: list[int], marks: list[Mark], zoom: float, kept
     found = {page: image for page in pages if (image := store.get(image_keys[page])) is not None}
     missing = [page for page in pages if page not in found]
     if missing:
-        for page, image in zip(missing, worker_pool.render_pages(document, missing, marks, zoom), strict=True):
+        drawn = worker_pool.render_pages(document, missing, marks, zoom, requester=current_requester())
+        for page, image in zip(missing, drawn, strict=True):
             found[page] = store[image_keys[page]] = image
     return [found[page] for page in pages]

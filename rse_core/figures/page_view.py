@@ -10,7 +10,9 @@ elsewhere is never marked by mistake. Each kind of mark has its own style:
 - ``top_k``: top-k chunks, underlined with their rank (orange), so they show on top of a segment;
 - ``gold``: a gold span being marked for a golden set (purple), over everything else.
 
-Pages are rendered with PyMuPDF to PNG; text and Markdown documents get the same marks as
+Pages are rendered with PyMuPDF to PNG, each within a painting budget (:class:`PaintCost`): a
+page whose drawing would cost more is drawn at a lower resolution or, if even that is too costly,
+replaced by an image saying so. Text and Markdown documents get the same marks as
 escaped HTML. :func:`~rse_core.documents.reflow.reflow` (re-exported here) joins a PDF's hard line
 breaks for reading only, the same way as the segment panel.
 """
@@ -39,6 +41,22 @@ DEFAULT_MAX_PAGE_PIXELS = 12_000_000
 """Pixels of one rendered page (``RSE_MAX_PAGE_PIXELS``): 36 MB as RGB. An A4 page at the page
 view's highest zoom (4) takes 8 million, so only oversized pages are scaled down."""
 MAX_PAGE_PIXELS_VARIABLE = "RSE_MAX_PAGE_PIXELS"
+DEFAULT_MAX_PAGE_PAINT = 150_000_000
+"""Pixels one page's drawing may paint (``RSE_MAX_PAGE_PAINT``), each operation's bounding box
+counted at the zoom drawn, plus :data:`PAINT_PER_OPERATION` each: under a second of rasterising
+on a busy 2-core server (measured: 3-5 ns a painted pixel). The pages of the bundled samples and
+the external corpus cost at most 36 million at zoom 1.5; a page of 7,000 thick page-wide strokes
+(a 0.25 MB content stream that took 29 s) costs 3.5 billion at zoom 1 and is refused; 2,000 are
+drawn at a fifth of the resolution."""
+MAX_PAGE_PAINT_VARIABLE = "RSE_MAX_PAGE_PAINT"
+PAINT_PER_OPERATION = 20_000
+"""What one drawing operation costs however small it is drawn (stroking, edge lists), in pixels:
+page-wide strokes measured 75 microseconds each even at zoom 0.05."""
+MIN_DRAWN_ZOOM = 0.1
+NOTICE_ZOOM = 0.6
+"""Highest zoom a refusal's notice is drawn at: it says one sentence, and a refused page asked for
+again at a new zoom gets a new notice, made by the server itself (a few milliseconds)."""
+"""Below this a page is not worth drawing: it is refused instead of drawn smaller."""
 THUMBNAIL_ZOOM = 0.2
 MAX_THUMBNAILS = 60
 
@@ -187,8 +205,85 @@ def render_pages(
     :func:`draw_pages` (PyMuPDF draws and encodes, from plain data: a worker process can).
     """
     drawings = page_drawings(document, pages, marks, zoom)
-    max_pixels = max_page_pixels_from_environment() if max_page_pixels is None else max_page_pixels
-    return draw_pages(_layout(document).source, drawings, zoom, max_pixels)
+    limits = DrawingLimits.from_environment()
+    if max_page_pixels is not None:
+        limits = DrawingLimits(max_page_pixels, limits.max_paint)
+    source = _layout(document).source
+    return [draw_page(source, drawing, zoom, limits).png for drawing in drawings]
+
+
+@dataclass(frozen=True)
+class DrawingLimits:
+    """The bounds on drawing one page: pixels of its image and pixels its drawing may paint."""
+
+    max_pixels: int = DEFAULT_MAX_PAGE_PIXELS
+    max_paint: int = DEFAULT_MAX_PAGE_PAINT
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> DrawingLimits:
+        """``RSE_MAX_PAGE_PIXELS`` and ``RSE_MAX_PAGE_PAINT`` (whole numbers above 0), or the defaults."""
+        paint = env_number(MAX_PAGE_PAINT_VARIABLE, DEFAULT_MAX_PAGE_PAINT, environ=environ, whole=True)
+        return cls(max_page_pixels_from_environment(environ), int(paint))
+
+
+@dataclass(frozen=True)
+class PaintCost:
+    """What rasterising a page costs, measured without rasterising it: PyMuPDF's bounding-box log
+    lists every painting operation (fill, stroke, text, image, shading) with its box.
+
+    Why: the content budget (:mod:`rse_core.documents.pdf_budget`) bounds bytes, and a few bytes
+    can ask for a page-wide stroke 40 points thick; its cost is the area it covers, at the zoom drawn.
+    """
+
+    operations: int
+    area: float
+    """Square points the operations' boxes cover on the page (overlaps counted each time)."""
+    width: float
+    height: float
+    """The page's size in points, which the image's size follows."""
+
+    @classmethod
+    def of_page(cls, pdf_page) -> PaintCost:
+        bounds = pdf_page.rect
+        area = 0.0
+        log = pdf_page.get_bboxlog()
+        for _, (x0, y0, x1, y1) in log:
+            width = min(x1, bounds.x1) - max(x0, bounds.x0)
+            height = min(y1, bounds.y1) - max(y0, bounds.y0)
+            if width > 0 and height > 0:
+                area += width * height
+        return cls(len(log), area, bounds.width, bounds.height)
+
+    def at(self, zoom: float) -> float:
+        """Pixels painted when drawn at ``zoom``, each operation's fixed cost included."""
+        return self.operations * PAINT_PER_OPERATION + self.area * zoom * zoom
+
+    def affordable_zoom(self, zoom: float, max_paint: int) -> float:
+        """``zoom``, or the highest lower zoom within ``max_paint`` (0: none at or above :data:`MIN_DRAWN_ZOOM`)."""
+        if self.at(zoom) <= max_paint:
+            return zoom
+        left = max_paint - self.operations * PAINT_PER_OPERATION
+        fitted = math.sqrt(left / self.area) if left > 0 and self.area > 0 else 0.0
+        return fitted if fitted >= MIN_DRAWN_ZOOM else 0.0
+
+
+@dataclass(frozen=True)
+class DrawnPage:
+    """One page as drawn: its PNG, the zoom it was drawn at and, when that is not the zoom asked
+    for, why. A refused page's PNG is a blank page saying so, so any place that shows images
+    shows the reason."""
+
+    page: int
+    png: bytes
+    zoom: float
+    """The zoom drawn at: the one asked for, a lower one the budget allows, or 0 (refused)."""
+    cost: PaintCost
+    note: str = ""
+
+    @property
+    def refused(self) -> bool:
+        """Not drawn at all: over its budget even at :data:`MIN_DRAWN_ZOOM`."""
+        return self.zoom == 0
 
 
 @dataclass(frozen=True)
@@ -232,38 +327,94 @@ def page_drawings(document: Document, pages: Sequence[int], marks: Sequence[Mark
 
 def draw_pages(source: bytes, drawings: Sequence[PageDrawing], zoom: float, max_pixels: int) -> list[bytes]:
     """PNGs of the PDF in ``source`` with each drawing's marks on its page (see :func:`render_pages`)."""
+    limits = DrawingLimits(max_pixels, DrawingLimits.from_environment().max_paint)
+    return [draw_page(source, drawing, zoom, limits).png for drawing in drawings]
+
+
+def draw_page(source: bytes, drawing: PageDrawing, zoom: float, limits: DrawingLimits) -> DrawnPage:
+    """The page of ``drawing`` with its marks, drawn within ``limits``: at ``zoom`` if its
+    :class:`PaintCost` allows, else at the zoom it allows, else refused (:func:`refusal`).
+
+    Raises:
+        PageViewTooLargeError: the page's shape fits no image within ``limits.max_pixels``.
+    """
     from rse_core.documents.pymupdf_import import import_pymupdf  # without the add-ons that load onnxruntime
 
     pymupdf = import_pymupdf()
-    images = []
     with pymupdf.open(stream=source, filetype="pdf") as pdf:
-        for drawing in drawings:
-            pdf_page = pdf.load_page(drawing.page - 1)
-            shape = pdf_page.new_shape()
-            for style, rects, label in drawing.strokes:
-                fill, stroke, opacity = _PDF_STYLE[style]
-                for rect in rects:
-                    box = pymupdf.Rect(rect)
-                    if style == TOP_K:  # an underline: it shows on top of any fill, hides no text
-                        shape.draw_line((box.x0, box.y1 + 0.8), (box.x1, box.y1 + 0.8))
-                        shape.finish(color=_rgb(stroke), width=1.6, stroke_opacity=1.0)
-                        continue
-                    shape.draw_rect(box)
-                    shape.finish(
-                        color=_rgb(stroke) if stroke else None,
-                        fill=_rgb(fill),
-                        fill_opacity=opacity,
-                        stroke_opacity=1.0,
-                        width=0.6 if stroke else 0,
-                    )
-                if style == TOP_K and rects and label:  # the rank, left of the text column
-                    left = min(rect[0] for rect in rects)
-                    shape.insert_text((max(2.0, left - 16), rects[0][3]), label, fontsize=7, color=_rgb(stroke))
-            shape.commit(overlay=True)
-            scale = fitted_zoom(pdf_page.rect.width, pdf_page.rect.height, zoom, max_pixels)
-            pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(scale, scale), alpha=False)
-            images.append(pixmap.tobytes("png"))
-    return images
+        pdf_page = pdf.load_page(drawing.page - 1)
+        _draw_marks(pymupdf, pdf_page, drawing)
+        cost = PaintCost.of_page(pdf_page)
+        refused = refusal(drawing.page, cost, zoom, limits)
+        if refused is not None:
+            return refused
+        scale = fitted_zoom(cost.width, cost.height, zoom, limits.max_pixels)
+        affordable = cost.affordable_zoom(scale, limits.max_paint)
+        pixmap = pdf_page.get_pixmap(matrix=pymupdf.Matrix(affordable, affordable), alpha=False)
+        note = ""
+        if affordable < scale:
+            note = (
+                f"Page {drawing.page} drawn at {affordable / scale:.0%} of the resolution asked for: its drawing "
+                f"is costly ({cost.operations:,} operations; {MAX_PAGE_PAINT_VARIABLE})."
+            )
+        return DrawnPage(drawing.page, pixmap.tobytes("png"), affordable, cost, note)
+
+
+def refusal(page: int, cost: PaintCost, zoom: float, limits: DrawingLimits) -> DrawnPage | None:
+    """The refused ``page`` (an image of its shape saying why, cheap to make), if its ``cost`` is
+    over ``limits`` even at :data:`MIN_DRAWN_ZOOM`; ``None`` if it can be drawn. Needs only the
+    cost, so a page measured once is refused again without opening it."""
+    scale = fitted_zoom(cost.width, cost.height, zoom, limits.max_pixels)
+    if cost.affordable_zoom(scale, limits.max_paint):
+        return None
+    from rse_core.documents.pymupdf_import import import_pymupdf
+
+    message = (
+        f"Page {page} is too costly to draw ({cost.operations:,} drawing operations covering "
+        f"{cost.area / max(cost.width * cost.height, 1.0):,.0f} times its area; {MAX_PAGE_PAINT_VARIABLE}). "
+        "Read its text instead."
+    )
+    png = _notice_png(import_pymupdf(), cost.width, cost.height, min(scale, NOTICE_ZOOM), message)
+    return DrawnPage(page, png, 0.0, cost, message)
+
+
+def _draw_marks(pymupdf, pdf_page, drawing: PageDrawing) -> None:
+    """The marks of ``drawing`` over the page's own content."""
+    shape = pdf_page.new_shape()
+    for style, rects, label in drawing.strokes:
+        fill, stroke, opacity = _PDF_STYLE[style]
+        for rect in rects:
+            box = pymupdf.Rect(rect)
+            if style == TOP_K:  # an underline: it shows on top of any fill, hides no text
+                shape.draw_line((box.x0, box.y1 + 0.8), (box.x1, box.y1 + 0.8))
+                shape.finish(color=_rgb(stroke), width=1.6, stroke_opacity=1.0)
+                continue
+            shape.draw_rect(box)
+            shape.finish(
+                color=_rgb(stroke) if stroke else None,
+                fill=_rgb(fill),
+                fill_opacity=opacity,
+                stroke_opacity=1.0,
+                width=0.6 if stroke else 0,
+            )
+        if style == TOP_K and rects and label:  # the rank, left of the text column
+            left = min(rect[0] for rect in rects)
+            shape.insert_text((max(2.0, left - 16), rects[0][3]), label, fontsize=7, color=_rgb(stroke))
+    shape.commit(overlay=True)
+
+
+def _notice_png(pymupdf, width: float, height: float, zoom: float, message: str) -> bytes:
+    """A blank page of the given size with ``message`` on it, drawn at ``zoom`` (cheap: one text box)."""
+    with pymupdf.open() as pdf:
+        page = pdf.new_page(width=width, height=height)
+        margin = width / 12
+        page.insert_textbox(
+            pymupdf.Rect(margin, margin, width - margin, height - margin),
+            message,
+            fontsize=max(width / 30, 4.0),
+            color=(0.35, 0.1, 0.1),
+        )
+        return page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False).tobytes("png")
 
 
 def png_size(image: bytes) -> tuple[int, int]:

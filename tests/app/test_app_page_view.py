@@ -70,9 +70,9 @@ def test_a_sample_s_pages_are_drawn_once_for_every_session_and_an_upload_s_stay_
     drawn: list[tuple[str, tuple[int, ...]]] = []
     original = worker_pool.render_pages
 
-    def counting(document, pages, marks, zoom):
+    def counting(document, pages, marks, zoom, **named):
         drawn.append((document.doc_id, tuple(pages)))
-        return original(document, pages, marks, zoom)
+        return original(document, pages, marks, zoom, **named)
 
     monkeypatch.setattr(worker_pool, "render_pages", counting)
     query = "What is the policy on working from home or working remotely?"

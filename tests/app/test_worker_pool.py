@@ -7,6 +7,7 @@ down; the root conftest fails the run if a worker outlives it.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import numpy as np
 import pytest
 
 from app_ui import worker_pool
+from app_ui.drawing_queue import DrawingScheduler
 from app_ui.samples import SAMPLE_DIR
 from app_ui.worker_pool import PoolSettings, WorkerError, WorkerPool
 from rse_core import ParameterError, extract, load_document
@@ -91,6 +93,12 @@ def test_settings_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("RSE_WORKER_TIMEOUT", "12.5")
     assert PoolSettings.from_environment() == PoolSettings(processes=0, timeout=12.5)
     assert PoolSettings.from_environment(worker_pool.DRAWING).nice == 0  # a page is waited for: no lower priority
+    assert PoolSettings.from_environment(worker_pool.DRAWING).processes == 0
+    monkeypatch.setenv("RSE_WORKER_PROCESSES", "1")
+    assert PoolSettings.from_environment(worker_pool.DRAWING).processes == 2  # a costly page never holds the only one
+    assert PoolSettings.from_environment().processes == 1
+    costly = PoolSettings.from_environment(worker_pool.COSTLY_DRAWING)
+    assert (costly.processes, costly.nice) == (2, 10)  # a page known to be costly takes the CPU others leave
     monkeypatch.setenv("RSE_WORKER_PROCESSES", "many")
     with pytest.raises(ParameterError, match="RSE_WORKER_PROCESSES"):
         PoolSettings.from_environment()
@@ -105,6 +113,9 @@ def test_pages_drawn_by_a_worker_are_the_same_images(pool):
     drawings = page_view.page_drawings(document, pages, marks, 1.3)
     there = pool.run(page_view.draw_pages, document.layout.source, drawings, 1.3, 12_000_000, what="drawing PDF pages")
     assert there == here
+    scheduler = DrawingScheduler(functools.partial(pool.run, what="drawing a PDF page"), 2)
+    drawn = scheduler.draw("a session", document.layout.source, drawings, 1.3, page_view.DrawingLimits())
+    assert [page.png for page in drawn] == here
 
 
 @pytest.mark.slow

@@ -141,3 +141,22 @@ def make_sized_pdf(width: float, height: float, text: str = "A very large page."
     data = pdf.tobytes(garbage=3, deflate=True)
     pdf.close()
     return data
+
+
+def make_stroke_heavy_pdf(strokes: int, pages: int = 1, text: str = "", width: float = 40) -> bytes:
+    """Pages of text under ``strokes`` thick page-wide strokes each: a few bytes per stroke, costly
+    to rasterise (the area each covers, at every zoom), cheap to extract text from."""
+    pdf = pymupdf.open()
+    for number in range(pages):
+        page = pdf.new_page(width=595, height=842)
+        if text:
+            page.insert_textbox(pymupdf.Rect(50, 50, 545, 800), f"Page {number + 1}. {text}", fontsize=10)
+        shape = page.new_shape()
+        for stroke in range(strokes):
+            x, y = (stroke * 37) % 595, (stroke * 53) % 842
+            shape.draw_polyline([(x, 0), (595 - x, 842), (0, y), (595, 842 - y)])
+            shape.finish(color=(0.1, 0.1, 0.1), width=width, closePath=False, lineCap=1, lineJoin=1)
+        shape.commit()
+    data = pdf.tobytes(deflate=True)
+    pdf.close()
+    return data
