@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 logger = logging.getLogger(__name__)
 
@@ -181,3 +182,14 @@ def server_detail(message: str, *secrets: str | None) -> str:
     if len(text) > SERVER_MESSAGE_CHARS:
         text = text[: SERVER_MESSAGE_CHARS - 3] + "..."
     return f": {text}"
+
+
+def display_url(url: str) -> str:
+    """``url`` without any ``user:password@``, query or fragment: safe in a message."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return urlunsplit((parts.scheme, f"{host}:{port}" if port else host, parts.path, "", ""))

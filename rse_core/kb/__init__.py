@@ -8,11 +8,11 @@ Outside the small core: it imports the core and a vector database (LanceDB by de
 optionally), never the app, the figures or an LLM client. ``python -m rse_core.kb`` is its CLI.
 """
 
+from rse_core.embedders import Embedder, MiniLMEmbedder
 from rse_core.kb.base import KBInfo, KnowledgeBase
 from rse_core.kb.build import BuildProgress, BuildReport, add_paths, build, collect_files, ensure_built
 from rse_core.kb.calibration import BM25_CALIBRATION, DENSE_CEILING, DENSE_SPREAD, dense_calibration
 from rse_core.kb.catalog import DocumentEntry, KnowledgeBaseError
-from rse_core.kb.embedding import Embedder, MiniLMEmbedder
 from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.kb.query import (
     DocumentHits,

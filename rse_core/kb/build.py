@@ -4,7 +4,8 @@ Documents are keyed by the SHA-256 of their bytes (the id ``load_document`` give
 already in the base is skipped before it is parsed, and the same bytes under two names are
 stored once. Work is committed in batches of about ``batch_chunks`` chunks: the store gets the
 chunks, then the catalog records their documents. A build that is killed loses at most the batch
-in flight; running it again skips what was committed and redoes the rest.
+in flight (one the embedder stops with an error loses nothing: the documents embedded before it are
+committed first); running it again skips what was committed and redoes the rest.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
-from rse_core.chunking import chunk_document
+from rse_core.chunking import chunk_document, scoring_text
 from rse_core.documents import load_document
 from rse_core.documents.loading import SUPPORTED_SUFFIXES
+from rse_core.embedders import Embedder
 from rse_core.errors import DocumentError, RSEError, UnsupportedFormatError
 from rse_core.kb.base import KnowledgeBase
 from rse_core.kb.catalog import DocumentEntry, write_bounds
-from rse_core.kb.embedding import Embedder
 from rse_core.kb.store import ChunkRecord
 
 DEFAULT_BATCH_CHUNKS = 256
@@ -186,6 +187,9 @@ def add_paths(
             failed.append((str(path), str(error)))
             report(number + 1, path.name)
             continue
+        except RSEError:  # the embedder failed (an endpoint's error): keep what is embedded, then stop
+            flush(number)
+            raise
         seen.add(entry.doc_id)
         batch.entries.append(entry)
         batch.records.extend(records)
@@ -207,7 +211,7 @@ def _prepare(path: Path, kb: KnowledgeBase) -> tuple[DocumentEntry, list[ChunkRe
     """Load, chunk (as ``chunk_document`` does, with contextual headers) and embed one file."""
     document = load_document(path)
     chunks = chunk_document(document, kb.catalog.chunk_size, headers=kb.catalog.headers)
-    vectors = kb.embedder.embed_chunks(chunks)
+    vectors = kb.embedder.embed_documents([scoring_text(chunk) for chunk in chunks])
     records = [ChunkRecord.of(chunk, vector) for chunk, vector in zip(chunks, vectors, strict=True)]
     entry = DocumentEntry(
         doc_id=document.doc_id,

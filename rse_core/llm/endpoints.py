@@ -35,6 +35,7 @@ from rse_core.llm.answers import (
     LLMProvider,
     LLMSettings,
 )
+from rse_core.remote import display_url
 
 ALLOWED_URLS_VARIABLE = "RSE_LLM_ALLOWED_URLS"
 USER_ENDPOINTS_VARIABLE = "RSE_LLM_USER_ENDPOINTS"
@@ -81,17 +82,6 @@ class Endpoint:
         if settings.provider is not self.provider or settings.resolved_base_url != self.base_url:
             raise LLMEndpointError("These LLM settings are for another endpoint than the key was resolved for.")
         return ChatClient(settings, self.api_key)
-
-
-def display_url(url: str) -> str:
-    """``url`` without any ``user:password@``, query or fragment: safe in a message."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return urlunsplit((parts.scheme, f"{host}:{port}" if port else host, parts.path, "", ""))
 
 
 def normalise_url(url: str) -> str:

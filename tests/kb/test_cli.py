@@ -8,10 +8,9 @@ import sys
 
 import pytest
 
-import rse_core.kb.base as kb_base
 from rse_core import load_document
 from rse_core.cli.kb import main
-from tests.kb.support import ROOT, HashingEmbedder, filler
+from tests.kb.support import ROOT, as_default_embedder, filler
 
 SEGMENT_KEYS = {"document", "start_char", "end_char", "first_page", "last_page", "score", "text"}
 HIT_KEYS = {"document", "start_char", "end_char", "score"}
@@ -62,7 +61,7 @@ def _check_result(data: dict, query: str, folder) -> None:
 
 def test_build_query_batch_info_and_remove_in_process(documents, tmp_path, monkeypatch, capsys):
     """The whole CLI with a model-free embedder standing in for MiniLM (its shape, not the model)."""
-    monkeypatch.setattr(kb_base, "MiniLMEmbedder", HashingEmbedder)
+    as_default_embedder(monkeypatch)
     kb_dir = tmp_path / "kb"
     assert main(["build", str(kb_dir), str(documents)]) == 0
     captured = capsys.readouterr()
@@ -123,7 +122,7 @@ def test_bad_input_is_one_line_on_stderr_and_exit_status_2(tmp_path, args, messa
 
 
 def test_an_empty_query_or_queries_file_is_refused_before_the_model_loads(documents, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(kb_base, "MiniLMEmbedder", HashingEmbedder)
+    as_default_embedder(monkeypatch)
     kb_dir = tmp_path / "kb"
     main(["build", str(kb_dir), str(documents), "--quiet"])
     capsys.readouterr()
