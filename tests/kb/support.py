@@ -75,7 +75,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[str | None]:
+def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[tuple[str | None, str]]:
     """Start ``milvus-lite server`` (milvus-lite's own CLI, a gRPC server in a child process) on
     127.0.0.1 and yield its URI, or ``None`` with the reason printed if it cannot start."""
     try:
@@ -87,7 +87,17 @@ def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[str | 
     port = free_port()
     command = [sys.executable, "-m", "milvus_lite", "server", "--data-dir", str(data_dir)]
     command += ["--host", "127.0.0.1", "--port", str(port)]
-    log = open(data_dir.parent / "milvus-lite.log", "w")  # noqa: SIM115 - closed below
+    with local_server("milvus-lite server", command, port, data_dir.parent / "milvus-lite.log", timeout) as started:
+        yield started
+
+
+@contextmanager
+def local_server(
+    name: str, command: list[str], port: int, log_path: Path, timeout: float
+) -> Iterator[tuple[str | None, str]]:
+    """Run ``command`` (the ``name`` server) (a server told to listen on 127.0.0.1:``port``) until the block ends; yield
+    ``http://127.0.0.1:PORT`` once it accepts connections, or ``None`` and why it did not start."""
+    log = open(log_path, "w")  # noqa: SIM115 - closed below
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + timeout
@@ -101,8 +111,8 @@ def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[str | 
             except OSError:
                 time.sleep(0.2)
         log.flush()
-        tail = (data_dir.parent / "milvus-lite.log").read_text(errors="replace")[-500:]
-        yield None, f"milvus-lite server did not start on 127.0.0.1:{port} within {timeout:.0f} s: {tail}"
+        tail = log_path.read_text(errors="replace")[-500:]
+        yield None, f"{name} did not start on 127.0.0.1:{port} within {timeout:.0f} s: {tail}"
     finally:
         process.terminate()
         try:
