@@ -112,15 +112,11 @@ def check_same_embedder(built: EmbedderIdentity, asked: EmbedderIdentity, where:
     """
     if built.same_vectors_as(asked):
         return
-    if built.describe() == asked.describe():  # same name and size: say what differs
-        differs = [
-            f.name
-            for f in fields(EmbedderIdentity)
-            if f.compare and getattr(built, f.name) != getattr(asked, f.name) and f.name != "dimension"
-        ]
-        detail = f" with another {', '.join(differs)}"
-    else:
-        detail = ""
+    differs = [
+        f.name for f in fields(EmbedderIdentity) if f.compare and getattr(built, f.name) != getattr(asked, f.name)
+    ]
+    same_model = not {"provider", "model", "dimension"} & set(differs)
+    detail = f" with another {', '.join(differs)}" if same_model else ""  # the names alone would not tell them apart
     raise EmbedderMismatchError(
         f"{where} was built with {built.describe()}; you asked for {asked.describe()}{detail}: their vectors "
         f"cannot be compared. Query it with its own embedder (leave the embedder out), or build a new base."

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
 
-from tests.support.fake_server import FakeServer, send_json_bytes
+from tests.support.fake_server import FakeServer, QuietHandler, send_json_bytes
 
 _WORD = re.compile(r"[a-z0-9]+")
 FAILURE_MODES = ("server_error", "rate_limited", "wrong_dimension", "nan", "truncated", "unauthorized")
@@ -100,13 +100,7 @@ class FakeEmbeddings(FakeServer):
 
 
 def _make_handler(fake: FakeEmbeddings) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
+    class Handler(QuietHandler):
         def do_POST(self) -> None:
             raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
             body = json.loads(raw) if raw else {}
