@@ -148,8 +148,6 @@ class OpenAIEmbedder:
         """429, 5xx and a dropped connection are transient; a refused connection, a timeout and
         every other answer are final. The client's exceptions are never the cause (their text may
         quote the request)."""
-        import httpx
-
         openai = self._openai
         if isinstance(error, openai.APIStatusError):
             status = error.status_code or 0
@@ -160,7 +158,7 @@ class OpenAIEmbedder:
                 f"{self.source} did not answer within {self._timeout:g} s; try a smaller batch."
             )
         if isinstance(error, openai.APIConnectionError):
-            if isinstance(error.__cause__, httpx.ConnectError):
+            if _refused(error.__cause__):
                 return EmbeddingServiceError(
                     f"Could not connect to {self.source}; check the URL and that it is running."
                 )
@@ -198,3 +196,9 @@ def _in_order(data: Any, count: int, source: str) -> list[Sequence[float]]:
             raise EmbeddingServiceError(f"{source} numbered its vectors wrongly (index {str(index)[:20]!r}).")
         rows[index] = getattr(item, "embedding", None)
     return rows
+
+
+def _refused(cause: BaseException | None) -> bool:
+    """The connection was never made (a wrong URL, a server not running): the transport's
+    ``ConnectError``, by name, since the client's transport may be ``httpx`` or its successor ``httpx2``."""
+    return cause is not None and any(kind.__name__ == "ConnectError" for kind in type(cause).__mro__)

@@ -110,6 +110,26 @@ def test_build_query_batch_info_and_remove_in_process(documents, tmp_path, monke
         (["build", "{tmp}/kb", "{tmp}/missing.pdf"], "No such file or folder"),
         (["query", "{tmp}"], "one of the arguments -q/--query --batch is required"),
         (["frobnicate"], "invalid choice"),
+        (
+            ["build", "{tmp}/kb", "{root}/README.md", "--embedder", "word2vec"],
+            "Unknown embedder 'word2vec': use minilm,",
+        ),
+        (
+            ["build", "{tmp}/kb", "{root}/README.md", "--base-url", "http://127.0.0.1:9/v1"],
+            "need --embedder openai:MODEL",
+        ),
+        (
+            [
+                "build",
+                "{tmp}/kb",
+                "{root}/README.md",
+                "--embedder",
+                "openai:e5",
+                "--base-url",
+                "http://u:pw@127.0.0.1:9/v1",
+            ],
+            "Could not connect to the embeddings endpoint http://127.0.0.1:9/v1 (model 'e5')",
+        ),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_exit_status_2(tmp_path, args, message):
