@@ -7,15 +7,17 @@ import dataclasses
 import json
 import math
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rse_core.embedders import EmbedderIdentity, SentenceTransformerEmbedder, check_same_embedder
+from rse_core.embedders import EmbedderIdentity, SentenceTransformerEmbedder, check_same_embedder, embedder_from_name
 from rse_core.embedders.batches import checked_vectors, embed_in_batches
-from rse_core.errors import EmbedderMismatchError, EmbeddingServiceError, ScorerUnavailableError
+from rse_core.errors import EmbedderMismatchError, EmbeddingServiceError, MissingExtraError, ScorerUnavailableError
 
 SOURCE = "the test endpoint"
 texts = st.text(max_size=20)
@@ -137,3 +139,18 @@ def test_a_model_folder_is_known_by_its_files_not_its_place(tmp_path):
 def test_a_folder_that_is_not_a_model_is_refused(tmp_path):
     with pytest.raises(ScorerUnavailableError, match="not a sentence-transformers model folder"):
         SentenceTransformerEmbedder(tmp_path)
+
+
+def test_importing_the_knowledge_base_loads_no_embedding_client_or_model():
+    code = "import sys, rse_core.kb, rse_core.embedders\nprint([m for m in ('openai', 'cohere', 'torch') if m in sys.modules])"
+    completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert completed.stdout.strip() == "[]"
+
+
+def test_an_endpoint_embedder_without_its_client_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "openai", None)
+    with pytest.raises(
+        MissingExtraError,
+        match=r"The OpenAI-compatible embedder needs the 'openai' package: pip install 'rse-explorer\[llm\]'",
+    ):
+        embedder_from_name("openai:e5", "http://127.0.0.1:9/v1")
