@@ -142,7 +142,12 @@ def test_a_folder_that_is_not_a_model_is_refused(tmp_path):
 
 
 def test_importing_the_knowledge_base_loads_no_embedding_client_or_model():
-    code = "import sys, rse_core.kb, rse_core.embedders\nprint([m for m in ('openai', 'cohere', 'torch') if m in sys.modules])"
+    code = "\n".join(
+        [
+            "import sys, rse_core.kb, rse_core.embedders",
+            "print([m for m in ('openai', 'cohere', 'torch') if m in sys.modules])",
+        ]
+    )
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert completed.stdout.strip() == "[]"
 
