@@ -32,9 +32,8 @@ def check_batching(batch_size: int, in_flight: int, most_per_request: int) -> No
     Raises:
         ParameterError: either is not a whole number in its range.
     """
-    for name, value, high in (("batch_size", batch_size, most_per_request), ("in_flight", in_flight, MAX_IN_FLIGHT)):
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= high:
-            raise ParameterError(f"{name} must be a whole number from 1 to {high}; got {value!r}.")
+    whole_number("batch_size", batch_size, 1, most_per_request)
+    whole_number("in_flight", in_flight, 1, MAX_IN_FLIGHT)
 
 
 def embed_in_batches(texts: Sequence[str], call: BatchCall, batch_size: int, in_flight: int, source: str) -> list:
@@ -109,12 +108,25 @@ def _length(row: object, number: int, source: str) -> int:
     return len(row)
 
 
-def finite_number(name: str, value: object, minimum: float) -> float:
-    """``value`` as a float above ``minimum``.
+def finite_number(name: str, value: object, minimum: float, *, inclusive: bool = False) -> float:
+    """``value`` as a float above ``minimum`` (or equal to it, when ``inclusive``).
 
     Raises:
-        ParameterError: it is not a finite number above ``minimum``.
+        ParameterError: it is not a finite number in that range.
     """
-    if not isinstance(value, Real) or isinstance(value, bool) or not math.isfinite(value) or value <= minimum:
-        raise ParameterError(f"{name} must be a number above {minimum:g}; got {value!r}.")
+    ok = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or value < minimum or (value == minimum and not inclusive):
+        bound = "at least" if inclusive else "above"
+        raise ParameterError(f"{name} must be a number {bound} {minimum:g}; got {value!r}.")
     return float(value)
+
+
+def whole_number(name: str, value: object, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``.
+
+    Raises:
+        ParameterError: it is not.
+    """
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ParameterError(f"{name} must be a whole number from {low} to {high}; got {value!r}.")
+    return value

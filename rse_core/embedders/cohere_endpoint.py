@@ -7,6 +7,7 @@ and the error messages are the Cohere reranker's (:meth:`~rse_core.scoring.coher
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,9 +15,9 @@ import numpy as np
 
 from rse_core.embedders.batches import check_batching, checked_vectors, embed_in_batches
 from rse_core.embedders.identity import EmbedderIdentity
-from rse_core.errors import EmbeddingServiceError
+from rse_core.errors import AuthenticationError, EmbeddingServiceError
 from rse_core.remote import display_url
-from rse_core.scoring.cohere_rerank import CohereScorer
+from rse_core.scoring.cohere_rerank import DEFAULT_BASE_URL, CohereScorer
 
 PROVIDER = "cohere"
 MOST_TEXTS_PER_REQUEST = 96
@@ -113,3 +114,18 @@ def _float_rows(response: Any, source: str) -> list[Sequence[float]]:
     if not isinstance(rows, list):
         raise EmbeddingServiceError(f"{source} answered without float embeddings.")
     return rows
+
+
+def check_operator_endpoint(base_url: str | None) -> None:
+    """Refuse to send the operator's Cohere key to an endpoint read from a base's files, unless it is
+    the operator's own (``$CO_API_URL`` or Cohere's).
+
+    Raises:
+        AuthenticationError: ``base_url`` is another endpoint; the operator names it to allow it.
+    """
+    operator = (os.environ.get("CO_API_URL") or DEFAULT_BASE_URL).strip().rstrip("/")
+    if base_url and base_url.strip().rstrip("/") != operator:
+        raise AuthenticationError(
+            f"This base was built through Cohere embed at {display_url(base_url)}, not the configured endpoint; "
+            "name it with --base-url to send your Cohere key there."
+        )

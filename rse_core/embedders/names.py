@@ -29,6 +29,7 @@ def embedder_from_name(
     query_prefix: str = "",
     document_prefix: str = "",
     bundled_embeddings: Sequence[Path | str] = (),
+    url_from_record: bool = False,
 ) -> Embedder:
     """The embedder ``name`` stands for (see the module docstring); nothing is loaded or sent yet
     except where the identity needs it.
@@ -38,6 +39,8 @@ def embedder_from_name(
         api_key_env: the variable holding the endpoint's key (default ``OPENAI_API_KEY`` / ``CO_API_KEY``).
         dimension: the size a base recorded (endpoints check their replies against it).
         bundled_embeddings: shipped embeddings the local models look in first (the samples).
+        url_from_record: ``base_url`` comes from a base's record: the operator's key goes only to the
+            operator's own endpoint (:class:`~rse_core.embedders.openai_endpoint.OpenAIEmbedder`).
 
     Raises:
         ParameterError: the name is none of the forms, or a base URL is given for a local model.
@@ -55,9 +58,12 @@ def embedder_from_name(
                 dimension=dimension,
                 query_prefix=query_prefix,
                 document_prefix=document_prefix,
+                url_from_record=url_from_record,
             )
-        from rse_core.embedders.cohere_endpoint import CohereEmbedder
+        from rse_core.embedders.cohere_endpoint import CohereEmbedder, check_operator_endpoint
 
+        if url_from_record:
+            check_operator_endpoint(base_url)
         api_key = os.environ.get(api_key_env, "") if api_key_env else None
         return CohereEmbedder(model, base_url, api_key=api_key, dimension=dimension)
     if base_url:
@@ -72,10 +78,12 @@ def embedder_from_name(
 
 
 def embedder_for(identity: EmbedderIdentity, base_url: str | None = None, **options: object) -> Embedder:
-    """The embedder a knowledge base's record names, made again with its prefixes and dimension."""
+    """The embedder a knowledge base's record names, made again with its prefixes and dimension,
+    at ``base_url`` (the operator's) or else the endpoint the record names."""
     return embedder_from_name(
         identity.name,
-        base_url,
+        base_url or identity.endpoint or None,
+        url_from_record=not base_url and bool(identity.endpoint),
         dimension=identity.dimension,
         query_prefix=identity.query_prefix,
         document_prefix=identity.document_prefix,

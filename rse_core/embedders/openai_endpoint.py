@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from rse_core.embedders.batches import check_batching, checked_vectors, embed_in_batches, finite_number
+from rse_core.embedders.batches import check_batching, checked_vectors, embed_in_batches, finite_number, whole_number
 from rse_core.embedders.identity import EmbedderIdentity
 from rse_core.errors import AuthenticationError, EmbeddingServiceError, ParameterError, RateLimitError, ScorerError
 from rse_core.extras import import_optional
@@ -54,6 +54,9 @@ class OpenAIEmbedder:
         query_prefix, document_prefix: put before each query / text (e5-style models need them).
         batch_size: texts per request; in_flight: requests open at once during a build.
         timeout: seconds per request; max_retries: extra attempts after a 429, a 5xx or a dropped connection.
+        url_from_record: ``base_url`` was read from a knowledge base's files, not given by the operator:
+            the key is sent there only if it is the operator's endpoint (``$OPENAI_BASE_URL`` or OpenAI's),
+            as the LLM endpoints' rules have it, so a base copied from elsewhere cannot collect the key.
 
     Raises:
         AuthenticationError: OpenAI's own endpoint and no key in ``api_key_env``.
@@ -75,6 +78,7 @@ class OpenAIEmbedder:
         timeout: float = 60.0,
         max_retries: int = 4,
         retry_base_delay: float = 1.0,
+        url_from_record: bool = False,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise ParameterError(
@@ -87,6 +91,10 @@ class OpenAIEmbedder:
                 f"The embeddings base URL must start with http:// or https://; got {display_url(url)!r}."
             )
         key = os.environ.get(api_key_env, "").strip()
+        operator_url = (os.environ.get(BASE_URL_VARIABLE) or DEFAULT_BASE_URL).strip().rstrip("/")
+        self._withheld = bool(key) and url_from_record and url != operator_url
+        if self._withheld:  # a URL read from a base's files, not the operator's: the key does not follow it
+            key = ""
         if not key and url == DEFAULT_BASE_URL:
             raise AuthenticationError(
                 f"No OpenAI API key: set {api_key_env} (or name another variable with --api-key-env)."
@@ -98,7 +106,10 @@ class OpenAIEmbedder:
         self._prefixes = (query_prefix, document_prefix)
         self._batching = (batch_size, in_flight)
         self._timeout = finite_number("timeout", timeout, 0)
-        self._policy = RetryPolicy(max_retries, finite_number("retry_base_delay", retry_base_delay, -1))
+        self._policy = RetryPolicy(
+            whole_number("max_retries", max_retries, 0, 10),
+            finite_number("retry_base_delay", retry_base_delay, 0, inclusive=True),
+        )
         self._key = key or None  # kept to scrub it from any text we pass on
         self._openai = import_optional("openai", "The OpenAI-compatible embedder")
         self._client = self._openai.OpenAI(api_key=key or NO_KEY, base_url=url, max_retries=0, timeout=self._timeout)
@@ -171,7 +182,10 @@ class OpenAIEmbedder:
     def _status_error(self, status: int, body: object, attempts: int) -> ScorerError:
         detail = server_detail(body_message(body), self._key)
         if status in (401, 403):
-            return AuthenticationError(f"{self.source} refused the API key (HTTP {status}{detail}).")
+            withheld = " (the key is sent to a base's recorded endpoint only when named with --base-url)"
+            return AuthenticationError(
+                f"{self.source} refused the API key (HTTP {status}{detail}){withheld if self._withheld else ''}."
+            )
         if status == 429:
             return RateLimitError(f"{self.source} kept rate-limiting (HTTP 429 on {attempts} attempt(s)); try later.")
         if status >= 500:

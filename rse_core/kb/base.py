@@ -125,7 +125,7 @@ class KnowledgeBase:
         """
         if self._embedder is None:
             recorded = self.catalog.embedder
-            embedder = embedder_for(recorded, recorded.endpoint or None)
+            embedder = embedder_for(recorded)
             check_same_embedder(recorded, embedder.identity, str(self.path))
             self._embedder = embedder
         return self._embedder

@@ -220,6 +220,8 @@ def test_an_endpoint_failure_is_one_clear_error_and_the_stored_part_resumes(
         *_texts_of(documents[1]),
         *_texts_of(documents[2]),
     ]
+    # The recorded URL is not the operator's (OPENAI_BASE_URL): the key did not follow it there.
+    assert all(request.authorization == "Bearer no-key" for request in fake.requests[before:])
     kb = KnowledgeBase.open(kb_dir)
     result = query_kb(kb, "Where is the coolant pump?")
     assert {segment.doc_name for segment in result.segments} <= {p.name for p in documents}
@@ -228,7 +230,8 @@ def test_an_endpoint_failure_is_one_clear_error_and_the_stored_part_resumes(
 
 
 def test_cohere_embed_through_the_cohere_client(fake, documents, tmp_path, monkeypatch):
-    monkeypatch.setenv("CO_API_KEY", KEY)  # the operator's key: a base reopened by its record finds it there
+    monkeypatch.setenv("CO_API_KEY", KEY)  # the operator's key and endpoint: a base reopened by its record finds them
+    monkeypatch.setenv("CO_API_URL", fake.url)
     kb_dir = tmp_path / "kb"
     embedder = CohereEmbedder("embed-english-v3.0", fake.url, api_key=KEY)
     fake.schedule("rate_limited", request=2)
@@ -245,6 +248,28 @@ def test_cohere_embed_through_the_cohere_client(fake, documents, tmp_path, monke
     fake.schedule("nan", request=len(fake.requests) + 1)
     with pytest.raises(EmbeddingServiceError, match=r"Cohere embed at http://127\.0\.0\.1:\d+ .* NaN"):
         CohereEmbedder("embed-english-v3.0", fake.url, api_key=KEY, dimension=16).embed_query("pump")
+
+
+def test_the_key_goes_to_a_recorded_endpoint_only_when_the_operator_named_it(fake, documents, tmp_path, monkeypatch):
+    kb_dir = tmp_path / "kb"
+    build(kb_dir, documents[:1], embedder=OpenAIEmbedder("e5", f"{fake.url}/v1"))
+    assert {request.authorization for request in fake.requests} == {f"Bearer {KEY}"}  # named by the operator
+    fake.schedule("unauthorized", request=len(fake.requests) + 1)
+    with pytest.raises(AuthenticationError, match="the key is sent to a base's recorded endpoint only when named"):
+        query_kb(KnowledgeBase.open(kb_dir), "pump")
+    assert fake.requests[-1].authorization == "Bearer no-key"
+    monkeypatch.setenv("OPENAI_BASE_URL", f"{fake.url}/v1")  # the operator's own endpoint: its key goes there
+    query_kb(KnowledgeBase.open(kb_dir), "pump")
+    assert fake.requests[-1].authorization == f"Bearer {KEY}"
+
+
+def test_a_cohere_base_from_elsewhere_does_not_get_the_key(fake, documents, tmp_path, monkeypatch):
+    monkeypatch.setenv("CO_API_KEY", KEY)
+    build(tmp_path / "kb", documents[:1], embedder=CohereEmbedder("embed-english-v3.0", fake.url))
+    requests = len(fake.requests)
+    with pytest.raises(AuthenticationError, match=r"Cohere embed at http://127\.0\.0\.1:\d+, not the configured"):
+        query_kb(KnowledgeBase.open(tmp_path / "kb"), "pump")
+    assert len(fake.requests) == requests
 
 
 def test_embedder_names_are_parsed_once_for_every_caller(fake):
