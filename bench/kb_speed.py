@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from rse_core import chunk_document, load_document  # noqa: E402
 from rse_core.chunking import scoring_text  # noqa: E402
+from rse_core.embedders import EmbedderIdentity  # noqa: E402
 from rse_core.kb import KnowledgeBase, MiniLMEmbedder, build, query_kb  # noqa: E402
 from rse_core.kb.catalog import DocumentEntry, write_bounds  # noqa: E402
 from rse_core.kb.store import ChunkRecord  # noqa: E402
@@ -61,13 +62,12 @@ WORDS = [f"w{n}" for n in range(5000)]
 class SyntheticEmbedder:
     """Stands in for MiniLM on a synthetic base: queries are given as vectors (see ``embed_query``)."""
 
-    model = "synthetic"
-    dimension = DIM
+    identity = EmbedderIdentity(name="synthetic", provider="synthetic", model="synthetic", dimension=DIM)
 
     def __init__(self) -> None:
         self.next_query: np.ndarray | None = None
 
-    def embed_chunks(self, chunks):
+    def embed_documents(self, texts):
         raise NotImplementedError("a synthetic base is written straight into the store")
 
     def embed_query(self, query: str) -> np.ndarray:

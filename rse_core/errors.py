@@ -51,6 +51,10 @@ class SearchTooLargeError(ParameterError):
     """The segment search would need more memory than allowed (too many chunks x max_length)."""
 
 
+class EmbedderMismatchError(ParameterError):
+    """A knowledge base was asked to use another embedder than the one its vectors came from."""
+
+
 class QueryError(RSEError, ValueError):
     """The query cannot be used (for example, it is empty)."""
 
@@ -73,6 +77,11 @@ class RateLimitError(ScorerError):
 
 class ScoringServiceError(ScorerError):
     """The scoring service could not be reached, timed out, or answered something unusable."""
+
+
+class EmbeddingServiceError(ScoringServiceError):
+    """An embedding endpoint failed, or answered with vectors that cannot be stored (wrong count or
+    dimension, NaN)."""
 
 
 class TooManyChunksError(ScorerError):

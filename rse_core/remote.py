@@ -26,7 +26,8 @@ SERVER_MESSAGE_CHARS = 200
 """A server's error message is cut to this many characters in ours."""
 
 # RFC 6750's token68 characters; "[" is not one, so an already redacted "Bearer [api key]" stays as it is.
-_BEARER = re.compile(r"\b(bearer)\s+[A-Za-z0-9\-._~+/]+=*", re.IGNORECASE)
+# Basic: the user:password of a URL (``http://user:pw@host``) that the HTTP client turned into a header.
+_BEARER = re.compile(r"\b(bearer|basic)\s+[A-Za-z0-9\-._~+/]+=*", re.IGNORECASE)
 
 _sleep = time.sleep  # module-level so tests can record the backoff without waiting
 _clock = time.monotonic
@@ -130,7 +131,7 @@ def with_cause(failure: Exception, cause: BaseException) -> Exception:
 
 
 def scrub(text: str, *secrets: str | None) -> str:
-    """``text`` with every secret, and any bearer token, replaced by :data:`REDACTED`."""
+    """``text`` with every secret, and any bearer or basic credentials, replaced by :data:`REDACTED`."""
     for secret in secrets:
         if secret:
             text = text.replace(secret, REDACTED)

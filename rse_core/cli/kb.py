@@ -1,6 +1,6 @@
 """Command line for knowledge bases (``rse-kb``, or ``python -m rse_core.kb`` in a checkout)::
 
-    rse-kb build KB_DIR PATH... [--repair] [--json]   # files or folders; adds to a base
+    rse-kb build KB_DIR PATH... [--embedder NAME] [--repair] [--json]   # files or folders; adds to a base
     rse-kb check KB_DIR [--json]                      # finds a damaged base; exit 1 if it is
     rse-kb query KB_DIR -q QUERY [-q QUERY ...] --json
     rse-kb query KB_DIR --batch QUERIES.txt --json    # one query a line, one JSON line each
@@ -23,7 +23,9 @@ from pathlib import Path
 
 from rse_core.cli.param_options import add_param_options, param_changes
 from rse_core.cli.support import OneLineParser, fail, one_line, run, write_stdout
-from rse_core.errors import QueryError, RSEError
+from rse_core.embedders import DEFAULT_EMBEDDER, Embedder, embedder_for, embedder_from_name
+from rse_core.embedders.names import NAME_FORMS
+from rse_core.errors import ParameterError, QueryError, RSEError
 from rse_core.kb import (
     BuildProgress,
     FirstStage,
@@ -34,6 +36,7 @@ from rse_core.kb import (
     query_kb,
 )
 from rse_core.kb.build import DEFAULT_BATCH_CHUNKS, BuildReport
+from rse_core.kb.catalog import catalog_path, read_catalog
 from rse_core.kb.check import check_base
 from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS
 from rse_core.param_specs import PARAM_SPECS, ParamSpec
@@ -57,6 +60,9 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
         "--milvus-uri", help="keep the chunks on this Milvus server (e.g. http://127.0.0.1:19530) instead of LanceDB"
     )
     build_cmd.add_argument("--collection", default="rse_chunks", help="the Milvus collection (with --milvus-uri)")
+    add_embedder_options(
+        build_cmd, f"for a new base (default {DEFAULT_EMBEDDER}); a base keeps the one it was built with"
+    )
     build_cmd.add_argument(
         "--repair",
         action="store_true",
@@ -101,6 +107,7 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
         help="rank chunks within their own document for the decay (default: across the selected documents)",
     )
     query_cmd.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
+    add_embedder_options(query_cmd, "default: the one the base was built with (another is refused)")
     add_param_options(query_cmd, (spec for spec in specs if spec.knowledge_base))
 
     info_cmd = commands.add_parser("info", help="documents, chunks and size of a knowledge base")
@@ -111,6 +118,34 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
     remove_cmd.add_argument("kb_dir")
     remove_cmd.add_argument("documents", nargs="+")
     return parser
+
+
+def add_embedder_options(command: argparse.ArgumentParser, default_help: str) -> None:
+    command.add_argument("--embedder", help=f"{NAME_FORMS}; {default_help}")
+    command.add_argument(
+        "--base-url", help="the endpoint's API root for openai:/cohere: embedders (e.g. http://127.0.0.1:8000/v1)"
+    )
+    command.add_argument(
+        "--api-key-env",
+        help="the environment variable holding the endpoint's key (default OPENAI_API_KEY / CO_API_KEY)",
+    )
+
+
+def chosen_embedder(args: argparse.Namespace) -> Embedder | None:
+    """The embedder the options name; ``None`` leaves it to the base (its record, or the default for a new one).
+
+    ``--base-url`` or ``--api-key-env`` alone reach the base's own endpoint embedder another way.
+    """
+    options = {"api_key_env": args.api_key_env} if args.api_key_env else {}
+    if args.embedder:
+        return embedder_from_name(args.embedder, args.base_url, **options)
+    if not (args.base_url or options):
+        return None
+    if not catalog_path(Path(args.kb_dir)).is_file():
+        raise ParameterError(
+            "--base-url and --api-key-env need --embedder openai:MODEL or cohere:MODEL for a new base."
+        )
+    return embedder_for(read_catalog(Path(args.kb_dir)).embedder, args.base_url, **options)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -139,6 +174,7 @@ def _build(args: argparse.Namespace) -> int:
         args.kb_dir,
         args.paths,
         None if args.quiet or args.json else show,
+        embedder=chosen_embedder(args),
         store=store,
         batch_chunks=args.batch_chunks,
         repair=args.repair,
@@ -200,7 +236,7 @@ def _query(args: argparse.Namespace) -> int:
         rank_across_documents=not args.rank_within_documents,
     )
     params = preset(args.preset).with_changes(**param_changes(args))
-    kb = KnowledgeBase.open(args.kb_dir)
+    kb = KnowledgeBase.open(args.kb_dir, chosen_embedder(args))
     if args.batch is not None:
         groups = [[query] for query in _read_batch(args.batch)]
     else:
@@ -242,13 +278,14 @@ def _info(args: argparse.Namespace) -> int:
             "chunks": info.chunks,
             "bytes": info.bytes,
             "model": info.model,
+            "embedder": kb.catalog.embedder.to_dict(),
             "store": info.store,
         }
         write_stdout(json.dumps(data, ensure_ascii=False) + "\n")
         return 0
     lines = [
         f"{info.path}: {info.documents} documents, {info.chunks:,} chunks, {info.bytes / 1e6:.1f} MB "
-        f"({info.store}, {info.model})"
+        f"({info.store}, {one_line(kb.catalog.embedder.describe())})"
     ]
     lines += [f"  {e.doc_id}  {e.chunks:6,} chunks  {e.pages:4} pages  {one_line(e.name)}" for e in documents]
     write_stdout("\n".join(lines) + "\n")

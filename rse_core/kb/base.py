@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from rse_core.chunking import DEFAULT_CHUNK_HEADERS, DEFAULT_CHUNK_SIZE
+from rse_core.embedders import DEFAULT_EMBEDDER, Embedder, check_same_embedder, embedder_for, embedder_from_name
 from rse_core.kb.catalog import (
     Catalog,
     DamagedBaseError,
@@ -21,7 +22,6 @@ from rse_core.kb.catalog import (
     remove_bounds,
     write_catalog,
 )
-from rse_core.kb.embedding import Embedder, MiniLMEmbedder
 from rse_core.kb.store import ChunkStore, StoredChunk
 from rse_core.kb.writer_lock import LOCK_FILE, writer_lock
 
@@ -94,13 +94,15 @@ class KnowledgeBase:
     @classmethod
     def open(cls, path: str | Path, embedder: Embedder | None = None, *, create_store: bool = False) -> KnowledgeBase:
         """Open a built base; refuse an embedder other than the one it was built with, and a base
-        whose store is missing (unless ``create_store``: a writer about to repair it)."""
+        whose store is missing (unless ``create_store``: a writer about to repair it).
+
+        Raises:
+            EmbedderMismatchError: ``embedder`` is not the one the base records.
+        """
         path = Path(path)
         catalog = read_catalog(path)
-        if embedder is not None and embedder.model != catalog.model:
-            raise KnowledgeBaseError(
-                f"{path} was built with the embedding model {catalog.model}, not {embedder.model}; query it with that."
-            )
+        if embedder is not None:
+            check_same_embedder(catalog.embedder, embedder.identity, str(path))
         store = open_store(path, catalog.store, catalog.dimension, create=create_store)
         if not create_store:
             _check_committed(catalog, store)
@@ -126,11 +128,11 @@ class KnowledgeBase:
                 raise KnowledgeBaseError(f"{path} keeps its chunks in {kb.catalog.store}, not {store}.")
             return kb
         check_new_folder(path)
-        embedder = embedder or MiniLMEmbedder()
+        embedder = embedder or embedder_from_name(DEFAULT_EMBEDDER)
+        identity = embedder.identity  # an endpoint is asked for its dimension before the folder is made
         path.mkdir(parents=True, exist_ok=True)
         catalog = Catalog(
-            model=embedder.model,
-            dimension=embedder.dimension,
+            embedder=identity,
             chunk_size=chunk_size,
             headers=headers,
             store=dict(store or {"kind": "lancedb"}),
@@ -141,14 +143,16 @@ class KnowledgeBase:
 
     @property
     def embedder(self) -> Embedder:
-        """The model the base was built with, created (not loaded) on first use."""
+        """The embedder the base records, created (not loaded) on first use.
+
+        Raises:
+            EmbedderMismatchError: what is installed here makes other vectors (another revision).
+            RSEError: it cannot be made here (a model folder gone, a package or key missing).
+        """
         if self._embedder is None:
-            embedder = MiniLMEmbedder()
-            if embedder.model != self.catalog.model:
-                raise KnowledgeBaseError(
-                    f"{self.path} was built with the embedding model {self.catalog.model}; "
-                    f"only {embedder.model} is available here. Use the bm25 first stage, or rebuild the base."
-                )
+            recorded = self.catalog.embedder
+            embedder = embedder_for(recorded)
+            check_same_embedder(recorded, embedder.identity, str(self.path))
             self._embedder = embedder
         return self._embedder
 

@@ -4,7 +4,8 @@ Documents are keyed by the SHA-256 of their bytes (the id ``load_document`` give
 already in the base is skipped before it is parsed, and the same bytes under two names are
 stored once. Work is committed in batches of about ``batch_chunks`` chunks: the store gets the
 chunks, then the catalog records their documents. A build that is killed loses at most the batch
-in flight; running it again skips what was committed and redoes the rest.
+in flight (one the embedder stops with an error loses nothing: the documents embedded before it are
+committed first); running it again skips what was committed and redoes the rest.
 
 A build reads only the files named and those under the folders named (:mod:`rse_core.kb.sources`:
 links leaving a folder are skipped and listed), holds the base's writer lock throughout
@@ -23,14 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from rse_core.chunking import chunk_document
+from rse_core.chunking import chunk_document, scoring_text
 from rse_core.documents import load_document
 from rse_core.documents.loading import LoadLimits
+from rse_core.embedders import Embedder
 from rse_core.errors import DocumentError, RSEError
 from rse_core.kb.base import KnowledgeBase, check_new_folder
 from rse_core.kb.catalog import DocumentEntry, write_bounds
 from rse_core.kb.check import repair_base
-from rse_core.kb.embedding import Embedder
 from rse_core.kb.sources import SkippedLink, SourceFile, Sources, as_sources, collect_sources
 from rse_core.kb.store import ChunkRecord
 from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS, writer_lock
@@ -193,6 +194,9 @@ def _add_sources(kb: KnowledgeBase, sources: Sources, progress: BuildCallback | 
             failed.append((str(path), str(error)))
             report(number + 1, path.name)
             continue
+        except RSEError:  # the embedder failed (an endpoint's error): keep what is embedded, then stop
+            flush(number)
+            raise
         seen.add(entry.doc_id)
         batch.entries.append(entry)
         batch.records.extend(records)
@@ -224,7 +228,7 @@ def _prepare(source: SourceFile, data: bytes, kb: KnowledgeBase) -> tuple[Docume
     path = source.path
     document = load_document(data, path.name)
     chunks = chunk_document(document, kb.catalog.chunk_size, headers=kb.catalog.headers)
-    vectors = kb.embedder.embed_chunks(chunks)
+    vectors = kb.embedder.embed_documents([scoring_text(chunk) for chunk in chunks])
     records = [ChunkRecord.of(chunk, vector) for chunk, vector in zip(chunks, vectors, strict=True)]
     entry = DocumentEntry(
         doc_id=document.doc_id,

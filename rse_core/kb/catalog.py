@@ -1,6 +1,6 @@
 """The knowledge base's own record: its settings, its documents, and where each chunk ends.
 
-``kb.json`` holds the settings a query must match (embedding model, chunk size, headers, store)
+``kb.json`` holds the settings a query must match (the embedder's identity, chunk size, headers, store)
 and one entry per committed document; it is replaced atomically (a temporary file of its own in
 the same folder, fsync, rename), so a killed build leaves the last committed version and no two
 writers share a temporary file. ``bounds/<doc_id>.npy`` holds each document's
@@ -21,6 +21,8 @@ from typing import BinaryIO
 
 import numpy as np
 
+from rse_core.embedders.identity import EmbedderIdentity
+from rse_core.embedders.local import identity_of_unrecorded_base
 from rse_core.errors import RSEError
 
 CATALOG_FILE = "kb.json"
@@ -53,15 +55,23 @@ class DocumentEntry:
 class Catalog:
     """Settings and documents of one knowledge base (``kb.json``)."""
 
-    model: str
-    dimension: int
+    embedder: EmbedderIdentity
     chunk_size: int
     headers: bool
     store: dict[str, str] = field(default_factory=lambda: {"kind": "lancedb"})
     documents: dict[str, DocumentEntry] = field(default_factory=dict)
 
+    @property
+    def model(self) -> str:
+        return self.embedder.model
+
+    @property
+    def dimension(self) -> int:
+        return self.embedder.dimension
+
     def to_dict(self) -> dict[str, object]:
         data = asdict(self)
+        data["model"], data["dimension"] = self.model, self.dimension  # what readers before ``embedder`` check
         data["format"] = FORMAT
         data["documents"] = [asdict(entry) for entry in self.documents.values()]
         return data
@@ -72,9 +82,15 @@ class Catalog:
             raise KnowledgeBaseError(f"{where} is not a knowledge base of format {FORMAT}.")
         try:
             entries = [DocumentEntry(**entry) for entry in data["documents"]]
+            recorded = data.get("embedder")
+            if recorded is None:
+                embedder = identity_of_unrecorded_base(str(data["model"]), int(data["dimension"]))
+            elif isinstance(recorded, dict):
+                embedder = EmbedderIdentity.from_dict(recorded)
+            else:
+                raise TypeError("the embedder record is not an object")
             return cls(
-                model=str(data["model"]),
-                dimension=int(data["dimension"]),
+                embedder=embedder,
                 chunk_size=int(data["chunk_size"]),
                 headers=bool(data["headers"]),
                 store=dict(data["store"]),

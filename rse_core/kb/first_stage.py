@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from rse_core.embedders import Embedder
 from rse_core.kb.calibration import BM25_CALIBRATION, dense_calibration
-from rse_core.kb.embedding import Embedder
 from rse_core.kb.params import FirstStage
 from rse_core.kb.store import ChunkStore, Hit
 from rse_core.scoring import Calibration

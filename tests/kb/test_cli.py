@@ -8,10 +8,9 @@ import sys
 
 import pytest
 
-import rse_core.kb.base as kb_base
 from rse_core import load_document
 from rse_core.cli.kb import main
-from tests.kb.support import ROOT, HashingEmbedder, filler
+from tests.kb.support import ROOT, as_default_embedder, filler
 
 SEGMENT_KEYS = {"document", "start_char", "end_char", "first_page", "last_page", "score", "text"}
 HIT_KEYS = {"document", "start_char", "end_char", "score"}
@@ -62,7 +61,7 @@ def _check_result(data: dict, query: str, folder) -> None:
 
 def test_build_query_batch_info_and_remove_in_process(documents, tmp_path, monkeypatch, capsys):
     """The whole CLI with a model-free embedder standing in for MiniLM (its shape, not the model)."""
-    monkeypatch.setattr(kb_base, "MiniLMEmbedder", HashingEmbedder)
+    as_default_embedder(monkeypatch)
     kb_dir = tmp_path / "kb"
     assert main(["build", str(kb_dir), str(documents)]) == 0
     captured = capsys.readouterr()
@@ -111,6 +110,26 @@ def test_build_query_batch_info_and_remove_in_process(documents, tmp_path, monke
         (["build", "{tmp}/kb", "{tmp}/missing.pdf"], "No such file or folder"),
         (["query", "{tmp}"], "one of the arguments -q/--query --batch is required"),
         (["frobnicate"], "invalid choice"),
+        (
+            ["build", "{tmp}/kb", "{root}/README.md", "--embedder", "word2vec"],
+            "Unknown embedder 'word2vec': use minilm,",
+        ),
+        (
+            ["build", "{tmp}/kb", "{root}/README.md", "--base-url", "http://127.0.0.1:9/v1"],
+            "need --embedder openai:MODEL",
+        ),
+        (
+            [
+                "build",
+                "{tmp}/kb",
+                "{root}/README.md",
+                "--embedder",
+                "openai:e5",
+                "--base-url",
+                "http://u:pw@127.0.0.1:9/v1",
+            ],
+            "Could not connect to the embeddings endpoint http://127.0.0.1:9/v1 (model 'e5')",
+        ),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_exit_status_2(tmp_path, args, message):
@@ -123,7 +142,7 @@ def test_bad_input_is_one_line_on_stderr_and_exit_status_2(tmp_path, args, messa
 
 
 def test_an_empty_query_or_queries_file_is_refused_before_the_model_loads(documents, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(kb_base, "MiniLMEmbedder", HashingEmbedder)
+    as_default_embedder(monkeypatch)
     kb_dir = tmp_path / "kb"
     main(["build", str(kb_dir), str(documents), "--quiet"])
     capsys.readouterr()

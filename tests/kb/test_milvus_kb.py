@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rse_core.kb import KBQueryParams, KnowledgeBase, build, query_kb
-from tests.kb.support import SAMPLES, HashingEmbedder
+from tests.kb.support import SAMPLES, HashingEmbedder, as_default_embedder
 
 
 def test_a_milvus_base_gives_the_same_segments_as_a_lancedb_base(tmp_path, milvus_uri):
@@ -32,10 +32,9 @@ def test_a_milvus_base_gives_the_same_segments_as_a_lancedb_base(tmp_path, milvu
 def test_the_cli_builds_a_base_on_milvus(tmp_path, milvus_uri, monkeypatch, capsys):
     import json
 
-    import rse_core.kb.base as kb_base
     from rse_core.cli.kb import main
 
-    monkeypatch.setattr(kb_base, "MiniLMEmbedder", HashingEmbedder)
+    as_default_embedder(monkeypatch)
     kb_dir = tmp_path / "kb"
     args = ["build", str(kb_dir), str(SAMPLES[1]), "--milvus-uri", milvus_uri, "--collection", "kb_cli", "--quiet"]
     assert main(args) == 0

