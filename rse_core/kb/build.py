@@ -34,7 +34,7 @@ from rse_core.kb.catalog import DocumentEntry, write_bounds
 from rse_core.kb.check import repair_base
 from rse_core.kb.sources import SkippedLink, SourceFile, Sources, as_sources, collect_sources
 from rse_core.kb.store import ChunkRecord
-from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS, writer_lock
+from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS, LOCK_FILE, writer_lock
 
 DEFAULT_BATCH_CHUNKS = 256
 """Chunks per commit: about 15 s of embedding on a 2-core CPU, the most a killed build loses."""
@@ -265,15 +265,31 @@ def build(
     sources = as_sources(paths)
     kb_dir = Path(kb_dir)
     check_new_folder(kb_dir)
+    made = not kb_dir.exists()
     kb_dir.mkdir(parents=True, exist_ok=True)
-    with writer_lock(kb_dir, wait):
-        kb = KnowledgeBase.create(kb_dir, embedder, store=store)
-        try:
-            repaired = repair_base(kb, rebuild_store=repair)
-            report = add_paths(kb, sources, progress, batch_chunks)
-        finally:
-            kb.close()
+    try:
+        with writer_lock(kb_dir, wait):
+            kb = KnowledgeBase.create(kb_dir, embedder, store=store)
+            try:
+                repaired = repair_base(kb, rebuild_store=repair)
+                report = add_paths(kb, sources, progress, batch_chunks)
+            finally:
+                kb.close()
+    except BaseException:
+        if made:
+            _remove_if_only_the_lock(kb_dir)  # an endpoint that could not be reached leaves no folder behind
+        raise
     return replace(report, repaired=repaired)
+
+
+def _remove_if_only_the_lock(kb_dir: Path) -> None:
+    """Remove a folder this build made when nothing but its writer lock is in it."""
+    try:
+        if all(entry.name == LOCK_FILE for entry in kb_dir.iterdir()):
+            (kb_dir / LOCK_FILE).unlink(missing_ok=True)
+            kb_dir.rmdir()
+    except OSError:  # another writer got there meanwhile: its folder now
+        pass
 
 
 def ensure_built(

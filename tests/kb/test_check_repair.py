@@ -8,12 +8,11 @@ import shutil
 
 import pytest
 
-import rse_core.kb.base as kb_base
 from rse_core.cli.kb import main
 from rse_core.kb import KnowledgeBase
 from rse_core.kb.catalog import read_catalog, write_catalog
 from rse_core.kb.check import ProblemKind, check_base
-from tests.kb.support import HashingEmbedder, filler
+from tests.kb.support import HashingEmbedder, as_default_embedder, filler
 
 QUERY = "Which Grundfos pump moves the coolant?"
 PUMP = "The coolant pump is a Grundfos CR 15 multistage centrifugal pump moving 180 litres a minute.\n\n"
@@ -22,7 +21,7 @@ PUMP = "The coolant pump is a Grundfos CR 15 multistage centrifugal pump moving 
 @pytest.fixture
 def built(tmp_path, monkeypatch, capsys):
     """A base of three documents built by the CLI (model-free embedder); returns (kb_dir, docs)."""
-    monkeypatch.setattr(kb_base, "MiniLMEmbedder", HashingEmbedder)
+    as_default_embedder(monkeypatch)
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "pumps.md").write_text("# Cooling plant\n\n" + filler("valve", 3) + "\n" + PUMP + filler("valve", 2, 2))

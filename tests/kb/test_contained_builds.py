@@ -12,12 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import rse_core.kb.base as kb_base
 from rse_core.cli.kb import main
 from rse_core.errors import DocumentError
 from rse_core.kb import KBQueryParams, KnowledgeBase, build, query_kb
 from rse_core.kb.sources import LEAVES_FOLDER, OutsideFolderError, SourceFile, collect_sources, is_inside
-from tests.kb.support import HashingEmbedder, filler
+from tests.kb.support import HashingEmbedder, as_default_embedder, filler
 
 SECRET = "api_key = 'SECRET-TOKEN-7731'"
 QUERY = "api_key secret token quokka1 quokka2"  # words of the secret file, none of the marker
@@ -52,7 +51,7 @@ def test_a_link_leaving_the_folder_is_skipped_named_and_never_stored(folder_with
 
 
 def test_the_cli_lists_the_skipped_link_in_text_and_json(folder_with_outside_link, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(kb_base, "MiniLMEmbedder", HashingEmbedder)
+    as_default_embedder(monkeypatch)
     docs = folder_with_outside_link
     assert main(["build", str(tmp_path / "kb"), str(docs), "--quiet"]) == 0
     out = capsys.readouterr().out

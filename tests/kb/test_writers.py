@@ -10,12 +10,11 @@ import types
 
 import pytest
 
-import rse_core.kb.base as kb_base
 from rse_core.cli.kb import main
 from rse_core.kb import KnowledgeBase, build
 from rse_core.kb.check import check_base
 from rse_core.kb.writer_lock import BUSY_MESSAGE, BaseBusyError
-from tests.kb.support import HashingEmbedder, build_in_process, filler, hold_writer_lock
+from tests.kb.support import HashingEmbedder, as_default_embedder, build_in_process, filler, hold_writer_lock
 
 
 @pytest.fixture(autouse=True)
@@ -77,7 +76,7 @@ def test_a_second_writer_that_cannot_wait_is_told_in_one_line(
         build(kb_dir, [other], embedder=HashingEmbedder(), wait=0)
     kb = KnowledgeBase.open(kb_dir, HashingEmbedder())
     assert [entry.name for entry in kb.documents.values()] == ["a.md"]
-    monkeypatch.setattr(kb_base, "MiniLMEmbedder", HashingEmbedder)
+    as_default_embedder(monkeypatch)
     assert main(["build", str(kb_dir), str(other), "--wait", "0", "--quiet"]) == 2
     assert capsys.readouterr().err == f"error: {BUSY_MESSAGE}\n"
 
