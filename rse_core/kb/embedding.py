@@ -51,14 +51,13 @@ class MiniLMEmbedder:
 
     def __init__(self, bundled_embeddings: Sequence[Path | str] = (), batch_size: int = 32) -> None:
         from rse_core.scoring.minilm import MiniLMScorer
+        from rse_core.scoring.minilm_onnx import query_batch_encoder
 
-        self._scorer = MiniLMScorer(
-            disk_cache=False,
-            batch_size=batch_size,
-            bundled_embeddings=tuple(bundled_embeddings),
-            max_new_chunks=MAX_CHUNKS_PER_CALL,
-        )
+        options = {"disk_cache": False, "bundled_embeddings": tuple(bundled_embeddings)}
+        self._scorer = MiniLMScorer(**options, batch_size=batch_size, max_new_chunks=MAX_CHUNKS_PER_CALL)
         self._scorer.cache.memory_entries = 4  # a build passes through; nothing is read twice
+        onnx = query_batch_encoder()
+        self._query_scorer = self._scorer if onnx is None else MiniLMScorer(**options, batch_encoder=onnx)
         self.model = self._scorer.model
 
     def embed_chunks(self, chunks: Sequence[Chunk]) -> np.ndarray:
@@ -70,8 +69,17 @@ class MiniLMEmbedder:
         # A query embeds like a one-chunk, header-less document: the scorer then finds the
         # samples' golden queries among the bundled embeddings, and runs the model otherwise.
         as_chunk = Chunk(doc_id="query", index=0, start=0, end=len(query), text=query)
-        return np.asarray(self._scorer.embed_chunks([as_chunk])[0], dtype=np.float32)
+        # Through ONNX Runtime where installed, so a command that only queries never imports torch.
+        return np.asarray(self._query_scorer.embed_chunks([as_chunk])[0], dtype=np.float32)
 
     def preload(self) -> None:
-        """Load the model now (a batch of queries loads it once, before the first)."""
+        """Load the model now (a build loads it once, before the first file)."""
         self._scorer.preload()
+
+    def preload_query(self) -> None:
+        """Load what :meth:`embed_query` runs now (a batch of queries loads it once, before the first)."""
+        encoder = self._query_scorer.batch_encoder
+        if encoder is None:
+            self._query_scorer.preload()
+        else:
+            encoder(None, [])
