@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
 
 from rse_core.chunking import Chunk
+
+if TYPE_CHECKING:
+    from rse_core.scoring.minilm import BatchEncoder
 
 MINILM_DIMENSION = 384
 MAX_CHUNKS_PER_CALL = 1_000_000
@@ -53,12 +56,25 @@ class MiniLMEmbedder:
         from rse_core.scoring.minilm import MiniLMScorer
         from rse_core.scoring.minilm_onnx import query_batch_encoder
 
-        options = {"disk_cache": False, "bundled_embeddings": tuple(bundled_embeddings)}
-        self._scorer = MiniLMScorer(**options, batch_size=batch_size, max_new_chunks=MAX_CHUNKS_PER_CALL)
+        self._bundled = tuple(bundled_embeddings)
+        self._scorer = MiniLMScorer(
+            disk_cache=False,
+            batch_size=batch_size,
+            bundled_embeddings=self._bundled,
+            max_new_chunks=MAX_CHUNKS_PER_CALL,
+        )
         self._scorer.cache.memory_entries = 4  # a build passes through; nothing is read twice
-        onnx = query_batch_encoder()
-        self._query_scorer = self._scorer if onnx is None else MiniLMScorer(**options, batch_encoder=onnx)
+        self._query_scorer = self._scorer
+        self._use_onnx_for_queries(query_batch_encoder())
         self.model = self._scorer.model
+
+    def _use_onnx_for_queries(self, onnx: BatchEncoder | None) -> None:
+        """The one place the query's encoder is chosen: ONNX Runtime when given, so a command
+        that only queries never imports torch; else the documents' torch model."""
+        from rse_core.scoring.minilm import MiniLMScorer
+
+        if onnx is not None and self._query_scorer is self._scorer:
+            self._query_scorer = MiniLMScorer(disk_cache=False, bundled_embeddings=self._bundled, batch_encoder=onnx)
 
     def embed_chunks(self, chunks: Sequence[Chunk]) -> np.ndarray:
         if not chunks:
@@ -69,7 +85,6 @@ class MiniLMEmbedder:
         # A query embeds like a one-chunk, header-less document: the scorer then finds the
         # samples' golden queries among the bundled embeddings, and runs the model otherwise.
         as_chunk = Chunk(doc_id="query", index=0, start=0, end=len(query), text=query)
-        # Through ONNX Runtime where installed, so a command that only queries never imports torch.
         return np.asarray(self._query_scorer.embed_chunks([as_chunk])[0], dtype=np.float32)
 
     def preload(self) -> None:
@@ -77,7 +92,12 @@ class MiniLMEmbedder:
         self._scorer.preload()
 
     def preload_query(self) -> None:
-        """Load what :meth:`embed_query` runs now (a batch of queries loads it once, before the first)."""
+        """Load what :meth:`embed_query` runs now (a batch of queries loads it once, before the first):
+        the ONNX graph, exported first if it is not cached yet (once; later cold commands skip
+        torch), or the torch model where ONNX cannot run."""
+        from rse_core.scoring.minilm_onnx import query_batch_encoder
+
+        self._use_onnx_for_queries(query_batch_encoder(export=True))
         encoder = self._query_scorer.batch_encoder
         if encoder is None:
             self._query_scorer.preload()

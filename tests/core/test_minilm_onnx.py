@@ -83,10 +83,19 @@ def test_rse_onnx_0_sends_queries_to_the_torch_model(monkeypatch):
     assert embedder._query_scorer is embedder._scorer  # one torch model, not a second
 
 
+def test_queries_stay_on_torch_until_the_graph_is_cached_or_an_export_is_asked_for(monkeypatch, tmp_path):
+    monkeypatch.delenv("RSE_ONNX", raising=False)
+    monkeypatch.setenv("RSE_CACHE_DIR", str(tmp_path))  # no graph exported here
+    assert query_batch_encoder() is None  # an app or a test never waits for an export it did not ask for
+    assert query_batch_encoder(export=True) is minilm_onnx.encode_texts_onnx  # the query command asks
+    (tmp_path / "onnx" / f"minilm-{weights_fingerprint(model_folder())}-fp32.onnx").write_bytes(b"graph")
+    assert query_batch_encoder() is minilm_onnx.encode_texts_onnx
+
+
 def test_without_onnxruntime_queries_fall_back_to_torch(monkeypatch):
     monkeypatch.delenv("RSE_ONNX", raising=False)
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # as when it is not installed
-    assert query_batch_encoder() is None
+    assert query_batch_encoder(export=True) is None
 
 
 def test_the_onnx_encoder_without_onnxruntime_names_the_minilm_extra(monkeypatch, tmp_path):
