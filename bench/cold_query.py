@@ -17,7 +17,7 @@ subprocesses of each of:
 
 It prints each command's median wall time and its ratio to numpy's. Unless ``--skip-throughput``,
 it then embeds ``--chunks`` sample chunks (batches of 32, longest first, 2 threads) with torch,
-ONNX fp32 and ONNX int8 (dynamic quantisation) and prints chunks/s, and each ONNX variant's
+ONNX fp32 and ONNX int8 (dynamic quantisation), batch by batch in turn, and prints chunks/s, and each ONNX variant's
 agreement with torch: cosine mean and minimum, and the mean overlap of the top 10 chunks over
 the samples' golden queries. The machine is shared (2 cores): compare ratios within one run.
 No timing is asserted anywhere.
@@ -100,15 +100,25 @@ def golden_queries() -> list[str]:
     ]
 
 
-def embed_longest_first(encode, texts: list[str]) -> np.ndarray:
-    """Batches of similar length, as sentence-transformers orders one ``encode`` call."""
+def embed_interleaved(encoders: dict, texts: list[str]) -> dict[str, tuple[np.ndarray, float]]:
+    """Each encoder's rows and seconds, batch by batch in turn (so a change in the machine's load
+    hits all alike); batches of similar length, longest first, as sentence-transformers orders them."""
     order = sorted(range(len(texts)), key=lambda index: -len(texts[index]))
-    rows = np.concatenate(
-        [encode([texts[i] for i in order[first : first + BATCH]]) for first in range(0, len(texts), BATCH)]
-    )
-    restored = np.empty_like(rows)
-    restored[order] = rows
-    return restored
+    parts: dict[str, list[np.ndarray]] = {name: [] for name in encoders}
+    seconds = dict.fromkeys(encoders, 0.0)
+    for first in range(0, len(texts), BATCH):
+        batch = [texts[index] for index in order[first : first + BATCH]]
+        for name, encode in encoders.items():
+            started = time.perf_counter()
+            parts[name].append(encode(batch))
+            seconds[name] += time.perf_counter() - started
+    results = {}
+    for name in encoders:
+        rows = np.concatenate(parts[name])
+        restored = np.empty_like(rows)
+        restored[order] = rows
+        results[name] = (restored, seconds[name])
+    return results
 
 
 def top10_overlap(reference: tuple[np.ndarray, np.ndarray], other: tuple[np.ndarray, np.ndarray]) -> float:
@@ -137,19 +147,17 @@ def throughput(count: int) -> None:
     for variant in OnnxVariant:
         onnx = OnnxMiniLM.load(variant=variant, threads=THREADS)
         encoders[f"ONNX {variant.value}"] = onnx.encode
-    results: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    print(f"\n{len(texts)} sample chunks, batches of {BATCH} longest first, {THREADS} threads")
-    print(f"{'encoder':36} {'chunks/s':>9} {'cosine mean':>12} {'cosine min':>11} {'top-10 overlap':>15}")
-    for name, encode in encoders.items():
+    for encode in encoders.values():
         encode(texts[:BATCH])  # warm-up
-        started = time.perf_counter()
-        chunks = embed_longest_first(encode, texts)
-        rate = len(texts) / (time.perf_counter() - started)
-        results[name] = (chunks, encode(queries))
-        reference = next(iter(results.values()))
-        cosines = (chunks * reference[0]).sum(axis=1)
-        overlap = top10_overlap(reference, results[name])
-        print(f"{name:36} {rate:9.1f} {cosines.mean():12.4f} {cosines.min():11.4f} {overlap:15.2f}")
+    embedded = embed_interleaved(encoders, texts)
+    reference = next(iter(embedded))
+    results = {name: (rows, encoders[name](queries)) for name, (rows, _) in embedded.items()}
+    print(f"\n{len(texts)} sample chunks, batches of {BATCH} longest first, {THREADS} threads, encoders in turn")
+    print(f"{'encoder':36} {'chunks/s':>9} {'cosine mean':>12} {'cosine min':>11} {'top-10 overlap':>15}")
+    for name, (rows, seconds) in embedded.items():
+        cosines = (rows * embedded[reference][0]).sum(axis=1)
+        overlap = top10_overlap(results[reference], results[name])
+        print(f"{name:36} {len(texts) / seconds:9.1f} {cosines.mean():12.4f} {cosines.min():11.4f} {overlap:15.2f}")
     print(f"(agreement is with torch; top-10 overlap over the samples' {len(queries)} golden queries)")
 
 
