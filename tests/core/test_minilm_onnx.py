@@ -14,8 +14,8 @@ import pytest
 
 from rse_core import chunk_document, load_document
 from rse_core.chunking import scoring_text
-from rse_core.errors import MissingExtraError
 from rse_core.embedders import MiniLMEmbedder
+from rse_core.errors import MissingExtraError
 from rse_core.scoring import minilm_onnx
 from rse_core.scoring.minilm_onnx import OnnxMiniLM, graph_path, model_folder, query_batch_encoder, weights_fingerprint
 
