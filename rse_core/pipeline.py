@@ -21,7 +21,7 @@ from rse_core.handoff import HandOff
 from rse_core.params import RSEParams
 from rse_core.scoring import Calibration, ProgressCallback, Scorer, ScorerName, clean_query, get_scorer
 from rse_core.search import SearchResult, StopReason
-from rse_core.segments import ChunkRun, ExtractedSegment, segments_from_values
+from rse_core.segments import ChunkRun, ExtractedSegment, segments_from_values, why_empty
 from rse_core.topk import (
     WindowSegment,
     ranked_chunks,
@@ -281,18 +281,7 @@ class ExtractionResult:
 
     def empty_reason(self) -> str | None:
         """Why no segment came back, with what to change; ``None`` if there are segments."""
-        if self.segments:
-            return None
-        if self.stop_reason is StopReason.BELOW_MINIMUM:
-            best = max((step.best.score for step in self.search.steps if step.best), default=0.0)
-            return (
-                f"No segment reached the minimum segment value {self.params.minimum_value:g} "
-                f"(the best was worth {best:.2f}). Lower the minimum or the penalty."
-            )
-        return (
-            f"Every chunk's value is negative after the penalty of {self.params.irrelevant_chunk_penalty:g}, "
-            "so no segment can start anywhere. Lower the penalty, or try another query or scorer."
-        )
+        return None if self.segments else why_empty(self.search, self.params)
 
     def to_dict(self) -> dict[str, object]:
         """The JSON the CLI prints: parameters, segments, both baselines (top-k chunks, window

@@ -17,7 +17,7 @@ import numpy as np
 
 from rse_core.chunking import page_label
 from rse_core.params import RSEParams
-from rse_core.search import SearchResult, find_best_segments
+from rse_core.search import SearchResult, StopReason, find_best_segments
 from rse_core.topk import split_negatives
 
 _SEQUENCE_INDICES = {"sequence_indices": True}
@@ -196,3 +196,23 @@ def segments_from_values(
     chunks. Returns the search (its steps, why it stopped) and the segments it found, described."""
     search = search_values(values, params, document_splits)
     return search, describe_segments(search, values, source)
+
+
+def why_empty(search: SearchResult, params: RSEParams) -> str | None:
+    """Why a search found no segment, with what to change; ``None`` if it found one.
+
+    Said once for a document and for a knowledge base: the best candidate's worth against the
+    minimum segment value, or every chunk negative after the penalty.
+    """
+    if len(search):
+        return None
+    if search.stop_reason is StopReason.BELOW_MINIMUM:
+        best = max((step.best.score for step in search.steps if step.best), default=0.0)
+        return (
+            f"No segment reached the minimum segment value {params.minimum_value:g} "
+            f"(the best was worth {best:.2f}). Lower the minimum or the penalty."
+        )
+    return (
+        f"Every chunk's value is negative after the penalty of {params.irrelevant_chunk_penalty:g}, "
+        "so no segment can start anywhere. Lower the penalty, or try another query or scorer."
+    )

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from rse_core.cli.param_options import add_param_options, param_changes
-from rse_core.cli.support import OneLineParser, fail, one_line, run, write_stdout
+from rse_core.cli.support import OneLineParser, fail, one_line, run, say, write_stdout
 from rse_core.embedders import DEFAULT_EMBEDDER, Embedder, embedder_for, embedder_from_name
 from rse_core.embedders.names import NAME_FORMS
 from rse_core.errors import ParameterError, QueryError, RSEError
@@ -38,6 +38,7 @@ from rse_core.kb import (
 from rse_core.kb.build import DEFAULT_BATCH_CHUNKS, BuildReport
 from rse_core.kb.catalog import catalog_path, read_catalog
 from rse_core.kb.check import check_base
+from rse_core.kb.sources import collect_sources
 from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS
 from rse_core.param_specs import PARAM_SPECS, ParamSpec
 from rse_core.params import Preset, preset
@@ -165,16 +166,22 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _build(args: argparse.Namespace) -> int:
     def show(progress: BuildProgress) -> None:
-        print(f"[{progress.elapsed:6.1f} s] {progress.line()}", file=sys.stderr, flush=True)
+        say(f"[{progress.elapsed:6.1f} s] {progress.line()}", file=sys.stderr, flush=True)
 
+    sources = collect_sources(args.paths)
+    sources.require_files()
+    embedder = chosen_embedder(args)  # a wrong name or option is one line before anything else
+    if not args.quiet and not args.json:  # at once: the model and the store take seconds to load
+        left_out = f" ({len(sources.skipped)} left out, listed at the end)" if sources.skipped else ""
+        say(f"Building {args.kb_dir} from {len(sources.files)} file(s){left_out}...", file=sys.stderr)
     store = None
     if args.milvus_uri:
         store = {"kind": "milvus", "uri": args.milvus_uri, "collection": args.collection}
     report = build(
         args.kb_dir,
-        args.paths,
+        sources,
         None if args.quiet or args.json else show,
-        embedder=chosen_embedder(args),
+        embedder=embedder,
         store=store,
         batch_chunks=args.batch_chunks,
         repair=args.repair,
@@ -195,11 +202,18 @@ def _build(args: argparse.Namespace) -> int:
         for entry in report.repaired:
             again = "added again" if entry.doc_id in added else "not added again: give its file to add it"
             write_stdout(f"Repaired: {one_line(entry.name)} ({entry.doc_id}) was damaged; {again}.\n")
-        for link in report.links_skipped:
-            write_stdout(f"Skipped: {one_line(link.path)}: {link.reason}.\n")
-    for path, reason in report.failed:
-        print(f"error: {one_line(f'{path}: {reason}')}", file=sys.stderr)
-    return 2 if report.failed else 0
+        left_out = [(item.path, item.reason) for item in report.not_read] + list(report.failed)
+        for path, reason in left_out[:MAX_LISTED]:
+            write_stdout(f"Not read: {one_line(f'{path}: {reason}')}\n")
+        if len(left_out) > MAX_LISTED:
+            write_stdout(f"... and {len(left_out) - MAX_LISTED} more not read (--json lists them all).\n")
+    if not report.added and not report.skipped:
+        fail("nothing could be added: no file given could be read as a PDF, text or Markdown document.")
+    return 0
+
+
+MAX_LISTED = 10
+"""Files left out that the text summary names one by one (``--json`` lists every one)."""
 
 
 def build_summary(report: BuildReport) -> dict[str, object]:
@@ -208,7 +222,7 @@ def build_summary(report: BuildReport) -> dict[str, object]:
         "added": [{"doc_id": e.doc_id, "name": e.name, "chunks": e.chunks} for e in report.added],
         "already_there": list(report.skipped),
         "failed": [{"path": path, "reason": reason} for path, reason in report.failed],
-        "links_skipped": [{"path": link.path, "reason": link.reason} for link in report.links_skipped],
+        "not_read": [{"path": link.path, "reason": link.reason} for link in report.not_read],
         "repaired": [{"doc_id": e.doc_id, "name": e.name} for e in report.repaired],
         "seconds": round(report.seconds, 3),
     }
@@ -306,6 +320,10 @@ def render_text(result: KBResult) -> str:
     lines = [f"Queries: {' | '.join(result.queries)}"]
     lines += [f"Note: {note}" for note in result.notes]
     lines.append(f"{len(result.segments)} segment(s), {result.characters:,} characters.")
+    if result.selected_names:
+        lines.append(f"Selected documents: {one_line(', '.join(result.selected_names))}")
+    if result.empty_reason:
+        lines.append(one_line(result.empty_reason))
     for segment in result.segments:
         lines.append(
             f"\n{segment.label}  score {segment.score:.3f}  {one_line(segment.doc_name)}, {segment.pages}, "

@@ -32,7 +32,7 @@ from rse_core.errors import DocumentError, RSEError
 from rse_core.kb.base import KnowledgeBase, check_new_folder
 from rse_core.kb.catalog import DocumentEntry, write_bounds
 from rse_core.kb.check import repair_base
-from rse_core.kb.sources import SkippedLink, SourceFile, Sources, as_sources, collect_sources
+from rse_core.kb.sources import NotRead, SourceFile, Sources, as_sources, collect_sources
 from rse_core.kb.store import ChunkRecord
 from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS, LOCK_FILE, writer_lock
 
@@ -56,12 +56,14 @@ class BuildProgress:
     current: str = ""
 
     def line(self) -> str:
+        """The counts so far, then what the build is doing now ("reading a.pdf (3/40)")."""
         eta = "" if self.eta_seconds is None else f", about {_duration(self.eta_seconds)} left"
-        return (
+        counts = (
             f"{self.files_done}/{self.files_total} files, {self.documents_added} added "
             f"({self.chunks_added:,} chunks, {self.committed_documents} committed), "
             f"{self.documents_skipped} already there{eta}"
         )
+        return f"{counts}: {self.current}" if self.current else counts
 
 
 BuildCallback = Callable[[BuildProgress], None]
@@ -77,7 +79,7 @@ class BuildReport:
     skipped: tuple[str, ...]
     failed: tuple[tuple[str, str], ...]
     seconds: float
-    links_skipped: tuple[SkippedLink, ...] = ()
+    not_read: tuple[NotRead, ...] = ()
     repaired: tuple[DocumentEntry, ...] = ()
 
     @property
@@ -169,30 +171,31 @@ def _add_sources(kb: KnowledgeBase, sources: Sources, progress: BuildCallback | 
         batch = _Batch()
         report(done, "committed")
 
+    preloaded = False
     for number, source in enumerate(sources.files):
         path = source.path
+        report(number, f"reading {path.name} ({number + 1}/{len(files)})")
         began = time.monotonic()
         try:
             data = source.read_bytes(LoadLimits().max_bytes)
         except (OSError, DocumentError) as error:
             failed.append((str(path), _unreadable(error)))
-            report(number + 1, path.name)
             continue
         doc_id = bytes_id(data)
         if doc_id in kb.documents or doc_id in seen:
             skipped.append(str(path))
-            report(number + 1, path.name)
             continue
-        if not added and not failed:  # the first file to embed: load the model outside the ETA's rate
+        if not preloaded:  # the first file to embed: load the model outside the ETA's rate
+            preloaded = True
             preload = getattr(kb.embedder, "preload", None)
             if preload is not None:
+                report(number, "loading the embedding model")
                 preload()
             began = time.monotonic()
         try:
             entry, records, ends = _prepare(source, data, kb)
         except DocumentError as error:
             failed.append((str(path), str(error)))
-            report(number + 1, path.name)
             continue
         except RSEError:  # the embedder failed (an endpoint's error): keep what is embedded, then stop
             flush(number)
@@ -206,9 +209,10 @@ def _add_sources(kb: KnowledgeBase, sources: Sources, progress: BuildCallback | 
         work_seconds += time.monotonic() - began
         if len(batch.records) >= batch_chunks:
             flush(number + 1)
-        else:
-            report(number + 1, path.name)
-    flush(len(files))
+    if batch.entries:
+        flush(len(files))
+    else:
+        report(len(files), "")
     if hasattr(kb.store, "optimize"):
         kb.store.optimize()
     seconds = time.monotonic() - started
@@ -263,6 +267,7 @@ def build(
         DamagedBaseError: the store is unreadable and ``repair`` is off.
     """
     sources = as_sources(paths)
+    sources.require_files()
     kb_dir = Path(kb_dir)
     check_new_folder(kb_dir)
     made = not kb_dir.exists()

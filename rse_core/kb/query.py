@@ -34,7 +34,7 @@ from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.params import RSEParams
 from rse_core.pipeline import normalize_queries
 from rse_core.search import StopReason
-from rse_core.segments import ChunkRun, ExtractedSegment, search_values, segments_from_values
+from rse_core.segments import ChunkRun, ExtractedSegment, search_values, segments_from_values, why_empty
 from rse_core.values import chunk_values
 
 KBSegment = ExtractedSegment
@@ -70,6 +70,11 @@ class KBResult:
     notes: tuple[str, ...] = ()
     values: dict[str, tuple[np.ndarray, ...]] = field(default_factory=dict, repr=False)
     """Per selected document, its chunk values for each query (what the segment search added up)."""
+    selected_names: tuple[str, ...] = ()
+    """The selected documents' file names, in ``selected_documents``' order."""
+    empty_reason: str | None = None
+    """Why no segment came back (``None`` when one did): the best value against the minimum, and
+    which documents were considered."""
 
     @property
     def characters(self) -> int:
@@ -84,8 +89,10 @@ class KBResult:
             "segments": [segment.to_dict() for segment in self.segments],
             "characters": self.characters,
             "top_k": [hit.to_dict() for hit in self.top_k],
-            "selected_documents": list(self.selected_documents),
+            "selected_documents": list(self.selected_names),
+            "selected_doc_ids": list(self.selected_documents),
             "stop_reason": None if self.stop_reason is None else self.stop_reason.value,
+            "empty_reason": self.empty_reason,
             "timings_ms": {name: round(seconds * 1000, 2) for name, seconds in self.timings.items()},
             "notes": list(self.notes),
         }
@@ -230,6 +237,8 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
     timings = {**first.timings, **own_timings}
     segments: tuple[ExtractedSegment, ...] = ()
     stop_reason = None
+    names = tuple(kb.documents[doc_id].name if doc_id in kb.documents else doc_id for doc_id in first.selected)
+    empty = "The first stage found no chunk for the query, so no document was selected."
     if joined.chunks:
         clock = time.perf_counter()
         source = _StoreChunks(kb, joined)
@@ -238,6 +247,9 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
         timings["search"] = time.perf_counter() - clock - source.seconds
         if segments:
             timings["read"] = source.seconds
+        empty = why_empty(search, params)
+        if empty is not None:
+            empty += f" Documents considered: {', '.join(names)}."
     characters = sum(segment.characters for segment in segments)
     top_k = _top_k(kb, first.hits, first.kb_params.top_k_minimum, 2 * characters)
     return KBResult(
@@ -250,6 +262,8 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
         timings,
         first.notes,
         joined.per_document,
+        names,
+        empty,
     )
 
 

@@ -55,8 +55,9 @@ class SourceFile:
 
 
 @dataclass(frozen=True)
-class SkippedLink:
-    """A link a folder's walk did not follow, and why (the path as given, never the target)."""
+class NotRead:
+    """A path a build leaves out, and why: a link leaving its folder, a broken link, a file of
+    another type (the path as given, never a link's target)."""
 
     path: str
     reason: str
@@ -64,29 +65,43 @@ class SkippedLink:
 
 @dataclass(frozen=True)
 class Sources:
-    """What a build will read, and the links it left out."""
+    """What a build will read, and what it leaves out."""
 
     files: tuple[SourceFile, ...]
-    skipped: tuple[SkippedLink, ...] = ()
+    skipped: tuple[NotRead, ...] = ()
 
     @property
     def paths(self) -> list[Path]:
         return [source.path for source in self.files]
 
+    def require_files(self) -> None:
+        """Refuse a build with nothing to read, before anything is made.
 
-LEAVES_FOLDER = "a link to outside the folder; not read"
-BROKEN_LINK = "a broken or looping link; not read"
+        Raises:
+            UnsupportedFormatError: no file given (or found in the folders given) is a document.
+        """
+        if not self.files:
+            reasons = "; ".join(f"{Path(item.path).name}: {item.reason}" for item in self.skipped[:5])
+            raise UnsupportedFormatError(
+                f"Nothing to add: {reasons or 'the folders given hold no PDF, text or Markdown file'}."
+            )
+
+
+LEAVES_FOLDER = "a link to outside the folder"
+BROKEN_LINK = "a broken or looping link"
+UNSUPPORTED = "not a PDF, text or Markdown file"
 
 
 def collect_sources(paths: Iterable[str | Path]) -> Sources:
     """Each file given, and every PDF/TXT/MD file under each folder given (sorted, hidden ones
-    left out, links leaving the folder skipped and listed).
+    left out; links leaving the folder and files of other types skipped and listed, so one
+    ``.json`` in a glob does not stop the build).
 
     Raises:
-        UnsupportedFormatError: a path does not exist, or a file given by name is of another type.
+        UnsupportedFormatError: a path does not exist (a typo: nothing is built).
     """
     files: list[SourceFile] = []
-    skipped: list[SkippedLink] = []
+    skipped: list[NotRead] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -94,12 +109,10 @@ def collect_sources(paths: Iterable[str | Path]) -> Sources:
             files.extend(found)
             skipped.extend(links)
         elif path.is_file():
-            if path.suffix.lower() not in SUPPORTED_SUFFIXES:
-                raise UnsupportedFormatError(
-                    f"{path.name}: unsupported file type {path.suffix or '(no extension)'}; "
-                    f"use one of {', '.join(SUPPORTED_SUFFIXES)}."
-                )
-            files.append(SourceFile(path))
+            if path.suffix.lower() in SUPPORTED_SUFFIXES:
+                files.append(SourceFile(path))
+            else:
+                skipped.append(NotRead(str(path), UNSUPPORTED))
         else:
             raise UnsupportedFormatError(f"No such file or folder: {path}")
     unique = {source.path: source for source in reversed(files)}  # the first naming of a path wins
@@ -115,13 +128,13 @@ def is_inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def _walk(folder: Path) -> tuple[list[SourceFile], list[SkippedLink]]:
+def _walk(folder: Path) -> tuple[list[SourceFile], list[NotRead]]:
     """The folder's documents and the links it holds that leave it; a stack, not recursion, and
     each real directory walked once (by the first path met, depth first in sorted order), so
     neither depth nor a link loop can stall it."""
     root = folder.resolve()
     found: list[SourceFile] = []
-    skipped: list[SkippedLink] = []
+    skipped: list[NotRead] = []
     visited: set[Path] = set()
     pending = [(folder, root)]  # (the path walked, the real directory it is), popped in sorted order
     while pending:
@@ -140,15 +153,17 @@ def _walk(folder: Path) -> tuple[list[SourceFile], list[SkippedLink]]:
             try:
                 real = path.resolve(strict=True)
             except (OSError, RuntimeError):
-                skipped.append(SkippedLink(str(path), BROKEN_LINK))
+                skipped.append(NotRead(str(path), BROKEN_LINK))
                 continue
             if not is_inside(real, root):
-                skipped.append(SkippedLink(str(path), LEAVES_FOLDER))
+                skipped.append(NotRead(str(path), LEAVES_FOLDER))
             elif real.is_dir():
                 if real not in visited:
                     pending.append((path, real))
             elif real.is_file() and path.suffix.lower() in SUPPORTED_SUFFIXES:
                 found.append(SourceFile(path, root))
+            elif real.is_file():
+                skipped.append(NotRead(str(path), UNSUPPORTED))
     return sorted(found, key=lambda source: source.path), sorted(skipped, key=lambda link: link.path)
 
 

@@ -142,7 +142,7 @@ def test_folders_are_walked_for_supported_files_and_bad_ones_are_reported(tmp_pa
 
 def test_a_file_of_another_type_or_a_missing_path_is_refused_before_anything_is_made(tmp_path):
     (tmp_path / "data.csv").write_text("a,b\n")
-    with pytest.raises(UnsupportedFormatError, match=r"unsupported file type \.csv"):
+    with pytest.raises(UnsupportedFormatError, match=r"Nothing to add: data\.csv: not a PDF, text or Markdown file"):
         build(tmp_path / "kb", [tmp_path / "data.csv"], embedder=HashingEmbedder())
     with pytest.raises(UnsupportedFormatError, match="No such file"):
         build(tmp_path / "kb", [tmp_path / "missing.pdf"], embedder=HashingEmbedder())

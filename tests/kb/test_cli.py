@@ -106,7 +106,7 @@ def test_build_query_batch_info_and_remove_in_process(documents, tmp_path, monke
     [
         (["query", "{tmp}/no_kb", "-q", "pump", "--json"], "No knowledge base at"),
         (["info", "{tmp}/no_kb"], "No knowledge base at"),
-        (["build", "{tmp}/kb", "{root}/pyproject.toml"], "unsupported file type .toml"),
+        (["build", "{tmp}/kb", "{root}/pyproject.toml"], "Nothing to add: pyproject.toml: not a PDF, text or Markdown"),
         (["build", "{tmp}/kb", "{tmp}/missing.pdf"], "No such file or folder"),
         (["query", "{tmp}"], "one of the arguments -q/--query --batch is required"),
         (["frobnicate"], "invalid choice"),
@@ -136,7 +136,8 @@ def test_bad_input_is_one_line_on_stderr_and_exit_status_2(tmp_path, args, messa
     completed = _cli(*(arg.format(tmp=tmp_path, root=ROOT) for arg in args))
     assert completed.returncode == 2
     assert completed.stdout == ""
-    assert completed.stderr.count("\n") == 1 and completed.stderr.startswith("error: ")
+    errors = [line for line in completed.stderr.splitlines() if not line.startswith("Building ")]  # progress
+    assert len(errors) == 1 and errors[0].startswith("error: ")
     assert message in completed.stderr
     assert not (tmp_path / "kb").exists()
 
@@ -170,3 +171,58 @@ def test_the_real_cli_builds_and_answers_with_minilm(documents, tmp_path):
         _check_result(result, result["query"], documents)
     assert results[0]["segments"][0]["document"] == "pumps.md"
     assert results[1]["segments"][0]["document"] == "leave.txt"
+
+
+@pytest.fixture
+def mixed_folder(documents):
+    """The documents, a PDF, a JSON file and a broken PDF: what a glob over a real folder meets."""
+    (documents / "handbook.pdf").write_bytes((ROOT / "sample_docs" / "employee_handbook.pdf").read_bytes())
+    (documents / "data.json").write_text('{"a": 1}')
+    (documents / "broken.pdf").write_bytes(b"%PDF-1.4 broken")
+    return documents
+
+
+def test_a_build_skips_what_it_cannot_read_names_it_and_still_builds(mixed_folder, tmp_path, monkeypatch, capsys):
+    as_default_embedder(monkeypatch)
+    kb_dir = tmp_path / "kb"
+    assert main(["build", str(kb_dir), str(mixed_folder), str(mixed_folder / "data.json")]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0] == f"Building {kb_dir} from 4 file(s) (2 left out, listed at the end)..."
+    assert "reading broken.pdf (1/4)" in captured.err and "reading pumps.md (4/4)" in captured.err
+    assert "Added 3 document(s)" in captured.out
+    assert f"Not read: {mixed_folder / 'data.json'}: not a PDF, text or Markdown file" in captured.out
+    assert f"Not read: {mixed_folder / 'broken.pdf'}: broken.pdf could not be opened as a PDF" in captured.out
+    assert main(["build", str(tmp_path / "kb2"), str(mixed_folder), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert [item["path"] for item in summary["not_read"]] == [str(mixed_folder / "data.json")]
+    assert [item["path"] for item in summary["failed"]] == [str(mixed_folder / "broken.pdf")]
+    assert sorted(item["name"] for item in summary["added"]) == ["handbook.pdf", "leave.txt", "pumps.md"]
+
+
+def test_a_build_that_can_add_nothing_exits_2_and_says_why(mixed_folder, tmp_path, monkeypatch, capsys):
+    as_default_embedder(monkeypatch)
+    args = ["build", str(tmp_path / "kb"), str(mixed_folder / "data.json"), str(mixed_folder / "broken.pdf")]
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[-1].startswith("error: nothing could be added")
+    assert "Not read:" in captured.out
+
+
+def test_a_query_names_its_documents_and_says_why_nothing_came_back(documents, tmp_path, monkeypatch, capsys):
+    as_default_embedder(monkeypatch)
+    kb_dir = tmp_path / "kb"
+    assert main(["build", str(kb_dir), str(documents), "--quiet"]) == 0
+    capsys.readouterr()
+    query = ["query", str(kb_dir), "-q", "Which Grundfos model moves the coolant?", "--first-stage", "bm25"]
+    assert main([*query, "--json", "--minimum-value", "0.05"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert set(found["selected_documents"]) <= {"pumps.md", "leave.txt"} and found["selected_documents"]
+    assert all(len(doc_id) == 16 for doc_id in found["selected_doc_ids"]) and found["empty_reason"] is None
+    assert main([*query, "--json", "--minimum-value", "50"]) == 0
+    empty = json.loads(capsys.readouterr().out)
+    assert empty["segments"] == []
+    assert empty["empty_reason"].startswith("No segment reached the minimum segment value 50 (the best was worth")
+    assert "Documents considered: " in empty["empty_reason"] and "pumps.md" in empty["empty_reason"]
+    assert main([*query, "--minimum-value", "50"]) == 0
+    text = capsys.readouterr().out
+    assert "Selected documents: " in text and "No segment reached the minimum segment value 50" in text

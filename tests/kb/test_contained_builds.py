@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rse_core.cli.kb import main
-from rse_core.errors import DocumentError
+from rse_core.errors import DocumentError, UnsupportedFormatError
 from rse_core.kb import KBQueryParams, KnowledgeBase, build, query_kb
 from rse_core.kb.sources import LEAVES_FOLDER, OutsideFolderError, SourceFile, collect_sources, is_inside
 from tests.kb.support import HashingEmbedder, as_default_embedder, filler
@@ -39,7 +39,7 @@ def test_a_link_leaving_the_folder_is_skipped_named_and_never_stored(folder_with
     docs = folder_with_outside_link
     report = build(tmp_path / "kb", [docs], embedder=HashingEmbedder())
     assert [entry.name for entry in report.added] == ["pumps.md"]
-    assert [(link.path, link.reason) for link in report.links_skipped] == [(str(docs / "notes.md"), LEAVES_FOLDER)]
+    assert [(link.path, link.reason) for link in report.not_read] == [(str(docs / "notes.md"), LEAVES_FOLDER)]
     kb = KnowledgeBase.open(tmp_path / "kb", HashingEmbedder())
     for params in (KBQueryParams(first_stage="bm25"), KBQueryParams(first_stage="dense")):
         result = query_kb(kb, [QUERY], None, params)
@@ -55,10 +55,10 @@ def test_the_cli_lists_the_skipped_link_in_text_and_json(folder_with_outside_lin
     docs = folder_with_outside_link
     assert main(["build", str(tmp_path / "kb"), str(docs), "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert f"Skipped: {docs / 'notes.md'}: {LEAVES_FOLDER}." in out and "elsewhere" not in out and "secrets" not in out
+    assert f"Not read: {docs / 'notes.md'}: {LEAVES_FOLDER}" in out and "elsewhere" not in out and "secrets" not in out
     assert main(["build", str(tmp_path / "kb2"), str(docs), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["links_skipped"] == [{"path": str(docs / "notes.md"), "reason": LEAVES_FOLDER}]
+    assert summary["not_read"] == [{"path": str(docs / "notes.md"), "reason": LEAVES_FOLDER}]
     assert [added["name"] for added in summary["added"]] == ["pumps.md"]
     assert main(["query", str(tmp_path / "kb"), "-q", QUERY, "--json", "--first-stage", "bm25"]) == 0
     assert "7731" not in capsys.readouterr().out
@@ -99,8 +99,9 @@ def test_a_file_swapped_for_an_outside_link_after_the_walk_is_refused_when_read(
     pumps.path.symlink_to(tmp_path / "elsewhere" / "secrets.toml")
     with pytest.raises(OutsideFolderError):
         pumps.read_bytes(1_000_000)
-    report = build(tmp_path / "kb", collect_sources([docs]), embedder=HashingEmbedder())
-    assert report.added == () and len(report.links_skipped) == 2
+    with pytest.raises(UnsupportedFormatError, match=r"Nothing to add: notes\.md: a link to outside the folder"):
+        build(tmp_path / "kb", collect_sources([docs]), embedder=HashingEmbedder())  # both files now lead outside
+    assert not (tmp_path / "kb").exists()
 
 
 def test_a_file_swapped_for_a_pipe_after_the_walk_is_refused_without_blocking(folder_with_outside_link):
