@@ -49,13 +49,14 @@ class AskRow:
     base: DeltaGenerator
     question: DeltaGenerator
     second_question: DeltaGenerator
-    documents: DeltaGenerator
-    first_stage: DeltaGenerator
-    rse: DeltaGenerator
+    knobs: DeltaGenerator  # the popovers, side by side
 
     @classmethod
     def draw(cls) -> AskRow:
-        return cls(*st.columns([2.2, 3.6, 2.6, 1.3, 1.4, 1.1], vertical_alignment="bottom"))
+        base, question, second_question, knobs = st.columns([1.6, 2.9, 1.7, 4.0], vertical_alignment="bottom")
+        return cls(
+            base, question, second_question, knobs.container(horizontal=True, horizontal_alignment="right", wrap=False)
+        )
 
 
 @components.guarded
@@ -116,7 +117,7 @@ def _choose_base(row: AskRow) -> kbs.OpenBase | None:
     else:
         base = _render_uploads()
     if base is not None:
-        with row.documents:
+        with row.knobs:
             _render_info(base)
     return base
 
@@ -149,7 +150,7 @@ def _render_uploads() -> kbs.OpenBase | None:
 
 def _render_info(base: kbs.OpenBase) -> None:
     catalog = base.kb.catalog
-    with st.popover("Documents", icon=":material/description:", width="stretch", help="The documents in this base."):
+    with st.popover("Documents", help="The documents in this base."):
         st.caption(
             f"{components.plural(len(catalog.documents), 'document')} · {catalog.chunk_total:,} chunks of at most "
             f"{catalog.chunk_size} characters ({'with' if catalog.headers else 'without'} contextual headers) · "
@@ -164,14 +165,15 @@ def _render_info(base: kbs.OpenBase) -> None:
 
 def _render_ask(row: AskRow) -> None:
     row.question.text_input("Question", key=K.QUERY, max_chars=2000)
-    row.second_question.text_input("Second question (optional)", key=K.QUERY_2, max_chars=2000)
-    with row.first_stage.popover(
-        "First stage", icon=":material/search:", width="stretch", help="A new search when these change."
-    ):
+    row.second_question.text_input(
+        "Second question",
+        key=K.QUERY_2,
+        max_chars=2000,
+        help="Optional: asked alongside the first; each segment then says which question it answers.",
+    )
+    with row.knobs.popover("First stage", help="A new search when these change."):
         _render_first_stage()
-    with row.rse.popover(
-        "RSE", icon=":material/tune:", width="stretch", help="Recomputed from the cached first stage."
-    ):
+    with row.knobs.popover("RSE", help="Recomputed from the cached first stage."):
         _render_rse()
 
 
@@ -270,7 +272,6 @@ def _render_documents(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
 
 def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) -> None:
     result = answer.result
-    st.subheader("Selected documents")
     for doc_id in result.selected_documents:
         entry = base.kb.documents[doc_id]
         own = [segment for segment in result.segments if segment.doc_id == doc_id]
@@ -280,6 +281,12 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
         st.plotly_chart(
             figure, key=K.strip(doc_id), theme=None, width="stretch", config=components.chart_config(f"kb_{doc_id}")
         )
+        if own:
+            with st.container(height=SEGMENT_TEXT_HEIGHT, key=f"{K.strip(doc_id)}_text"):
+                for segment in own:
+                    st.html(_segment_html(segment, base.shown(segment.doc_name), len(result.queries)))
+        else:
+            st.caption("No segment here: no run of its chunks is worth the minimum value.")
         slug = base.samples.get(doc_id)
         if slug is not None:
             st.button(
@@ -291,12 +298,6 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
                 help="Explore this document alone with the same questions and RSE settings "
                 "(Explore scores its chunks itself, so values differ a little).",
             )
-        if own:
-            with st.container(height=SEGMENT_TEXT_HEIGHT, key=f"{K.strip(doc_id)}_text"):
-                for segment in own:
-                    st.html(_segment_html(segment, base.shown(segment.doc_name), len(result.queries)))
-        else:
-            st.caption("No segment here: no run of its chunks is worth the minimum value.")
 
 
 def _segment_html(segment: ExtractedSegment, name: str, queries: int) -> str:
