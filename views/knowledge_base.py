@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import html
 import logging
+from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app_ui import components, state, widgets
 from app_ui import knowledge_bases as kbs
@@ -32,20 +34,41 @@ PREVIEW_CHARS = 220
 SEGMENT_TEXT_HEIGHT = 420  # pixels: a long segment scrolls inside its box
 
 
+INTRO = (
+    "RSE over a whole collection: the first stage finds the best chunks of every document, the documents of the "
+    "best hits are selected, and RSE values every chunk of each selected document and picks segments across them "
+    "under one budget. Moving an RSE slider reuses the first stage's hits."
+)
+
+
+@dataclass(frozen=True)
+class AskRow:
+    """The one row of controls above the answer: the base, the two questions, and three popovers (the
+    base's documents, the first stage's knobs, RSE's knobs), so the chart starts on the first screen."""
+
+    base: DeltaGenerator
+    question: DeltaGenerator
+    second_question: DeltaGenerator
+    knobs: DeltaGenerator  # the popovers, side by side
+
+    @classmethod
+    def draw(cls) -> AskRow:
+        base, question, second_question, knobs = st.columns([1.6, 2.9, 1.7, 4.0], vertical_alignment="bottom")
+        return cls(
+            base, question, second_question, knobs.container(horizontal=True, horizontal_alignment="right", wrap=False)
+        )
+
+
 @components.guarded
 def render() -> None:
-    st.title("Knowledge base")
-    st.caption(
-        "RSE over a whole collection: the first stage finds the best chunks of every document, the documents of "
-        "the best hits are selected, and RSE values every chunk of each selected document and picks segments "
-        "across them under one budget. Moving an RSE slider reuses the first stage's hits."
-    )
+    st.title("Knowledge base", help=INTRO)
     kb_state.init()
     try:
-        base = _choose_base()
+        row = AskRow.draw()
+        base = _choose_base(row)
         if base is None:
             return
-        _render_ask()
+        _render_ask(row)
         queries = kb_state.read_queries()
         if not queries:
             st.info("Type a question to ask the knowledge base.", icon=":material/edit:")
@@ -65,12 +88,11 @@ def render() -> None:
 # ------------------------------------------------------------------------------ the base
 
 
-def _choose_base() -> kbs.OpenBase | None:
+def _choose_base(row: AskRow) -> kbs.OpenBase | None:
     session = kbs.session_base()
     labels = kbs.sources(session is not None and bool(session.kb.documents))
     state.keep_choice(K.SOURCE, list(labels), kbs.BUNDLED)
-    pick, about = st.columns([2, 3], vertical_alignment="bottom")
-    source = pick.selectbox(
+    source = row.base.selectbox(
         "Knowledge base",
         list(labels),
         format_func=lambda key: labels.get(key, key),
@@ -95,7 +117,7 @@ def _choose_base() -> kbs.OpenBase | None:
     else:
         base = _render_uploads()
     if base is not None:
-        with about:
+        with row.knobs:
             _render_info(base)
     return base
 
@@ -128,12 +150,12 @@ def _render_uploads() -> kbs.OpenBase | None:
 
 def _render_info(base: kbs.OpenBase) -> None:
     catalog = base.kb.catalog
-    st.caption(
-        f"{components.plural(len(catalog.documents), 'document')} · {catalog.chunk_total:,} chunks of at most "
-        f"{catalog.chunk_size} characters ({'with' if catalog.headers else 'without'} contextual headers) · "
-        f"embedded with {md(catalog.model, 80)}"
-    )
-    with st.popover("Documents in this base", icon=":material/description:"):
+    with st.popover("Documents", help="The documents in this base."):
+        st.caption(
+            f"{components.plural(len(catalog.documents), 'document')} · {catalog.chunk_total:,} chunks of at most "
+            f"{catalog.chunk_size} characters ({'with' if catalog.headers else 'without'} contextual headers) · "
+            f"embedded with {md(catalog.model, 80)}"
+        )
         for entry in sorted(catalog.documents.values(), key=lambda entry: base.shown(entry.name)):
             st.markdown(f"- {md(base.shown(entry.name), 120)}: {entry.pages} pages, {entry.chunks} chunks")
 
@@ -141,24 +163,35 @@ def _render_info(base: kbs.OpenBase) -> None:
 # ------------------------------------------------------------------------------ the question and knobs
 
 
-def _render_ask() -> None:
-    first, second = st.columns([3, 2])
-    first.text_input("Question", key=K.QUERY, max_chars=2000)
-    second.text_input("Second question (optional)", key=K.QUERY_2, max_chars=2000)
-    st.markdown("**First stage** (a new search when these change)")
-    columns = st.columns(len(kb_state.KB_SLIDERS) + 1)
-    stage = columns[0].selectbox(
+def _render_ask(row: AskRow) -> None:
+    row.question.text_input("Question", key=K.QUERY, max_chars=2000)
+    row.second_question.text_input(
+        "Second question",
+        key=K.QUERY_2,
+        max_chars=2000,
+        help="Optional: asked alongside the first; each segment then says which question it answers.",
+    )
+    with row.knobs.popover("First stage", help="A new search when these change."):
+        _render_first_stage()
+    with row.knobs.popover("RSE", help="Recomputed from the cached first stage."):
+        _render_rse()
+
+
+def _render_first_stage() -> None:
+    stage = st.selectbox(
         "First stage",
         [stage.value for stage in FirstStage],
         key=K.FIRST_STAGE,
         help="dense: MiniLM vectors; bm25: full-text; hybrid: both, fused by the weight.",
     )
-    for column, spec in zip(columns[1:], kb_state.KB_SLIDERS, strict=True):
+    for spec in kb_state.KB_SLIDERS:
         disabled = spec.field == "fusion_weight" and stage != FirstStage.HYBRID
-        column.slider(
+        st.slider(
             spec.label, spec.low, spec.high, step=spec.step, key=K.param(spec.field), help=spec.help, disabled=disabled
         )
-    st.markdown("**RSE** (recomputed from the cached first stage)")
+
+
+def _render_rse() -> None:
     st.toggle(
         "Rank across documents",
         key=K.RANK_ACROSS,
@@ -168,17 +201,16 @@ def _render_ask() -> None:
             "document, as Explore does for one document."
         ),
     )
-    columns = st.columns(len(K.PARAM_FIELDS) + 1)
-    columns[0].selectbox(
+    st.selectbox(
         "Preset",
         kb_state.PRESETS,
         key=K.PRESET,
         on_change=kb_state.apply_preset,
         help="Sets the sliders.",
     )
-    for column, field_name in zip(columns[1:], K.PARAM_FIELDS, strict=True):
+    for field_name in K.PARAM_FIELDS:
         spec = state.SLIDER_BY_FIELD[field_name]
-        column.slider(
+        st.slider(
             spec.label,
             spec.low,
             spec.high,
@@ -206,6 +238,12 @@ def _render_answer(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) 
         help="Cached: the same base, questions and first-stage settings were asked before in this session.",
     )
     columns[4].metric("RSE", f"{answer.rse_seconds * 1000:.0f} ms", help="Values, segment search and text reads.")
+    with st.container(key=K.BODY):
+        left, right = st.columns([3, 2], gap="medium")
+        with left:
+            _render_selected(base, answer, params)
+        with right:
+            _render_top_k(base, answer)
     if result.stop_reason is not None:
         chunks = sum(segment.last_chunk - segment.first_chunk + 1 for segment in result.segments)
         st.html(
@@ -213,12 +251,6 @@ def _render_answer(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) 
             f"({chunks} of {params.overall_max_length} chunks used).</div>"
         )
     _render_documents(base, answer)
-    with st.container(key=K.BODY):
-        left, right = st.columns([3, 2], gap="medium")
-        with left:
-            _render_selected(base, answer, params)
-        with right:
-            _render_top_k(base, answer)
     with st.expander("Parameters of this answer"):
         st.code(f"{answer.first.kb_params!r}\n{params!r}", language="python", wrap_lines=True)
 
@@ -240,7 +272,6 @@ def _render_documents(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
 
 def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) -> None:
     result = answer.result
-    st.subheader("Selected documents")
     for doc_id in result.selected_documents:
         entry = base.kb.documents[doc_id]
         own = [segment for segment in result.segments if segment.doc_id == doc_id]
@@ -250,6 +281,12 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
         st.plotly_chart(
             figure, key=K.strip(doc_id), theme=None, width="stretch", config=components.chart_config(f"kb_{doc_id}")
         )
+        if own:
+            with st.container(height=SEGMENT_TEXT_HEIGHT, key=f"{K.strip(doc_id)}_text"):
+                for segment in own:
+                    st.html(_segment_html(segment, base.shown(segment.doc_name), len(result.queries)))
+        else:
+            st.caption("No segment here: no run of its chunks is worth the minimum value.")
         slug = base.samples.get(doc_id)
         if slug is not None:
             st.button(
@@ -261,12 +298,6 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
                 help="Explore this document alone with the same questions and RSE settings "
                 "(Explore scores its chunks itself, so values differ a little).",
             )
-        if own:
-            with st.container(height=SEGMENT_TEXT_HEIGHT, key=f"{K.strip(doc_id)}_text"):
-                for segment in own:
-                    st.html(_segment_html(segment, base.shown(segment.doc_name), len(result.queries)))
-        else:
-            st.caption("No segment here: no run of its chunks is worth the minimum value.")
 
 
 def _segment_html(segment: ExtractedSegment, name: str, queries: int) -> str:

@@ -54,7 +54,10 @@ def test_ask_the_bundled_knowledge_base(page, app_url):
     page.screenshot(path=str(ARTIFACTS / "knowledge_base_viewport.png"))
     full_size(page, "knowledge_base_full")
 
-    slider = page.locator(f"{MAIN} [data-testid='stSlider']").filter(has_text="Irrelevant chunk penalty")
+    page.locator(f"{MAIN} [data-testid='stPopover']").filter(has_text="RSE").locator("button").first.click()
+    slider = page.locator("[data-testid='stPopoverBody'] [data-testid='stSlider']").filter(
+        has_text="Irrelevant chunk penalty"
+    )
     thumb = slider.locator("input[type='range']").first
     # Press until the slider reads 0.30, one change at a time as a drag ends in one: on a busy
     # machine a rerun can start between presses and one may be lost (seen in CI at 0.28), so count
