@@ -99,7 +99,8 @@ def render_sizes(result: ExtractionResult, top_k, windows, variant: str, columns
             "segment",
             "RSE",
             result.characters(result.rse_chunks),
-            f"{components.plural(len(result.rse_chunks), 'chunk')} in {components.plural(len(result.segments), 'segment')}",
+            f"{components.plural(len(result.rse_chunks), 'chunk')} in "
+            f"{components.plural(len(result.segments), 'segment')}",
             f"{components.plural(inner, 'inner gap')} among them: chunks below zero kept between two stronger ones.",
         ),
         (
