@@ -25,6 +25,7 @@ class FirstScreenPage:
     name: str  # in the screenshot's file name
     path: str  # the page's address
     segment_text: bool  # the page shows a segment's text (``.rse-text``) beside or under its chart
+    next_steps: int = 0  # presses of "Next" before the step with the chart (the Demo opens on its question)
 
 
 PAGES = (
@@ -34,8 +35,8 @@ PAGES = (
 )
 """The result pages held to the first screen."""
 
-DEMO_PAGES: tuple[FirstScreenPage, ...] = ()
-"""The Demo page joins ``PAGES`` here once its compact layout keeps its chart in the first screen."""
+DEMO_PAGES = (FirstScreenPage("demo", "/demo", segment_text=False, next_steps=1),)
+"""The Demo's first chart, one step after its question."""
 
 VIEWPORTS = ((1280, 720), (1920, 1080))
 
@@ -65,6 +66,9 @@ def test_the_chart_and_the_segment_text_start_in_the_first_screen(browser, app_u
     try:
         page.goto(f"{app_url}{shown.path}{'?present=1' if present else ''}", wait_until="domcontentloaded")
         wait_for_app(page, TIMEOUT)
+        for _ in range(shown.next_steps):
+            page.get_by_role("button", name="Next").click()
+            wait_for_app(page, TIMEOUT)
         wait_for_any_chart(page, TIMEOUT)
         if shown.segment_text:
             page.locator(".rse-text").first.wait_for(timeout=TIMEOUT)
