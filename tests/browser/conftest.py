@@ -107,6 +107,15 @@ def wait_for_any_chart(page, timeout: float = 120_000) -> None:
     page.wait_for_function(CHART_DRAWN_JS, timeout=timeout, polling=100)
 
 
+def chart_layer_switch(page, label: str):
+    """Explore's switch ``label`` in its "Chart layers" popover, opening the popover when it is closed."""
+    switch = page.get_by_text(label, exact=True)
+    if not switch.is_visible():
+        page.get_by_role("button", name="Chart layers").click()
+        switch.wait_for()
+    return switch
+
+
 def press_slider_up_to(slider, value: float) -> None:
     """Press the right arrow on ``slider`` (a range input's locator) until it reads ``value``: on a
     busy machine a rerun can start between presses and one may be lost, so count what the slider

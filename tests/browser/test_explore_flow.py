@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.pdf_factory import make_pdf
 
-from .conftest import press_slider_up_to, screenshot, value_chart, wait_for_any_chart, wait_for_app
+from .conftest import chart_layer_switch, press_slider_up_to, screenshot, value_chart, wait_for_any_chart, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -111,11 +111,11 @@ def test_explore_flow(app_url, page):
     assert_clean(page)
 
     # Value stages.
-    page.get_by_text("Show value stages").click()
+    chart_layer_switch(page, "Show value stages").click()
     settle(page)
     value_chart(page).locator(".js-plotly-plot .legendtext", has_text="calibrated").first.wait_for(timeout=TIMEOUT)
     screenshot(page, "explore_stages")
-    page.get_by_text("Show value stages").click()
+    chart_layer_switch(page, "Show value stages").click()
     settle(page)
 
     # Upload a PDF made on the spot and ask about it.

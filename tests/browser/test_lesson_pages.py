@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import value_chart, wait_for_any_chart, wait_for_app, wait_for_value_chart
+from .conftest import chart_layer_switch, value_chart, wait_for_any_chart, wait_for_app, wait_for_value_chart
 from .test_teaching_pages import tall_screenshot, wait_for_charts
 
 pytestmark = pytest.mark.browser
@@ -34,7 +34,7 @@ def test_explore_with_the_optimal_toggle_and_the_gold_span(app_url, page):
     wait_for_value_chart(page)
     main = page.locator("[data-testid='stMain']")
     assert "gold answer of ar-10" in main.inner_text()
-    page.get_by_text("Compare with the optimal search").click()
+    chart_layer_switch(page, "Compare with the optimal search").click()
     page.get_by_text("Greedy vs optimal:").wait_for()
     wait_for_app(page)
     assert "optimal total" in main.inner_text()

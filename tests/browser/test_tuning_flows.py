@@ -103,6 +103,7 @@ def test_the_dsrag_export_is_on_explore(page, url):
     settle(page)
     heading.click()
     page.get_by_text("Show the code").click()  # the snippets are drawn on request (slider moves stay light)
+    page.get_by_role("tab", name="dsRAG rse_params (Python)").click()
     code = page.locator("[data-testid='stCode']").filter(has_text="rse_params = {")
     code.wait_for(timeout=TIMEOUT)
     exported = code.inner_text()
