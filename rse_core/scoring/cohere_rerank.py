@@ -116,8 +116,8 @@ class CohereScorer:
         self.batch_size = batch_size
         self.max_retries = max_retries
         self.retry_base_delay = float(retry_base_delay)
-        self._key = key  # kept only to scrub it from any text we pass on
-        self._secrets = (key, *url_secrets(url))  # and the password and query values of CO_API_URL
+        # Kept only to scrub them from any text we pass on: the key, and CO_API_URL's password and query values.
+        self._secrets = (key, *url_secrets(url))
         cohere = import_optional("cohere", "The Cohere scorer")
         redact_urls_in_client_logs()
         self._client = cohere.ClientV2(
