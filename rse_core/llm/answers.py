@@ -303,7 +303,8 @@ class ChatClient:
     def stream(self, messages: Sequence[Mapping[str, str]]) -> Iterator[str]:
         """Pieces of the answer as they arrive; ``self.usage`` holds the server's token counts after.
 
-        The key is scrubbed from the pieces, even when a server echoes it split across two. At most
+        The key, and the base URL's password and query values, are scrubbed from the pieces, even
+        when a server echoes one split across two. At most
         ``settings.max_chars`` characters arrive, within ``settings.max_seconds``; then the
         connection is closed and the bound's error raised.
 

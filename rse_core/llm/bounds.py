@@ -30,6 +30,7 @@ DEFAULT_MAX_SECONDS = 120.0
 REPLY_BYTES_PER_CHAR = 256
 """A streamed piece of one character is a whole JSON event of ~200-250 bytes."""
 REPLY_BASE_BYTES = 2**20
+"""Bytes allowed on top of :data:`REPLY_BYTES_PER_CHAR` per character: room for a short answer's framing (1 MiB)."""
 
 _clock = time.monotonic  # module-level so tests can move time
 

@@ -50,7 +50,8 @@ def url_secrets(url: str) -> tuple[str, ...]:
 
 
 def redact_urls(text: str) -> str:
-    """``text`` with every URL in it reduced to :func:`display_url`'s form (no credentials, no query)."""
+    """``text`` with every URL in it stripped of ``user:password@``, query and fragment, as
+    :func:`display_url` strips one URL (the host keeps its case here, and the URL its length)."""
     return _URL.sub(lambda match: f"{match['scheme']}{match['rest']}", text)
 
 
