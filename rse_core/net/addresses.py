@@ -15,7 +15,8 @@ resolves to a public address for the check and a private one for the connection 
 
 The operator allows hosts with ``RSE_ALLOWED_PRIVATE_HOSTS`` (comma-separated host names, addresses
 or networks such as ``10.0.0.0/8``); the operator's own configured endpoints are never checked
-(callers pass no policy for them: :func:`policy_for`).
+(callers pass no policy for them; :func:`same_endpoint` tells the page's credential-free form of one
+from another URL).
 """
 
 from __future__ import annotations
@@ -261,21 +262,6 @@ def check_url_without_lookup(url: str, policy: AddressPolicy) -> None:
         AddressRefusedError: the host is private on its face and not allowed.
     """
     policy.check_without_lookup(urlsplit((url or "").strip()).hostname or "")
-
-
-def policy_for(
-    url: str, operator_urls: Iterable[str], environ: Mapping[str, str] | None = None
-) -> AddressPolicy | None:
-    """The policy a request to ``url`` must pass: ``None`` (no check) when ``url`` is one of the
-    operator's configured endpoints (``OPENAI_BASE_URL``, ``CO_API_URL``, an embeddings URL the
-    operator set), else the environment's :class:`AddressPolicy`.
-
-    URLs are compared as :func:`same_endpoint` does, so the credential-free form the page shows of
-    an operator's URL is still the operator's.
-    """
-    if any(same_endpoint(url, operator) for operator in operator_urls if operator):
-        return None
-    return AddressPolicy.from_environment(environ)
 
 
 def endpoint_identity(url: str) -> tuple[str, str, int | None, str]:
