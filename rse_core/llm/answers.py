@@ -33,6 +33,7 @@ from rse_core.errors import (
 from rse_core.extras import import_optional
 from rse_core.llm.bounds import AnswerBudget, max_chars_from_environment, max_seconds_from_environment
 from rse_core.net.addresses import AddressPolicy
+from rse_core.net.http import guarded_client, library_of, refusal_in  # imports httpx only when a client is made
 from rse_core.net.urls import display_url, redact_urls_in_client_logs, url_secrets
 from rse_core.pipeline import ExtractionResult
 from rse_core.remote import (
@@ -274,8 +275,6 @@ class ChatClient:
         ``None`` keeps the SDK's own client."""
         if self.address_policy is None:
             return None
-        from rse_core.net.http import guarded_client, library_of  # httpx comes with the SDKs, not the core
-
         library = library_of(sdk_client) if sdk_client is not None else "httpx"
         return guarded_client(
             self.address_policy, timeout=self.settings.timeout, library=library, event_hooks=event_hooks
@@ -574,8 +573,6 @@ class ChatClient:
 
 def _refusal(error: Exception) -> LLMEndpointError | None:
     """The address policy's refusal behind an SDK's connection error, as this module's error."""
-    from rse_core.net.http import refusal_in
-
     refused = refusal_in(error)
     return None if refused is None else LLMEndpointError(str(refused))
 
