@@ -161,13 +161,14 @@ def _add_sources(kb: KnowledgeBase, sources: Sources, progress: BuildCallback | 
         batch = _Batch()
         report(done, "committed")
 
+    max_bytes = LoadLimits().max_bytes
     preloaded = False
     for number, source in enumerate(sources.files):
         path = source.path
         report(number, f"reading {path.name} ({number + 1}/{len(files)})")
         began = time.monotonic()
         try:
-            data = source.read_bytes(LoadLimits().max_bytes)
+            data = source.read_bytes(max_bytes)
         except (OSError, DocumentError) as error:
             failed.append((str(path), _unreadable(error)))
             continue
