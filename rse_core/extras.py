@@ -50,8 +50,7 @@ def import_optional(module: str, purpose: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        package = EXTRAS[module][0]
-        raise MissingExtraError(f"{purpose} needs the '{package}' package: {install_hint(module)}.") from error
+        raise _missing(module, purpose) from error
 
 
 def require_installed(module: str, purpose: str) -> None:
@@ -66,5 +65,9 @@ def require_installed(module: str, purpose: str) -> None:
     except (ImportError, ValueError):  # a module blocked in sys.modules (None) has no spec
         found = False
     if not found:
-        package = EXTRAS[module][0]
-        raise MissingExtraError(f"{purpose} needs the '{package}' package: {install_hint(module)}.")
+        raise _missing(module, purpose)
+
+
+def _missing(module: str, purpose: str) -> MissingExtraError:
+    """The one line saying ``purpose`` needs ``module``'s package, and how to install it."""
+    return MissingExtraError(f"{purpose} needs the '{EXTRAS[module][0]}' package: {install_hint(module)}.")

@@ -189,12 +189,12 @@ def _build(args: argparse.Namespace) -> int:
         repair=args.repair,
         wait=args.wait,
     )
-    kb = KnowledgeBase.open(args.kb_dir)
-    info = kb.info()
-    kb.close()
     if args.json:
         write_stdout(json.dumps(build_summary(report), ensure_ascii=False) + "\n")
     else:
+        kb = KnowledgeBase.open(args.kb_dir)  # the base's totals, which only the text summary gives
+        info = kb.info()
+        kb.close()
         write_stdout(
             f"Added {len(report.added)} document(s) ({report.chunks:,} chunks) in {report.seconds:.1f} s; "
             f"{len(report.skipped)} already in the base. {info.path}: {info.documents} documents, "
@@ -204,11 +204,11 @@ def _build(args: argparse.Namespace) -> int:
         for entry in report.repaired:
             again = "added again" if entry.doc_id in added else "not added again: give its file to add it"
             write_stdout(f"Repaired: {one_line(entry.name)} ({entry.doc_id}) was damaged; {again}.\n")
-        left_out = [(item.path, item.reason) for item in report.not_read] + list(report.failed)
-        for path, reason in left_out[:MAX_LISTED]:
+        not_read = [(item.path, item.reason) for item in report.not_read] + list(report.failed)
+        for path, reason in not_read[:MAX_LISTED]:
             write_stdout(f"Not read: {one_line(f'{path}: {reason}')}\n")
-        if len(left_out) > MAX_LISTED:
-            write_stdout(f"... and {len(left_out) - MAX_LISTED} more not read (--json lists them all).\n")
+        if len(not_read) > MAX_LISTED:
+            write_stdout(f"... and {len(not_read) - MAX_LISTED} more not read (--json lists them all).\n")
     if not report.added and not report.skipped:
         fail("nothing could be added: no file given could be read as a PDF, text or Markdown document.")
     return 0

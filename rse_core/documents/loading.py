@@ -41,6 +41,8 @@ SUPPORTED_SUFFIXES = PDF_SUFFIXES + TEXT_SUFFIXES
 
 
 _MB = 1_048_576
+DOC_ID_DIGITS = 16
+"""Hex digits of a document id: the first ones of its bytes' SHA-256 (:func:`document_id`)."""
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -237,7 +239,7 @@ def load_document(
         raise UnsupportedFormatError(
             f"{name}: unsupported file type {suffix or '(no extension)'}; use one of {', '.join(SUPPORTED_SUFFIXES)}."
         )
-    doc_id = hashlib.sha256(data).hexdigest()[:16]
+    doc_id = document_id(data)
     if suffix in PDF_SUFFIXES:
         if not looks_like_pdf:
             raise UnsupportedFormatError(
@@ -248,6 +250,11 @@ def load_document(
     if is_pdf:
         raise UnsupportedFormatError(f"{name} is a PDF file with a {suffix} extension; rename it to .pdf.")
     return _load_text(data, name, doc_id, "text" if suffix == ".txt" else "markdown", limits)
+
+
+def document_id(data: bytes) -> str:
+    """The id ``load_document`` gives a document of these bytes: their SHA-256, :data:`DOC_ID_DIGITS` hex digits."""
+    return hashlib.sha256(data).hexdigest()[:DOC_ID_DIGITS]
 
 
 def _read_source(source: str | Path | bytes, name: str | None, limits: LoadLimits) -> tuple[bytes, str | None]:

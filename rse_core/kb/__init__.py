@@ -13,7 +13,7 @@ optionally), never the app or the figures. A base embeds with the embedder its c
 
 from rse_core.embedders import Embedder, MiniLMEmbedder
 from rse_core.kb.base import KBInfo, KnowledgeBase
-from rse_core.kb.build import BuildProgress, BuildReport, add_paths, build, collect_files, ensure_built
+from rse_core.kb.build import BuildProgress, BuildReport, add_paths, build, ensure_built
 from rse_core.kb.calibration import BM25_CALIBRATION, DENSE_CEILING, DENSE_SPREAD, dense_calibration
 from rse_core.kb.catalog import DocumentEntry, KnowledgeBaseError
 from rse_core.kb.params import FirstStage, KBQueryParams
@@ -55,7 +55,6 @@ __all__ = [
     "StoredChunk",
     "add_paths",
     "build",
-    "collect_files",
     "dense_calibration",
     "document_hits",
     "ensure_built",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -26,7 +26,7 @@ import numpy as np
 
 from rse_core.chunking import chunk_document, scoring_text
 from rse_core.documents import load_document
-from rse_core.documents.loading import LoadLimits
+from rse_core.documents.loading import DOC_ID_DIGITS, LoadLimits, document_id
 from rse_core.embedders import Embedder
 from rse_core.errors import DocumentError, RSEError
 from rse_core.kb.base import KnowledgeBase, check_new_folder
@@ -38,7 +38,6 @@ from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS, LOCK_FILE, writer_lock
 
 DEFAULT_BATCH_CHUNKS = 256
 """Chunks per commit: about 15 s of embedding on a 2-core CPU, the most a killed build loses."""
-_ID_DIGITS = 16
 
 
 @dataclass(frozen=True)
@@ -87,23 +86,14 @@ class BuildReport:
         return sum(entry.chunks for entry in self.added)
 
 
-def collect_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The files a build of ``paths`` reads (:func:`rse_core.kb.sources.collect_sources`)."""
-    return collect_sources(paths).paths
-
-
 def content_id(path: Path) -> str:
-    """The document id ``load_document`` will give this file (:func:`bytes_id` of its bytes, read in blocks)."""
+    """The document id ``load_document`` will give this file (:func:`~rse_core.documents.loading.document_id`
+    of its bytes, read in blocks)."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
-    return digest.hexdigest()[:_ID_DIGITS]
-
-
-def bytes_id(data: bytes) -> str:
-    """The document id ``load_document`` gives these bytes: their SHA-256, 16 hex digits."""
-    return hashlib.sha256(data).hexdigest()[:_ID_DIGITS]
+    return digest.hexdigest()[:DOC_ID_DIGITS]
 
 
 @dataclass
@@ -171,17 +161,18 @@ def _add_sources(kb: KnowledgeBase, sources: Sources, progress: BuildCallback | 
         batch = _Batch()
         report(done, "committed")
 
+    max_bytes = LoadLimits().max_bytes
     preloaded = False
     for number, source in enumerate(sources.files):
         path = source.path
         report(number, f"reading {path.name} ({number + 1}/{len(files)})")
         began = time.monotonic()
         try:
-            data = source.read_bytes(LoadLimits().max_bytes)
+            data = source.read_bytes(max_bytes)
         except (OSError, DocumentError) as error:
             failed.append((str(path), _unreadable(error)))
             continue
-        doc_id = bytes_id(data)
+        doc_id = document_id(data)
         if doc_id in kb.documents or doc_id in seen:
             skipped.append(str(path))
             continue
@@ -276,8 +267,8 @@ def build(
         with writer_lock(kb_dir, wait):
             kb = KnowledgeBase.create(kb_dir, embedder, store=store)
             try:
-                repaired = repair_base(kb, rebuild_store=repair)
-                report = add_paths(kb, sources, progress, batch_chunks)
+                repaired = repair_base(kb, rebuild_store=repair)  # leaves kb's catalog read afresh
+                report = _add_sources(kb, sources, progress, batch_chunks)
             finally:
                 kb.close()
     except BaseException:

@@ -8,8 +8,8 @@ build is writing. Readers (queries) take no lock: the catalog is replaced atomic
 never lists a document before the store holds it.
 
 The lock is an advisory ``flock`` (released by the system if the holder dies, so a killed build
-never leaves a base locked), re-entrant within a process: ``build`` holds it and ``add_paths``
-inside it takes it again without waiting on itself.
+never leaves a base locked), re-entrant within a process: a writer that calls another (say
+``kb.remove`` while holding the lock) takes it again without waiting on itself.
 """
 
 from __future__ import annotations

@@ -10,10 +10,15 @@ import types
 
 import pytest
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+
 from rse_core.cli.kb import main
 from rse_core.kb import KnowledgeBase, build
 from rse_core.kb.check import check_base
-from rse_core.kb.writer_lock import BUSY_MESSAGE, BaseBusyError
+from rse_core.kb.writer_lock import BUSY_MESSAGE, LOCK_FILE, BaseBusyError, writer_lock
 from tests.kb.support import HashingEmbedder, as_default_embedder, build_in_process, filler, hold_writer_lock
 
 
@@ -81,10 +86,26 @@ def test_a_second_writer_that_cannot_wait_is_told_in_one_line(
     assert capsys.readouterr().err == f"error: {BUSY_MESSAGE}\n"
 
 
-def test_the_lock_is_reentrant_within_a_build_and_released_after(tmp_path):
+def _lock_is_free(kb_dir) -> bool:
+    """Whether a new open file description can take the lock (this process's own hold blocks it too)."""
+    with open(kb_dir / LOCK_FILE, "rb") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return True
+
+
+@pytest.mark.skipif(fcntl is None, reason="flock is POSIX")
+def test_the_lock_is_reentrant_within_a_process_and_released_after(tmp_path):
     document = tmp_path / "a.md"
     document.write_text("# A\n\n" + filler("alpha", 3))
     build(tmp_path / "kb", [document], embedder=HashingEmbedder())
+    assert _lock_is_free(tmp_path / "kb")  # the build released it
+    with writer_lock(tmp_path / "kb", wait=0), writer_lock(tmp_path / "kb", wait=0):  # taken again without waiting
+        assert not _lock_is_free(tmp_path / "kb")
+    assert _lock_is_free(tmp_path / "kb")  # released when the outer hold ends
     kb = KnowledgeBase.open(tmp_path / "kb", HashingEmbedder())
-    assert kb.remove("a.md").name == "a.md"  # remove takes the lock the build released
+    assert kb.remove("a.md").name == "a.md"
     assert KnowledgeBase.open(tmp_path / "kb", HashingEmbedder()).documents == {}
