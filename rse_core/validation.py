@@ -1,4 +1,4 @@
-"""Checks shared by the scorers and the value computation, with messages a user can act on."""
+"""Checks shared by the scorers, the embedders and the value computation, with messages a user can act on."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import math
 import os
 from collections.abc import Mapping
 from enum import StrEnum
+from numbers import Real
 from typing import TypeVar
 
 import numpy as np
@@ -73,3 +74,27 @@ def env_number(
         kind = "a whole number" if whole else "a number"
         raise ParameterError(f"The environment variable {variable}={raw!r} must be {kind} above 0; fix or unset it.")
     return int(number) if whole else number
+
+
+def finite_number(name: str, value: object, minimum: float, *, inclusive: bool = False) -> float:
+    """``value`` as a float above ``minimum`` (or equal to it, when ``inclusive``).
+
+    Raises:
+        ParameterError: it is not a finite number in that range.
+    """
+    ok = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
+    if not ok or value < minimum or (value == minimum and not inclusive):
+        bound = "at least" if inclusive else "above"
+        raise ParameterError(f"{name} must be a number {bound} {minimum:g}; got {value!r}.")
+    return float(value)
+
+
+def whole_number(name: str, value: object, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``.
+
+    Raises:
+        ParameterError: it is not.
+    """
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ParameterError(f"{name} must be a whole number from {low} to {high}; got {value!r}.")
+    return value

@@ -9,14 +9,14 @@ credentials; the caller passes the URL as :func:`rse_core.net.urls.display_url` 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from numbers import Real
 
 import numpy as np
 
-from rse_core.errors import EmbeddingServiceError, ParameterError
+from rse_core.errors import EmbeddingServiceError
+from rse_core.validation import whole_number
 
 MAX_IN_FLIGHT = 16
 """Most requests one embedder keeps open at once, however many are asked for: a build must not
@@ -106,27 +106,3 @@ def _length(row: object, number: int, source: str) -> int:
     if not all(isinstance(value, Real) and not isinstance(value, bool) for value in row[:1]):
         raise EmbeddingServiceError(f"{source} returned a vector holding something that is not a number.")
     return len(row)
-
-
-def finite_number(name: str, value: object, minimum: float, *, inclusive: bool = False) -> float:
-    """``value`` as a float above ``minimum`` (or equal to it, when ``inclusive``).
-
-    Raises:
-        ParameterError: it is not a finite number in that range.
-    """
-    ok = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(value)
-    if not ok or value < minimum or (value == minimum and not inclusive):
-        bound = "at least" if inclusive else "above"
-        raise ParameterError(f"{name} must be a number {bound} {minimum:g}; got {value!r}.")
-    return float(value)
-
-
-def whole_number(name: str, value: object, low: int, high: int) -> int:
-    """``value`` if it is a whole number from ``low`` to ``high``.
-
-    Raises:
-        ParameterError: it is not.
-    """
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ParameterError(f"{name} must be a whole number from {low} to {high}; got {value!r}.")
-    return value

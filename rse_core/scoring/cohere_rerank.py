@@ -9,7 +9,6 @@ SDK and transport exceptions into :mod:`rse_core.errors` with messages that neve
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Callable, Sequence
 from numbers import Real
@@ -21,7 +20,6 @@ from rse_core.chunking import Chunk, scoring_text
 from rse_core.errors import (
     AuthenticationError,
     InvalidScoresError,
-    ParameterError,
     RateLimitError,
     ScorerError,
     ScoringServiceError,
@@ -39,6 +37,7 @@ from rse_core.remote import (
     with_cause,
 )
 from rse_core.scoring.base import Calibration, CalibrationKind, ProgressCallback, ScorerName, check_scores, clean_query
+from rse_core.validation import finite_number, whole_number
 
 DEFAULT_MODEL = "rerank-v3.5"
 DEFAULT_BASE_URL = "https://api.cohere.com"
@@ -100,10 +99,10 @@ class CohereScorer:
                 "(create a key at https://dashboard.cohere.com/api-keys)."
             )
         _check_key_characters(key)
-        _check_number("timeout", timeout, minimum=0, strict=True)
-        _check_number("retry_base_delay", retry_base_delay, minimum=0)
-        _check_int("batch_size", batch_size, 1, MAX_DOCUMENTS_PER_REQUEST)
-        _check_int("max_retries", max_retries, 0, 10)
+        finite_number("timeout", timeout, 0)
+        finite_number("retry_base_delay", retry_base_delay, 0, inclusive=True)
+        whole_number("batch_size", batch_size, 1, MAX_DOCUMENTS_PER_REQUEST)
+        whole_number("max_retries", max_retries, 0, 10)
         if not isinstance(model, str) or not model.strip():
             raise ScorerError("The Cohere model name is empty; use for example 'rerank-v3.5'.")
         url = (base_url or os.environ.get("CO_API_URL") or DEFAULT_BASE_URL).strip().rstrip("/")
@@ -278,18 +277,6 @@ def _scores_in_order(response: object, count: int) -> np.ndarray:
 
 def _field(result: object, name: str) -> object:
     return result.get(name) if isinstance(result, dict) else getattr(result, name, None)
-
-
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ParameterError(f"{name} must be a whole number from {low} to {high}; got {value!r}.")
-
-
-def _check_number(name: str, value: object, *, minimum: float, strict: bool = False) -> None:
-    ok = isinstance(value, Real) and not isinstance(value, bool) and math.isfinite(float(value))
-    if not ok or float(value) < minimum or (strict and float(value) == minimum):  # type: ignore[arg-type]
-        bound = "above" if strict else "at least"
-        raise ParameterError(f"{name} must be a number {bound} {minimum:g}; got {value!r}.")
 
 
 def _check_key_characters(key: str) -> None:

