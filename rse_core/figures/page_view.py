@@ -53,10 +53,10 @@ PAINT_PER_OPERATION = 20_000
 """What one drawing operation costs however small it is drawn (stroking, edge lists), in pixels:
 page-wide strokes measured 75 microseconds each even at zoom 0.05."""
 MIN_DRAWN_ZOOM = 0.1
+"""Below this a page is not worth drawing: it is refused instead of drawn smaller."""
 NOTICE_ZOOM = 0.6
 """Highest zoom a refusal's notice is drawn at: it says one sentence, and a refused page asked for
 again at a new zoom gets a new notice, made by the server itself (a few milliseconds)."""
-"""Below this a page is not worth drawing: it is refused instead of drawn smaller."""
 THUMBNAIL_ZOOM = 0.2
 MAX_THUMBNAILS = 60
 
@@ -196,20 +196,18 @@ def render_pages(
     zoom: float = 1.5,
     max_page_pixels: int | None = None,
 ) -> list[bytes]:
-    """PNGs of several pages (the PDF is opened once).
+    """PNGs of several pages.
 
     A page is drawn at ``zoom`` unless that would take more than ``max_page_pixels`` pixels
     (default ``RSE_MAX_PAGE_PIXELS``); then the zoom is lowered to fit, since a 3.5 KB PDF can
     declare a 200 x 200 inch page (2 GB of pixels at the usual zoom). The work is in two steps an
     app may run apart: :func:`page_drawings` (what to draw, from the glyph layout) and
-    :func:`draw_pages` (PyMuPDF draws and encodes, from plain data: a worker process can).
+    :func:`draw_pages` (PyMuPDF draws and encodes each page within its painting budget, from plain
+    data: a worker process can).
     """
     drawings = page_drawings(document, pages, marks, zoom)
-    limits = DrawingLimits.from_environment()
-    if max_page_pixels is not None:
-        limits = DrawingLimits(max_page_pixels, limits.max_paint)
-    source = _layout(document).source
-    return [draw_page(source, drawing, zoom, limits).png for drawing in drawings]
+    max_pixels = max_page_pixels_from_environment() if max_page_pixels is None else max_page_pixels
+    return draw_pages(_layout(document).source, drawings, zoom, max_pixels)
 
 
 @dataclass(frozen=True)
