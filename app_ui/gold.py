@@ -22,7 +22,7 @@ from .samples import list_samples
 
 
 class GoldSource(StrEnum):
-    """Where a gold span comes from, as the chart's caption names it."""
+    """Where a gold span comes from (Explore's caption names a dragged span by its value)."""
 
     SAMPLE = "the sample's golden set"
     MINE = "my golden set (Evaluate)"
