@@ -15,14 +15,14 @@ from enum import StrEnum
 from pathlib import Path
 
 from rse_core import Corpus, ExtractionResult
-from rse_core.evaluation.golden import GoldenQuery, GoldenSet
+from rse_core.evaluation.golden import GoldenQuery, GoldenSet, same_query
 from rse_core.evaluation.metrics import SpanScore, score_result
 
 from .samples import list_samples
 
 
 class GoldSource(StrEnum):
-    """Where a gold span comes from, as the chart's caption names it."""
+    """Where a gold span comes from (Explore's caption names a dragged span by its value)."""
 
     SAMPLE = "the sample's golden set"
     MINE = "my golden set (Evaluate)"
@@ -60,10 +60,6 @@ class GoldSpan:
         return score_result(result, (self.start_char, self.end_char), self.doc_id)
 
 
-def _same_query(a: str, b: str) -> bool:
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
-
-
 def chunk_range(corpus: Corpus, doc_id: str, span: tuple[int, int]) -> tuple[int, int] | None:
     """Corpus chunks ``start:end`` of document ``doc_id`` that the character span touches."""
     first, last = span
@@ -90,7 +86,7 @@ def gold_spans(
         if golden is None:
             continue
         for number, query in enumerate(queries):
-            match: GoldenQuery | None = next((q for q in golden.queries if _same_query(q.query, query)), None)
+            match: GoldenQuery | None = next((q for q in golden.queries if same_query(q.query, query)), None)
             if match is None or match.end_char > len(document.text):
                 continue
             chunks = chunk_range(corpus, document.doc_id, match.span)
@@ -117,7 +113,7 @@ def all_gold_spans(
 
 @dataclass(frozen=True)
 class GoldScore:
-    """RSE's recall and precision against the gold spans of the charted query (means over several),
+    """RSE's recall and precision against the gold spans given (means over several),
     and top-k's recall at RSE's characters for contrast."""
 
     recall: float

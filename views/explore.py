@@ -16,7 +16,7 @@ import streamlit as st
 from app_ui import components, compute, state
 from app_ui.built_html import html as html_element
 from app_ui.caching import session_memo
-from app_ui.gold import GoldSpan, all_gold_spans, gold_score
+from app_ui.gold import GoldSource, GoldSpan, all_gold_spans, gold_score
 from app_ui.live_chart import ScreenFit, live_plotly_chart
 from app_ui.page_state import evaluate as evaluate_state
 from app_ui.page_state import explore as explore_state
@@ -201,9 +201,10 @@ def gold_spans_of(result: ExtractionResult) -> list[GoldSpan]:
 
 
 def _gold_caption(result: ExtractionResult, span: GoldSpan) -> str:
-    what = "the span selected on the page" if not span.query_id else f"the gold answer of {span.query_id} ({span.kind}"
     where = f"chunks {_chunk_numbers(result, span)}"
-    return f"{what}, {where})" if span.query_id else f"{what} ({where})"
+    if span.source is GoldSource.DRAGGED:
+        return f"{span.source} ({where})"
+    return f"the gold answer of {span.query_id} ({span.kind}, {where})"
 
 
 def _chunk_numbers(result: ExtractionResult, span) -> str:

@@ -47,6 +47,7 @@ __all__ = [
     "parse_golden_set",
     "phrase_regex",
     "query_for_span",
+    "same_query",
 ]
 
 
@@ -197,7 +198,7 @@ class GoldenSet:
         """
         if any(existing.id == query.id for existing in self.queries):
             raise GoldenSetError(f"Query id {query.id!r} is already in the golden set; choose another id.")
-        same = next((existing for existing in self.queries if _same_query(existing.query, query.query)), None)
+        same = next((existing for existing in self.queries if same_query(existing.query, query.query)), None)
         if same is not None:
             raise GoldenSetError(
                 f"The query {same.query!r} is already {same.id} in the golden set; a query has one answer span."
@@ -428,5 +429,6 @@ def query_for_span(
     )
 
 
-def _same_query(first: str, second: str) -> bool:
+def same_query(first: str, second: str) -> bool:
+    """Whether two queries are the same, ignoring case and spacing (a golden set holds each once)."""
     return " ".join(first.casefold().split()) == " ".join(second.casefold().split())
