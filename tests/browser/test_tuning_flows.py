@@ -117,7 +117,10 @@ def test_the_dsrag_export_is_on_explore(page, url):
     expander.screenshot(path=str(ARTIFACTS / "tune_dsrag_export.png"))
 
 
-def test_a_golden_set_made_by_selecting_text(page, url):
+def mark_answer_span(page, url: str) -> str:
+    """On Evaluate, drag over the handbook's probation answer with the mouse; check the span the page
+    reports is exactly the selection, and return the selected text. The "Add to my golden set" form
+    is then open for that span."""
     page.set_viewport_size({"width": 1440, "height": 1000})
     text = load_document(ROOT / "sample_docs" / "employee_handbook.pdf").text
     page.goto(f"{url}/evaluate?docs=employee_handbook&scorer=bm25&q={QUERY.replace(' ', '+')}")
@@ -162,6 +165,12 @@ def test_a_golden_set_made_by_selecting_text(page, url):
     )
     assert text[start:end] == selected  # the reported offsets are the selection, exactly
     assert abs(start - target) <= 1 and abs(end - target_end) <= 1
+    return selected
+
+
+def test_a_golden_set_made_by_selecting_text(page, url):
+    mark_answer_span(page, url)
+    box = page.frame_locator(SELECT_FRAME).locator("#text")
     page.get_by_label("Queries this span answers (one a line; each becomes a golden query)").fill(
         f"{QUERY}\nWhen does a new hire's probation end?"
     )
@@ -177,3 +186,19 @@ def test_a_golden_set_made_by_selecting_text(page, url):
     page.mouse.wheel(0, 150)
     page.wait_for_timeout(400)
     page.screenshot(path=str(ARTIFACTS / "tune_golden_by_selection.png"))
+
+
+def test_a_golden_query_cannot_be_added_twice(page, url):
+    """The same query (other case and spacing) for a second span is refused with a message, and the
+    set keeps one answer for it."""
+    mark_answer_span(page, url)
+    form_queries = page.get_by_label("Queries this span answers (one a line; each becomes a golden query)")
+    form_queries.fill("How long is the probation period?")
+    page.get_by_role("button", name="Add to my golden set").click()
+    page.get_by_text("Added q-01 to my golden set.").wait_for(timeout=TIMEOUT)
+    settle(page)
+    form_queries.fill("how long is  the PROBATION period?")
+    page.get_by_role("button", name="Add to my golden set").click()
+    page.get_by_text("is already q-01 in the golden set").wait_for(timeout=TIMEOUT)
+    assert page.get_by_text("Added q-02").count() == 0
+    assert_clean(page)
