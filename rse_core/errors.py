@@ -84,6 +84,12 @@ class EmbeddingServiceError(ScoringServiceError):
     dimension, NaN)."""
 
 
+class EmbeddingTimeoutError(EmbeddingServiceError):
+    """An embedding endpoint did not answer a request in time. A build halves the request and asks
+    again (a slow local server queues the requests in flight), so this reaches the caller only for
+    a request of one text."""
+
+
 class TooManyChunksError(ScorerError):
     """More chunks to embed than the scorer's chunk budget allows."""
 

@@ -15,7 +15,7 @@ from numbers import Real
 
 import numpy as np
 
-from rse_core.errors import EmbeddingServiceError
+from rse_core.errors import EmbeddingServiceError, EmbeddingTimeoutError
 from rse_core.validation import whole_number
 
 MAX_IN_FLIGHT = 16
@@ -40,16 +40,27 @@ def embed_in_batches(texts: Sequence[str], call: BatchCall, batch_size: int, in_
     """``call`` on ``texts`` cut into batches of ``batch_size``, up to ``in_flight`` at once; the
     replies' rows in the texts' order (each reply's length checked).
 
+    A request that times out is asked again as two halves, one after the other, down to a single
+    text: a server on a laptop embeds a few texts a second and queues the requests in flight, so a
+    batch that waits too long is not a dead server, and a smaller one gets through.
+
     The first failure is raised once the requests already sent have ended (none is abandoned
     half-way to an endpoint that bills it).
 
     Raises:
         EmbeddingServiceError: a reply held another number of vectors than its request had texts.
+        EmbeddingTimeoutError: a request of one text timed out.
     """
     batches = [list(texts[start : start + batch_size]) for start in range(0, len(texts), batch_size)]
 
     def one(batch: list[str]) -> Sequence[Sequence[float]]:
-        rows = call(batch)
+        try:
+            rows = call(batch)
+        except EmbeddingTimeoutError:
+            if len(batch) == 1:
+                raise
+            half = len(batch) // 2
+            return [*one(batch[:half]), *one(batch[half:])]
         if len(rows) != len(batch):
             raise EmbeddingServiceError(
                 f"{source} returned {len(rows)} vectors for {len(batch)} texts; "

@@ -19,7 +19,14 @@ import numpy as np
 
 from rse_core.embedders.batches import check_batching, checked_vectors, embed_in_batches
 from rse_core.embedders.identity import EmbedderIdentity
-from rse_core.errors import AuthenticationError, EmbeddingServiceError, ParameterError, RateLimitError, ScorerError
+from rse_core.errors import (
+    AuthenticationError,
+    EmbeddingServiceError,
+    EmbeddingTimeoutError,
+    ParameterError,
+    RateLimitError,
+    ScorerError,
+)
 from rse_core.extras import import_optional
 from rse_core.net.urls import display_url
 from rse_core.remote import (
@@ -54,7 +61,10 @@ class OpenAIEmbedder:
         dimension: the size the vectors must have (a base's record); ``None``: learnt from the first reply.
         query_prefix, document_prefix: put before each query / text (e5-style models need them).
         batch_size: texts per request; in_flight: requests open at once during a build.
-        timeout: seconds per request; max_retries: extra attempts after a 429, a 5xx or a dropped connection.
+        timeout: seconds a query's request may take; document_timeout: seconds a build's request may
+            take (a model on a laptop's CPU embeds a few texts a second, and the requests in flight
+            queue there: a short limit would abandon work the server goes on doing);
+        max_retries: extra attempts after a 429, a 5xx or a dropped connection.
         url_from_record: ``base_url`` was read from a knowledge base's files, not given by the operator:
             the key is sent there only if it is the operator's endpoint (``$OPENAI_BASE_URL`` or OpenAI's),
             as the LLM endpoints' rules have it, so a base copied from elsewhere cannot collect the key.
@@ -77,6 +87,7 @@ class OpenAIEmbedder:
         batch_size: int = 64,
         in_flight: int = 4,
         timeout: float = 60.0,
+        document_timeout: float = 600.0,
         max_retries: int = 4,
         retry_base_delay: float = 1.0,
         url_from_record: bool = False,
@@ -107,6 +118,7 @@ class OpenAIEmbedder:
         self._prefixes = (query_prefix, document_prefix)
         self._batching = (batch_size, in_flight)
         self._timeout = finite_number("timeout", timeout, 0)
+        self._document_timeout = finite_number("document_timeout", document_timeout, 0)
         self._policy = RetryPolicy(
             whole_number("max_retries", max_retries, 0, 10),
             finite_number("retry_base_delay", retry_base_delay, 0, inclusive=True),
@@ -122,7 +134,7 @@ class OpenAIEmbedder:
     def identity(self) -> EmbedderIdentity:
         """Asks the endpoint for one vector when the dimension is not known yet."""
         if self._dimension is None:
-            self._dimension = checked_vectors(self._request(["dimension"]), None, self.source).shape[1]
+            self._dimension = checked_vectors(self._request(["dimension"], self._timeout), None, self.source).shape[1]
         return EmbedderIdentity(
             name=f"{PROVIDER}:{self.model}",
             provider=PROVIDER,
@@ -134,29 +146,31 @@ class OpenAIEmbedder:
         )
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed([self._prefixes[1] + text for text in texts])
+        return self._embed([self._prefixes[1] + text for text in texts], self._document_timeout)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._embed([self._prefixes[0] + text])[0]
+        return self._embed([self._prefixes[0] + text], self._timeout)[0]
 
-    def _embed(self, texts: list[str]) -> np.ndarray:
-        rows = embed_in_batches(texts, self._request, *self._batching, self.source)
+    def _embed(self, texts: list[str], timeout: float) -> np.ndarray:
+        rows = embed_in_batches(texts, lambda batch: self._request(batch, timeout), *self._batching, self.source)
         vectors = checked_vectors(rows, self._dimension, self.source)
         if self._dimension is None and len(vectors):
             self._dimension = vectors.shape[1]
         return vectors
 
-    def _request(self, texts: list[str]) -> list[Sequence[float]]:
+    def _request(self, texts: list[str], timeout: float) -> list[Sequence[float]]:
         """One request, retried as the policy allows; the vectors in the texts' order."""
         response = call_with_retries(
-            lambda: self._client.embeddings.create(model=self.model, input=texts, encoding_format="float"),
-            self._classify,
+            lambda: self._client.embeddings.create(
+                model=self.model, input=texts, encoding_format="float", timeout=timeout
+            ),
+            lambda error, attempt: self._classify(error, attempt, timeout),
             self._policy,
             "Embedding request",
         )
         return _in_order(getattr(response, "data", None), len(texts), self.source)
 
-    def _classify(self, error: Exception, attempt: int) -> Verdict:
+    def _classify(self, error: Exception, attempt: int, timeout: float) -> Verdict:
         """429, 5xx and a dropped connection are transient; a refused connection, a timeout and
         every other answer are final. The client's exceptions are never the cause (their text may
         quote the request)."""
@@ -166,8 +180,8 @@ class OpenAIEmbedder:
             failure = self._status_error(status, error.body, attempt)
             return Transient(f"HTTP {status}", failure) if status == 429 or status >= 500 else failure
         if isinstance(error, openai.APITimeoutError):
-            return EmbeddingServiceError(
-                f"{self.source} did not answer within {self._timeout:g} s; try a smaller batch."
+            return EmbeddingTimeoutError(
+                f"{self.source} did not answer within {timeout:g} s, even for one text; is it overloaded?"
             )
         if isinstance(error, openai.APIConnectionError):
             if _refused(error.__cause__):

@@ -24,7 +24,13 @@ from rse_core.documents import load_document
 from rse_core.embedders import MiniLMEmbedder, embedder_from_name
 from rse_core.embedders.cohere_endpoint import CohereEmbedder
 from rse_core.embedders.openai_endpoint import OpenAIEmbedder
-from rse_core.errors import AuthenticationError, EmbedderMismatchError, EmbeddingServiceError, RateLimitError
+from rse_core.errors import (
+    AuthenticationError,
+    EmbedderMismatchError,
+    EmbeddingServiceError,
+    EmbeddingTimeoutError,
+    RateLimitError,
+)
 from rse_core.kb import KnowledgeBase, build, query_kb
 from rse_core.kb.catalog import CATALOG_FILE, read_catalog
 from tests.kb.support import free_port, local_server
@@ -168,6 +174,28 @@ def test_requests_go_out_in_batches_several_at_once(fake, documents):
     assert fake.most_open == 3
     single = OpenAIEmbedder("e5", f"{fake.url}/v1").embed_documents(texts[5:6])[0]
     assert np.allclose(vectors[5], single)  # rows come back in the texts' order
+
+
+def test_a_slow_server_gets_halved_requests_instead_of_failing_the_build(fake):
+    """A model on a CPU answers a few texts a second: a batch that outlasts the timeout is asked
+    again in halves (down to what the server answers in time), and every vector comes back in order."""
+    fake.seconds_per_text = 0.12  # 8 texts: ~1 s, past the 0.5 s limit; 4 texts answer in time
+    embedder = OpenAIEmbedder("e5", f"{fake.url}/v1", dimension=16, batch_size=8, in_flight=1, document_timeout=0.5)
+    texts = [f"text {number} about pumps" for number in range(8)]
+    vectors = embedder.embed_documents(texts)
+    assert [len(request.texts) for request in fake.requests] == [8, 4, 4]
+    fake.seconds_per_text = 0.0
+    assert np.allclose(vectors, OpenAIEmbedder("e5", f"{fake.url}/v1", dimension=16).embed_documents(texts))
+
+
+def test_a_server_too_slow_for_one_text_is_one_clear_error(fake):
+    fake.seconds_per_text = 1.0
+    embedder = OpenAIEmbedder("e5", f"{fake.url}/v1", dimension=16, batch_size=2, timeout=0.2, document_timeout=0.3)
+    with pytest.raises(EmbeddingTimeoutError, match=r"did not answer within 0\.3 s, even for one text"):
+        embedder.embed_documents(["one", "two"])
+    assert [len(request.texts) for request in fake.requests] == [2, 1]  # halved once, then given up
+    with pytest.raises(EmbeddingTimeoutError, match=r"within 0\.2 s"):  # a query has its own, shorter limit
+        embedder.embed_query("one")
 
 
 def test_a_429_is_retried_and_the_build_completes(fake, documents, tmp_path):

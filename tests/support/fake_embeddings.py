@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any, ClassVar
@@ -42,7 +43,8 @@ class EmbedRequest:
 @dataclass
 class FakeEmbeddings(FakeServer):
     """See the module docstring. ``company``: hold each request until this many are open at once
-    (or ``slow_seconds`` pass), to see requests in flight together; ``most_open``: the most seen."""
+    (or ``slow_seconds`` pass), to see requests in flight together; ``most_open``: the most seen;
+    ``seconds_per_text``: answer after this long per text, as a model on a CPU does."""
 
     FAILURE_MODES: ClassVar[tuple[str, ...]] = FAILURE_MODES
     NAME: ClassVar[str] = "fake-embeddings"
@@ -51,6 +53,7 @@ class FakeEmbeddings(FakeServer):
     company: int = 1
     requests: list[EmbedRequest] = field(default_factory=list)
     most_open: int = 0
+    seconds_per_text: float = 0.0
     _plan: dict[int, str] = field(default_factory=dict)
     _from: tuple[int, str] | None = None
     _open: int = 0
@@ -114,6 +117,7 @@ def _make_handler(fake: FakeEmbeddings) -> type[BaseHTTPRequestHandler]:
                 EmbedRequest(self.path, self.headers.get("Authorization"), tuple(texts), body.get("input_type"))
             )
             fake._wait_for_company()
+            time.sleep(fake.seconds_per_text * len(texts))
             try:
                 self._answer(mode, texts, cohere)
             finally:
