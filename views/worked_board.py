@@ -41,6 +41,8 @@ COLUMNS = (
 """The columns a class fills in, numbered as the stage charts number the value formula's stages
 (① calibrate: the board's scores are already in [0, 1])."""
 HIDDEN = "?"
+ROW_HEIGHT_PRESENTING = 27
+"""Table rows in presenter mode: the board, its chart and the round-robin's turns fit a 1280x720 screen."""
 
 
 # --------------------------------------------------------------------------- scores -> values
@@ -127,11 +129,13 @@ def _board_table(rows: list) -> None:
         "reveal the next column.",
     )
     board = worked_board_state.read_board()
+    present = presenter.is_on()
     st.dataframe(
         board_table(rows, board.revealed),
         key=K.BOARD_TABLE,
         hide_index=True,
         width="stretch",
+        row_height=ROW_HEIGHT_PRESENTING if present else None,
     )
     if board.revealed == len(COLUMNS):
         values = [row.value for row in rows]
@@ -148,7 +152,7 @@ def _board_table(rows: list) -> None:
             f"**Searched with the course's limits** ({limits_text(SCORES_EXAMPLE.limits)}): {picks}.{gap_text}"
         )
         st.plotly_chart(
-            worked_example_chart(values, segment_bands(list(search)), height=300),
+            worked_example_chart(values, segment_bands(list(search)), height=230 if present else 300),
             key=K.BOARD_TABLE + "_chart",
             theme=None,
             config={"displaylogo": False, "displayModeBar": False},
@@ -162,11 +166,13 @@ def _beta_lookup(lookup: list) -> None:
     st.markdown(
         f"**Beta lookup** (a = {num(float(st.session_state[K.BETA_A]))}, b = {num(float(st.session_state[K.BETA_B]))})"
     )
+    row = ROW_HEIGHT_PRESENTING if presenter.is_on() else 35
     st.dataframe(
         pd.DataFrame({"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}),
         key=K.BOARD_LOOKUP,
         hide_index=True,
-        height=38 + 35 * len(lookup),
+        height=38 + row * len(lookup),
+        row_height=row,
     )
     st.caption("With a = b = 0.4 scores near 0 move up and scores near 1 move down: the ends are spread out.")
 
@@ -188,16 +194,28 @@ def render_round_robin(parse_values) -> None:
     except (ValueError, ParameterError) as error:
         st.error(md(error), icon=":material/error:")
         return
-    hotkeys.step_keys(K.HOTKEYS + "_rr", K.RR_STEP, 1, len(steps), default=1)
-    current = components.stepper(len(steps), K.RR_STEP, noun="turn", button_key=K.RR_NEXT)
-    entry = steps[current - 1]
+    hotkeys.step_keys(K.HOTKEYS + "_rr", K.RR_STEP, 0, len(steps), default=0)
+    current = components.stepper(len(steps), K.RR_STEP, noun="turn", button_key=K.RR_NEXT, first=0)
+    entry = steps[current - 1] if current else None  # turn 0: the class predicts, no pick drawn
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
-    if entry.kind is StepKind.STOP:
+    if entry is None:
+        st.info(
+            "Turn 0: predict query 1's first pick, then query 2's once query 1 has taken its chunks (limits "
+            f"{limits_text(_rr_limits())}). Press → to see.",
+            icon=":material/psychology:",
+        )
+    elif entry.kind is StepKind.STOP:
         st.success(entry.message, icon=":material/flag:")
     elif entry.kind is StepKind.PICK:
         st.info(entry.message, icon=":material/check_circle:")
     else:
         st.warning(entry.message, icon=":material/do_not_disturb_on:")
+    if presenter.is_on():  # charts and turns side by side: the turns table stays in the first screen
+        *charts, table = st.columns([2, 2, 1.7], gap="small")
+        _rr_charts(first, second, picks, entry, columns=charts, height=280)
+        with table:
+            _rr_table(steps[:current])
+        return
     _rr_charts(first, second, picks, entry)
     _rr_table(steps[:current])
 
@@ -221,18 +239,22 @@ def _rr_search(parse_values) -> tuple[list[float], list[float], list]:
             f"Both queries score the same chunks: give both the same number of values ({len(first)} and "
             f"{len(second)} now)."
         )
-    steps = explain_search(
-        [first, second],
-        max_length=int(st.session_state[K.RR_MAX_LENGTH]),
-        overall_max_length=int(st.session_state[K.RR_OVERALL]),
-        minimum_value=float(st.session_state[K.RR_MINIMUM]),
-    )
+    steps = explain_search([first, second], **_rr_limits())
     return first, second, steps
 
 
-def _rr_charts(first: list[float], second: list[float], picks: list, entry) -> None:
+def _rr_limits() -> dict[str, float]:
+    """The round-robin's three limits, as the search takes them."""
+    return {
+        "max_length": int(st.session_state[K.RR_MAX_LENGTH]),
+        "overall_max_length": int(st.session_state[K.RR_OVERALL]),
+        "minimum_value": float(st.session_state[K.RR_MINIMUM]),
+    }
+
+
+def _rr_charts(first: list[float], second: list[float], picks: list, entry, *, columns=None, height: int = 320) -> None:
     """Each query's values with the segments it picked so far (the current pick highlighted)."""
-    charts = st.columns(2)
+    charts = columns or st.columns(2)
     for query, (column, values) in enumerate(zip(charts, (first, second), strict=True)):
         bands = [
             Band(step.segment.start, step.segment.end, step.label, float(step.segment.score), current=step is entry)
@@ -244,18 +266,22 @@ def _rr_charts(first: list[float], second: list[float], picks: list, entry) -> N
             note = f" (chunks {', '.join(taken)} taken by the other query)" if taken else ""
             st.markdown(f"**Query {query + 1}'s values and picks**{note}")
             st.plotly_chart(
-                worked_example_chart(values, bands, height=320),
+                worked_example_chart(values, bands, height=height),
                 key=K.rr_chart(query),
                 theme=None,
                 config={"displaylogo": False, "displayModeBar": False},
             )
 
 
+RR_COLUMNS = ("turn", "query", "what", "segment", "value")
+
+
 def _rr_table(steps: list) -> None:
-    """The turns so far, one row each."""
+    """The turns so far, one row each (none at turn 0)."""
     st.dataframe(
         pd.DataFrame(
-            [
+            columns=RR_COLUMNS,
+            data=[
                 {
                     "turn": step.number,
                     "query": "" if step.query is None else step.query + 1,
@@ -264,8 +290,9 @@ def _rr_table(steps: list) -> None:
                     "value": "" if step.segment is None else num(float(step.segment.score)),
                 }
                 for step in steps
-            ]
+            ],
         ),
         key=K.RR_TABLE,
         hide_index=True,
+        row_height=ROW_HEIGHT_PRESENTING if presenter.is_on() else None,
     )
