@@ -120,7 +120,7 @@ def toolbar(spec: PageSpec) -> DeltaGenerator | None:
 def _bar(title: str, pages: Sequence[PageSpec], leave: Exit, *, settings: bool = False) -> DeltaGenerator | None:
     """The bar's row; in presenter mode also the class plan's block and its "Next block"."""
     block = class_plan.current() if leave is EXIT_PRESENTER else None
-    name, step, params, menu, button = st.columns([6, 2, 1.5, 1.2, 1.6], vertical_alignment="center")
+    name, step, params, menu, button = st.columns([4.4, 1.9, 1.7, 1.5, 2.1], vertical_alignment="center")
     heading = f'<div class="rse-present-title">{html.escape(title)}</div>'
     if block is not None:
         here = CLASS_PLAN[block]

@@ -535,8 +535,9 @@ def _claims_presenting(inputs: state.Inputs) -> None:
     if table is None:
         return
     left, right = st.columns([3, 2], gap="medium")
-    with left:
-        _measured_dataframe(table, row_height=27)
+    with left:  # the three methods the lesson compares; the budget-matched rows are in the normal layout
+        shown = table[table["method"].isin([METHOD_LABELS[m] for m in ("rse", "top_k", "window")])]
+        _measured_dataframe(shown, row_height=27)
     with right:
         st.markdown(f"**Measured here** ({Source.MEASURED.value}, scorer {inputs.scorer}, k = {inputs.params.top_k}):")
         sentence = window_sentence(table)

@@ -12,6 +12,7 @@ Widget keys start with ``we_board_`` and ``we_rr_``. Chunks and ranks count from
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 import pandas as pd
@@ -68,22 +69,25 @@ def board_table(rows, revealed: int) -> pd.DataFrame:
 def render_board(parse_values) -> None:
     """Scores -> values, column by column, with the beta lookup table beside it."""
     worked_board_state.init()
-    st.caption(
-        "Start from raw scores in [0, 1], as a reranker gives them, and fill in the columns left to right: the "
-        "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
-        "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
-    )
+    if not presenter.is_on():  # instructions for the reader; the teacher says them in presenter mode
+        st.caption(
+            "Start from raw scores in [0, 1], as a reranker gives them, and fill in the columns left to right: the "
+            "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
+            "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
+        )
     _inputs("Scores and parameters", _board_inputs)
     try:
         rows, lookup = _board_rows(parse_values)
     except (ValueError, RSEError) as error:
         st.error(md(error), icon=":material/error:")
         return
-    table_column, lookup_column = st.columns([3, 1], gap="large")
-    with table_column:
-        _board_table(rows)
+    present = presenter.is_on()
+    table_column, lookup_column = st.columns([3, 1.5 if present else 1], gap="medium" if present else "large")
+    with table_column:  # presenter mode: once every column is out, the chart takes the lookup's place
+        _board_table(rows, chart_place=lookup_column if present else None)
     with lookup_column:
-        _beta_lookup(lookup)
+        if not (present and worked_board_state.read_board().revealed == len(COLUMNS)):
+            _beta_lookup(lookup)
 
 
 def _inputs(folded_label: str, draw: Callable[[], None]) -> None:
@@ -117,7 +121,7 @@ def _board_rows(parse_values) -> tuple[list, list]:
     return value_rows(scores, params), beta_lookup(params)
 
 
-def _board_table(rows: list) -> None:
+def _board_table(rows: list, *, chart_place=None) -> None:
     """The board with the revealed columns, and with all of them the values searched."""
     hotkeys.step_keys(K.HOTKEYS, K.REVEAL, 0, len(COLUMNS), default=0)
     st.slider(
@@ -151,12 +155,13 @@ def _board_table(rows: list) -> None:
             f"**Values:** {', '.join(num(v) for v in values)}  \n"
             f"**Searched with the course's limits** ({limits_text(SCORES_EXAMPLE.limits)}): {picks}.{gap_text}"
         )
-        st.plotly_chart(
-            worked_example_chart(values, segment_bands(list(search)), height=230 if present else 300),
-            key=K.BOARD_TABLE + "_chart",
-            theme=None,
-            config={"displaylogo": False, "displayModeBar": False},
-        )
+        with chart_place or st.container():
+            st.plotly_chart(
+                worked_example_chart(values, segment_bands(list(search)), height=300),
+                key=K.BOARD_TABLE + "_chart",
+                theme=None,
+                config={"displaylogo": False, "displayModeBar": False},
+            )
         with st.expander("Each row written out"):
             st.code("\n".join(f"chunk {row.chunk}: {row.working(board.decay_rate)}" for row in rows), language=None)
 
@@ -183,11 +188,12 @@ def _beta_lookup(lookup: list) -> None:
 def render_round_robin(parse_values) -> None:
     """Two queries' values over the same chunks, taking turns: one turn per step."""
     worked_board_state.init()
-    st.caption(
-        "Two queries, the same chunks: the search takes turns, query 1's best segment, then query 2's, and so on; "
-        "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
-        "and never overlap, whichever query picked them."
-    )
+    if not presenter.is_on():
+        st.caption(
+            "Two queries, the same chunks: the search takes turns, query 1's best segment, then query 2's, and so on; "
+            "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
+            "and never overlap, whichever query picked them."
+        )
     _inputs("Both queries' values and the limits", _rr_inputs)
     try:
         first, second, steps = _rr_search(parse_values)
@@ -199,11 +205,14 @@ def render_round_robin(parse_values) -> None:
     entry = steps[current - 1] if current else None  # turn 0: the class predicts, no pick drawn
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     if entry is None:
-        st.info(
+        predict = (
             "Turn 0: predict query 1's first pick, then query 2's once query 1 has taken its chunks (limits "
-            f"{limits_text(_rr_limits())}). Press → to see.",
-            icon=":material/psychology:",
+            f"{limits_text(_rr_limits())}). Press → to see."
         )
+        if presenter.is_on():
+            presenter.line(html.escape(predict))
+        else:
+            st.info(predict, icon=":material/psychology:")
     elif entry.kind is StepKind.STOP:
         st.success(entry.message, icon=":material/flag:")
     elif entry.kind is StepKind.PICK:
@@ -212,7 +221,7 @@ def render_round_robin(parse_values) -> None:
         st.warning(entry.message, icon=":material/do_not_disturb_on:")
     if presenter.is_on():  # charts and turns side by side: the turns table stays in the first screen
         *charts, table = st.columns([2, 2, 1.7], gap="small")
-        _rr_charts(first, second, picks, entry, columns=charts, height=280)
+        _rr_charts(first, second, picks, entry, columns=charts, height=250)
         with table:
             _rr_table(steps[:current])
         return

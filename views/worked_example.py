@@ -90,12 +90,14 @@ def parse_values(text: str) -> list[float]:
 @components.guarded
 def render() -> None:
     st.title("Worked example")
-    st.caption(
-        "RSE on a handful of chunk values, as on the board: which segments the greedy search picks, "
-        "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive (2-3 = chunks 2 and 3). "
-        "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
-        "That is fast but not always optimal (see 'Overall budget binds')."
-    )
+    if not presenter.is_on():  # the page's instructions; the slide keeps the example's own notes
+        st.caption(
+            "RSE on a handful of chunk values, as on the board: which segments the greedy search picks, "
+            "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive "
+            "(2-3 = chunks 2 and 3). "
+            "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
+            "That is fast but not always optimal (see 'Overall budget binds')."
+        )
     worked_example_state.init()
     mode = st.radio(
         "Mode",
@@ -260,9 +262,9 @@ def _render_search(values: list[float], limits: dict, search, steps, rows) -> No
 RUNS_LISTED, RUNS_SUMMED, RUNS_ANSWERED = 0, 1, 2
 """Table 1's stages: the runs only (the class sums them), their sums and which are allowed, the best and why."""
 RUNS_STAGES = {
-    RUNS_LISTED: "Runs only: sum each one",
-    RUNS_SUMMED: "Sums and allowed",
-    RUNS_ANSWERED: "The best run, and why",
+    RUNS_LISTED: "Runs",
+    RUNS_SUMMED: "+ sums",
+    RUNS_ANSWERED: "+ best run",
 }
 
 
