@@ -430,6 +430,9 @@ def _step_through(values: list[float], steps, limits) -> None:
         else:
             st.markdown("**The search stops**")
             st.success(entry.message, icon=":material/flag:")
+            example = EXAMPLES.get(worked_example_state.read().example)
+            if presenter.is_on() and example is not None and example.point:  # the answer: only at the stop
+                presenter.note(f"The point of this example: {example.point}")
 
 
 def _turn_stepper(total: int, steps, limits) -> int:

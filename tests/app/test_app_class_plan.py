@@ -52,7 +52,7 @@ def assert_nothing_revealed(at, block) -> None:
         assert at.slider(key="we_board_reveal").value == 0
     if block.view == "round_robin":
         table = next(d.value for d in at.dataframe if "turn" in d.value.columns)
-        assert table.empty and "Turn 0: predict query 1's first pick" in text
+        assert table.empty and "Turn 0: predict query 1" in text
 
 
 def test_the_class_plan_walks_every_block_in_presenter_mode_without_a_typed_url():
@@ -115,6 +115,20 @@ def test_presenter_lesson_shows_the_nike_case_with_its_sources_beside_the_zoomed
     assert "**320-339**" in text and "**7** are marked relevant" in text and "**323-333**" in text
     assert "**323-336**" in text and Source.LESSON.value in text
     assert Source.MEASURED.value in html_text(at)
+
+
+def test_presenter_worked_example_keeps_its_notes_on_the_slide():
+    from rse_core.teaching.class_plan import GAP_WORTH_CROSSING
+
+    at = new_app(present="1").run()
+    open_page(at, "worked-example")
+    at.selectbox(key="we_example").set_value(GAP_WORTH_CROSSING).run()
+    example = EXAMPLES[GAP_WORTH_CROSSING]
+    assert "its chunks 3-7" in html_text(at)  # the numbering note, from the first screen on
+    assert example.point not in html_text(at)  # the point gives the answer: not before the stop
+    while not at.button(key="we_next").disabled:
+        at.button(key="we_next").click().run()
+    assert f"The point of this example: {example.point}" in html_text(at)
 
 
 def test_table_one_in_the_normal_layout_hides_the_best_run_until_the_reveal():
