@@ -140,3 +140,10 @@ def test_table_one_in_the_normal_layout_hides_the_best_run_until_the_reveal():
     at.toggle(key="we_reveal").set_value(True).run()
     table = next(d.value for d in at.dataframe if "Run" in d.value.columns)
     assert table[table["Best"] == "best"]["Run"].tolist() == ["2 to 3"]
+
+
+def test_presenter_css_keeps_captions_and_wraps_the_narration():
+    from app_ui.presenter import CSS
+
+    assert "ellipsis" not in CSS and "nowrap" not in CSS  # a long narration line wraps, never cut with "…"
+    assert '[data-testid="stCaptionContainer"] { display: none' not in CSS  # captions stay on the slide

@@ -13,7 +13,7 @@ import pytest
 from rse_core.teaching.class_plan import CLASS_PLAN
 
 from .conftest import wait_for_app
-from .test_presenter import SIZE, main_text, shot
+from .test_presenter import SIZE, main_text, press, shot
 
 pytestmark = pytest.mark.browser
 
@@ -89,6 +89,23 @@ def test_the_class_plan_walks_every_block_in_the_first_screen(app_url, projector
         if block.view in PREDICT:
             assert PREDICT[block.view] in text, block.title
         # Tables draw on a canvas: their "?" cells (runs, board) are checked in tests/app/test_app_class_plan.py.
+        if index == 0:  # the parameters, with the sidebar hidden: in the bar's Settings
+            page.get_by_role("button", name="Settings").click()
+            page.get_by_text("Irrelevant chunk penalty").first.wait_for()
+            shot(page, "class_plan_01_settings")
+            page.keyboard.press("Escape")
+            page.wait_for_timeout(400)
+        if block.view == "board":  # every column revealed: the values' chart beside the table, in the first screen
+            press(page, "End")
+            page.wait_for_function(
+                "() => document.querySelectorAll(\"[data-testid='stPlotlyChart'] .main-svg\").length > 0",
+                timeout=60_000,
+            )
+            wait_for_app(page)
+            page.wait_for_timeout(800)
+            shot(page, f"class_plan_{index + 1:02d}_revealed")
+            chart = page.locator("[data-testid='stPlotlyChart']").first.bounding_box()
+            assert chart["y"] + chart["height"] <= SIZE["height"], chart
         if index + 1 < len(CLASS_PLAN):
             page.get_by_role("button", name="Next block").click()
     print(measured)
