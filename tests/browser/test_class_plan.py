@@ -72,6 +72,10 @@ def test_the_class_plan_walks_every_block_in_the_first_screen(app_url, projector
     page = projector
     page.goto(f"{app_url}/class-plan")
     wait_for_app(page)
+    page.get_by_text("14. Exercises").wait_for()
+    page.get_by_role("button", name="Start the class").wait_for()
+    wait_for_app(page)
+    shot(page, "class_plan_00_plan")
     page.get_by_role("button", name="Start the class").click()
     measured = []
     for index, block in enumerate(CLASS_PLAN):
