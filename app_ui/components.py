@@ -440,13 +440,13 @@ def back_next_buttons(
     )
 
 
-def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str | None = None) -> int:
-    """A "Next <noun>" button beside a slider over steps 1..``total``; returns the current step.
+def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str | None = None, first: int = 1) -> int:
+    """A "Next <noun>" button beside a slider over steps ``first``..``total``; returns the current step.
 
     One control for every step-through (the greedy search's turns, round-robin turns), so they
-    clamp, advance and look the same.
+    clamp, advance and look the same. ``first=0``: step 0 is the class's prediction, nothing drawn yet.
     """
-    current = steps.clamp_step(state_key, 1, total)
+    current = steps.clamp_step(state_key, first, total)
     controls = st.columns([1, 5], vertical_alignment="bottom")
     controls[0].button(
         f"Next {noun}",
@@ -457,7 +457,7 @@ def stepper(total: int, state_key: str, *, noun: str, button_key: str, help: str
         disabled=current >= total,
         width="stretch",
     )
-    if total > 1:
-        controls[1].slider(noun.capitalize(), 1, total, key=state_key, help=help)
+    if total > first:
+        controls[1].slider(noun.capitalize(), first, total, key=state_key, help=help)
         current = int(st.session_state[state_key])
     return current

@@ -51,7 +51,7 @@ class PageSpec:
     scope: frozenset[Group] = ALL_GROUPS  # the sidebar controls it uses; the others are drawn disabled
     sidebar_note: str = ""  # shown atop the sidebar: what of it does not apply here, and why
     live_chart: bool = False  # its chart is a live chart, which loads its own plotly.js (app_ui.chart_warmup)
-    teaching: bool = False  # listed in presenter mode's menu
+    teaching: bool = False  # a page a class is taught from (presenter mode's menu lists every page)
     default: bool = False  # the page at the app's root (its URL path there is "")
     # Its own full-screen layout with no sidebar: a menu and an exit at its top, and an address it never
     # rewrites (a write after the page switch's own history entry would be a second one: Back twice to leave).
@@ -100,6 +100,16 @@ PAGES: tuple[PageSpec, ...] = (
         teaching=True,
     ),
     PageSpec(
+        "class_plan",
+        "Class plan",
+        ":material/event_note:",
+        "class-plan",
+        Section.LEARN,
+        scope=frozenset(),
+        sidebar_note="The class plan opens each block's page in presenter mode; nothing in this sidebar applies here.",
+        teaching=True,
+    ),
+    PageSpec(
         "lesson",
         "Lesson",
         ":material/menu_book:",
@@ -124,6 +134,7 @@ PAGES: tuple[PageSpec, ...] = (
 )
 
 DEFAULT_PAGE = next(spec for spec in PAGES if spec.default)
+CLASS_PLAN_PAGE = next(spec for spec in PAGES if spec.module == "class_plan")
 _BY_PATH = {spec.url_path: spec for spec in PAGES} | {"": DEFAULT_PAGE}
 
 

@@ -42,9 +42,11 @@ def page(spec: PageSpec, render: Callable[[], None]) -> StreamlitPage:
 
 @widgets.guarded_fragment
 def page_fragment(spec: PageSpec, render: Callable[[], None]) -> None:
-    """The parameter controls, this run's result (if the page reads one) and URL, the presenter
-    toolbar, the page, and the next step of a new upload being read (its steps rerun the whole app)."""
-    with st.sidebar, _app_scope():
+    """The presenter toolbar, the parameter controls (in the toolbar's popover in presenter mode), this
+    run's result (if the page reads one) and URL, the page, and the next step of a new upload being
+    read (its steps rerun the whole app)."""
+    settings = presenter.toolbar(spec)  # in presenter mode the parameters go in its popover, not the hidden sidebar
+    with settings or st.sidebar, _app_scope():
         render_parameters(spec.url_path)
     inputs = state.read_inputs()
     if spec.needs_result:
@@ -53,7 +55,6 @@ def page_fragment(spec: PageSpec, render: Callable[[], None]) -> None:
         no_result_this_run(inputs, write_url=not spec.full_screen)
     if not spec.full_screen:  # a full-screen page leaves the address as the page switch wrote it
         presenter.keep_in_url()
-    presenter.toolbar(spec)
     render()
     upload_flow.advance(inputs)
 

@@ -37,6 +37,7 @@ from rse_core.figures.values import value_chart
 from rse_core.numerals import num
 from rse_core.teaching import StepKind, explain_search
 from rse_core.teaching.classroom import EXAMPLES
+from rse_core.teaching.course import limits_text, search_limits
 from rse_core.teaching.lesson_case import (
     ClusterFacts,
     HeadersRow,
@@ -46,6 +47,7 @@ from rse_core.teaching.lesson_case import (
     runs_text,
 )
 from rse_core.teaching.objective import explain_objective
+from rse_core.teaching.quotes import BONUS_CHUNKS, CEILING, FINANCEBENCH, KITE, NIKE_CASE, Source
 
 K = lesson_state.Keys
 
@@ -104,11 +106,12 @@ def _gold_chunks(result: ExtractionResult, query: GoldenQuery) -> tuple[int, int
 def render() -> None:
     present = presenter.is_on()
     st.title("Lesson: the gapped cluster, the objective, claims and the ceiling")
-    st.caption(
-        "What the lesson reports, next to what this app measures on its own sample documents. Quoted numbers are "
-        "marked as quoted; every other number is computed now, at the sidebar's scorer and parameters. Chunks are "
-        "numbered from 0, ranks count from 0 (best = rank 0)."
-    )
+    if not present:  # presenter mode labels each figure with its source on the slide itself
+        st.caption(
+            "What the lesson reports, next to what this app measures on its own sample documents. Quoted numbers are "
+            "marked as quoted; every other number is computed now, at the sidebar's scorer and parameters. Chunks are "
+            "numbered from 0, ranks count from 0 (best = rank 0)."
+        )
     inputs = state.read_inputs()
     try:
         result, query = _case_result(CASE_SAMPLE, CASE_QUERY_ID, inputs)
@@ -148,24 +151,22 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
     facts = cluster_facts(result, _gold_chunks(result, query))
     if presenter.is_on():
         presenter.line(html.escape(_one_line(facts)))
-        chart, explain = st.columns([3, 2], gap="medium")
+        chart, beside = st.columns([3, 2], gap="medium")
         with chart:
-            _cluster_chart(result, query, facts, height=430)
-        with explain:
+            _cluster_chart(result, query, facts, height=400, zoom=facts.window)
+        with beside:
+            st.markdown(nike_card())
+            presenter.note(
+                f"The chart: {CASE_QUERY_ID} on the technical report, chunks {facts.window[0]}-{facts.window[1] - 1} "
+                f"(20 by position, as the lesson's 320-339), {Source.MEASURED.value}."
+            )
+        with st.expander("Explain a chunk"):
             _explain_beside(result, facts)
         return
     left, right = st.columns(2, gap="large")
     with left:
         st.subheader("In the lesson (quoted)")
-        st.markdown(
-            f"- Nike's 10-K, query about the consolidated financial statements.\n"
-            f"- Of the {NIKE_WINDOW[1] - NIKE_WINDOW[0] + 1} chunks **{NIKE_WINDOW[0]}-{NIKE_WINDOW[1]}** "
-            f"(by position), **{NIKE_RELEVANT}** are marked relevant: a *gapped cluster*.\n"
-            f"- The statements sit in chunks **{NIKE_STATEMENTS[0]}-{NIKE_STATEMENTS[1]}**.\n"
-            f"- RSE's first segment is chunks **{NIKE_FIRST_SEGMENT[0]}-{NIKE_FIRST_SEGMENT[1]}**: the statements "
-            f"plus {NIKE_FIRST_SEGMENT[1] - NIKE_STATEMENTS[1]} chunks after them ("
-            f"{NIKE_STATEMENTS[1] + 1}-{NIKE_FIRST_SEGMENT[1]}, the lesson's 'bonus chunks').\n"
-        )
+        st.markdown(nike_card())
         st.caption("These numbers are the lesson's, on a document this app does not ship; they are not computed here.")
     with right:
         st.subheader(f"On the technical report, {CASE_QUERY_ID} (computed now)")
@@ -184,6 +185,20 @@ def render_cluster(result: ExtractionResult, query: GoldenQuery) -> None:
     )
 
 
+def nike_card() -> str:
+    """The lesson's Nike case as Markdown bullets, each figure with its source."""
+    return (
+        f"- Nike's 10-K, query about the consolidated financial statements {NIKE_CASE.label}.\n"
+        f"- Of the {NIKE_WINDOW[1] - NIKE_WINDOW[0] + 1} chunks **{NIKE_WINDOW[0]}-{NIKE_WINDOW[1]}** "
+        f"(by position), **{NIKE_RELEVANT}** are marked relevant: a *gapped cluster*.\n"
+        f"- The statements sit in chunks **{NIKE_STATEMENTS[0]}-{NIKE_STATEMENTS[1]}**.\n"
+        f"- RSE's first segment is chunks **{NIKE_FIRST_SEGMENT[0]}-{NIKE_FIRST_SEGMENT[1]}**: the statements "
+        f"plus {NIKE_FIRST_SEGMENT[1] - NIKE_STATEMENTS[1]} chunks after them "
+        f"({NIKE_STATEMENTS[1] + 1}-{NIKE_FIRST_SEGMENT[1]}). Calling them 'bonus chunks' is "
+        f"{BONUS_CHUNKS.source.value}.\n"
+    )
+
+
 def _explain_beside(result: ExtractionResult, facts: ClusterFacts) -> None:
     """The explain panel beside the chart (presenter mode): a gap first, any chunk on request."""
     lesson_state.init_explain_chunk(facts.gaps[0].index if facts.gaps else 0)
@@ -191,12 +206,28 @@ def _explain_beside(result: ExtractionResult, facts: ClusterFacts) -> None:
     render_explain_panel(result, lesson_state.read().explain_chunk or 0)
 
 
-def _cluster_chart(result: ExtractionResult, query: GoldenQuery, facts: ClusterFacts, *, height: int = 480) -> None:
+def _cluster_chart(
+    result: ExtractionResult,
+    query: GoldenQuery,
+    facts: ClusterFacts,
+    *,
+    height: int = 480,
+    zoom: tuple[int, int] | None = None,
+) -> None:
+    """The value chart with the gold span; ``zoom``: only chunks ``start:end`` (the cluster, not a sliver of the
+    whole document)."""
     gold = facts.gold
+    figure = value_chart(
+        result,
+        0,
+        gold_spans=[(gold[0], gold[1], f"gold {query.id}: the answer")] if gold else (),
+        height=height,
+        range_slider=False if zoom else None,
+    )
+    if zoom:
+        figure.update_xaxes(range=[zoom[0] - 0.5, zoom[1] - 0.5])
     st.plotly_chart(
-        value_chart(
-            result, 0, gold_spans=[(gold[0], gold[1], f"gold {query.id}: the answer")] if gold else (), height=height
-        ),
+        figure,
         key=K.CHART,
         config=components.chart_config("lesson-gapped-cluster"),
         theme=None,
@@ -326,16 +357,17 @@ def render_search_steps(result: ExtractionResult, query: GoldenQuery) -> None:
         minimum_value=p.minimum_value,
         document_splits=result.corpus.document_splits,
     )
-    hotkeys.step_keys(K.HOTKEYS, K.STEP, 1, len(steps), default=1)
-    current = components.stepper(len(steps), K.STEP, noun="turn", button_key=K.STEP_NEXT)
-    entry = steps[current - 1]
+    hotkeys.step_keys(K.HOTKEYS, K.STEP, 0, len(steps), default=0)
+    current = components.stepper(len(steps), K.STEP, noun="turn", button_key=K.STEP_NEXT, first=0)
+    entry = steps[current - 1] if current else None  # turn 0: the class predicts, nothing is drawn yet
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
     bands = segment_bands(
-        [step.segment for step in picks], current=len(picks) - 1 if entry.kind is StepKind.PICK else None
+        [step.segment for step in picks],
+        current=len(picks) - 1 if entry is not None and entry.kind is StepKind.PICK else None,
     )
-    if entry.kind is not StepKind.PICK and entry.segment is not None:
+    if entry is not None and entry.kind is not StepKind.PICK and entry.segment is not None:
         bands.append(Band(entry.segment.start, entry.segment.end, "refused", float(entry.segment.score), refused=True))
-    line = _turn_line(entry)
+    line = _turn_line(entry, limits_text(search_limits(p)))
     shown = [i for band in bands for i in (band.start, band.end - 1)]
     gold = _gold_chunks(result, query)
     if gold:
@@ -357,11 +389,14 @@ def render_search_steps(result: ExtractionResult, query: GoldenQuery) -> None:
     if text is not None:
         with text:
             st.markdown(f"**{html.escape(line)}**")
-            st.markdown(md(entry.message))
+            if entry is not None:
+                st.markdown(md(entry.message))
             st.caption("Arrow keys, space and PageDown step through the turns (click the page first).")
 
 
-def _turn_line(entry) -> str:
+def _turn_line(entry, limits: str = "") -> str:
+    if entry is None:
+        return f"Turn 0: predict the first pick and the limit that binds it ({limits}). Press → to see."
     if entry.kind is StepKind.PICK:
         return (
             f"Turn {entry.number}: best candidate chunks {entry.segment.start}-{entry.segment.end - 1} "
@@ -390,13 +425,13 @@ def render_headers(inputs: state.Inputs) -> None:
     if presenter.is_on():
         presenter.line(
             f"FinanceBench: {FINANCEBENCH_WITH:.0%} vs {FINANCEBENCH_WITHOUT:.0%} with headers and RSE changed at "
-            "once (quoted). The headers alone, measured now:"
+            f"once {FINANCEBENCH.label}. The headers alone, measured now:"
         )
     else:
         st.markdown(
-            f"> The lesson reports that on FinanceBench the authors' system answered **{FINANCEBENCH_WITH:.0%}** of "
+            f"> On FinanceBench the authors' system answered **{FINANCEBENCH_WITH:.0%}** of "
             f"the questions correctly, against **{FINANCEBENCH_WITHOUT:.0%}** for a baseline; that system used "
-            "contextual chunk headers **and** RSE at once. (quoted)"
+            f"contextual chunk headers **and** RSE at once. {FINANCEBENCH.label}"
         )
         st.warning(
             "Two changes were tested together, so the gain cannot be split between them: a confound. The headers "
@@ -457,13 +492,16 @@ def headers_line(rows: list[HeadersRow]) -> str:
 
 def render_claims(inputs: state.Inputs) -> None:
     st.header("5. A reported gain, and what we measured")
+    if presenter.is_on():
+        _claims_presenting(inputs)
+        return
     left, right = st.columns([2, 3], gap="large")
     with left:
         st.subheader("Reported by the RSE authors (quoted)")
         st.markdown(
             f"> On the KITE benchmark the authors report an average score of **{KITE_BEFORE}** with top-k and "
             f"**{KITE_AFTER}** with RSE, at k = {KITE_K} and roughly equal context length. The scores are an LLM's "
-            f"grades from 0 to 10 of the answers to {KITE_QUESTIONS} questions."
+            f"grades from 0 to 10 of the answers to {KITE_QUESTIONS} questions. {KITE.label}"
         )
         st.warning(
             "This is the authors' claim. We did not run KITE, so this app cannot confirm it. The lesson's pitfall: "
@@ -476,17 +514,7 @@ def render_claims(inputs: state.Inputs) -> None:
         table = measured_table(inputs)
         if table is None:
             return
-        st.dataframe(
-            table,
-            key=K.MEASURED,
-            hide_index=True,
-            height=38 + 35 * len(table),
-            column_config={
-                "recall": st.column_config.NumberColumn(format="%.2f"),
-                "full coverage": st.column_config.NumberColumn(format="%.2f"),
-                "characters": st.column_config.NumberColumn(format="%d"),
-            },
-        )
+        _measured_dataframe(table)
         sentence = window_sentence(table)
         if sentence:
             st.markdown(sentence)
@@ -495,6 +523,45 @@ def render_claims(inputs: state.Inputs) -> None:
             f"k = {inputs.params.top_k}. Recall: share of the gold span sent; full coverage: share of queries whose "
             "whole gold span was sent. A different measure, corpus and scorer than KITE: the two are not comparable."
         )
+
+
+def _claims_presenting(inputs: state.Inputs) -> None:
+    """Presenter mode: the claim in one line with its source, the measurement beside the pitfall."""
+    presenter.line(
+        f"KITE: {KITE_BEFORE} with top-k, {KITE_AFTER} with RSE (k = {KITE_K}, an LLM's 0-10 grades on "
+        f"{KITE_QUESTIONS} questions) {KITE.label}. We did not run KITE."
+    )
+    table = measured_table(inputs)
+    if table is None:
+        return
+    left, right = st.columns([3, 2], gap="medium")
+    with left:  # the three methods the lesson compares; the budget-matched rows are in the normal layout
+        shown = table[table["method"].isin([METHOD_LABELS[m] for m in ("rse", "top_k", "window")])]
+        _measured_dataframe(shown, row_height=27)
+    with right:
+        st.markdown(f"**Measured here** ({Source.MEASURED.value}, scorer {inputs.scorer}, k = {inputs.params.top_k}):")
+        sentence = window_sentence(table)
+        if sentence:
+            st.markdown(sentence)
+        presenter.note(
+            "The pitfall: quoting a benchmark you did not run as your own result. Say 'the authors report', and show "
+            "your own measurement beside it. Different measure, corpus and scorer: not comparable with KITE."
+        )
+
+
+def _measured_dataframe(table: pd.DataFrame, *, row_height: int = 35) -> None:
+    st.dataframe(
+        table,
+        key=K.MEASURED,
+        hide_index=True,
+        height=38 + row_height * len(table),
+        row_height=row_height,
+        column_config={
+            "recall": st.column_config.NumberColumn(format="%.2f"),
+            "full coverage": st.column_config.NumberColumn(format="%.2f"),
+            "characters": st.column_config.NumberColumn(format="%d"),
+        },
+    )
 
 
 def measured_table(inputs: state.Inputs) -> pd.DataFrame | None:
@@ -555,7 +622,7 @@ def render_ceiling(result: ExtractionResult) -> None:
     columns[0].metric(
         "Lesson's ceiling (quoted)",
         f"{lesson:,} characters",
-        help=f"{LESSON_CHUNKS} chunks overall × {LESSON_CHUNK_SIZE} characters per chunk.",
+        help=f"{LESSON_CHUNKS} chunks overall × {LESSON_CHUNK_SIZE} characters per chunk {CEILING.label}.",
     )
     columns[1].metric(
         "Current ceiling",

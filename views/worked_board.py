@@ -12,6 +12,7 @@ Widget keys start with ``we_board_`` and ``we_rr_``. Chunks and ranks count from
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 import pandas as pd
@@ -41,6 +42,8 @@ COLUMNS = (
 """The columns a class fills in, numbered as the stage charts number the value formula's stages
 (① calibrate: the board's scores are already in [0, 1])."""
 HIDDEN = "?"
+ROW_HEIGHT_PRESENTING = 27
+"""Table rows in presenter mode: the board, its chart and the round-robin's turns fit a 1280x720 screen."""
 
 
 # --------------------------------------------------------------------------- scores -> values
@@ -66,22 +69,25 @@ def board_table(rows, revealed: int) -> pd.DataFrame:
 def render_board(parse_values) -> None:
     """Scores -> values, column by column, with the beta lookup table beside it."""
     worked_board_state.init()
-    st.caption(
-        "Start from raw scores in [0, 1], as a reranker gives them, and fill in the columns left to right: the "
-        "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
-        "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
-    )
+    if not presenter.is_on():  # instructions for the reader; the teacher says them in presenter mode
+        st.caption(
+            "Start from raw scores in [0, 1], as a reranker gives them, and fill in the columns left to right: the "
+            "beta transform (read it off the lookup table), the rank (0 = the best score; ties: the earlier chunk), "
+            "the decay exp(−rank / decay rate), and the penalty. Reveal the columns one at a time to check."
+        )
     _inputs("Scores and parameters", _board_inputs)
     try:
         rows, lookup = _board_rows(parse_values)
     except (ValueError, RSEError) as error:
         st.error(md(error), icon=":material/error:")
         return
-    table_column, lookup_column = st.columns([3, 1], gap="large")
-    with table_column:
-        _board_table(rows)
+    present = presenter.is_on()
+    table_column, lookup_column = st.columns([3, 1.5 if present else 1], gap="medium" if present else "large")
+    with table_column:  # presenter mode: once every column is out, the chart takes the lookup's place
+        _board_table(rows, chart_place=lookup_column if present else None)
     with lookup_column:
-        _beta_lookup(lookup)
+        if not (present and worked_board_state.read_board().revealed == len(COLUMNS)):
+            _beta_lookup(lookup)
 
 
 def _inputs(folded_label: str, draw: Callable[[], None]) -> None:
@@ -115,7 +121,7 @@ def _board_rows(parse_values) -> tuple[list, list]:
     return value_rows(scores, params), beta_lookup(params)
 
 
-def _board_table(rows: list) -> None:
+def _board_table(rows: list, *, chart_place=None) -> None:
     """The board with the revealed columns, and with all of them the values searched."""
     hotkeys.step_keys(K.HOTKEYS, K.REVEAL, 0, len(COLUMNS), default=0)
     st.slider(
@@ -127,11 +133,13 @@ def _board_table(rows: list) -> None:
         "reveal the next column.",
     )
     board = worked_board_state.read_board()
+    present = presenter.is_on()
     st.dataframe(
         board_table(rows, board.revealed),
         key=K.BOARD_TABLE,
         hide_index=True,
         width="stretch",
+        row_height=ROW_HEIGHT_PRESENTING if present else None,
     )
     if board.revealed == len(COLUMNS):
         values = [row.value for row in rows]
@@ -147,12 +155,13 @@ def _board_table(rows: list) -> None:
             f"**Values:** {', '.join(num(v) for v in values)}  \n"
             f"**Searched with the course's limits** ({limits_text(SCORES_EXAMPLE.limits)}): {picks}.{gap_text}"
         )
-        st.plotly_chart(
-            worked_example_chart(values, segment_bands(list(search)), height=300),
-            key=K.BOARD_TABLE + "_chart",
-            theme=None,
-            config={"displaylogo": False, "displayModeBar": False},
-        )
+        with chart_place or st.container():
+            st.plotly_chart(
+                worked_example_chart(values, segment_bands(list(search)), height=300),
+                key=K.BOARD_TABLE + "_chart",
+                theme=None,
+                config={"displaylogo": False, "displayModeBar": False},
+            )
         with st.expander("Each row written out"):
             st.code("\n".join(f"chunk {row.chunk}: {row.working(board.decay_rate)}" for row in rows), language=None)
 
@@ -162,11 +171,13 @@ def _beta_lookup(lookup: list) -> None:
     st.markdown(
         f"**Beta lookup** (a = {num(float(st.session_state[K.BETA_A]))}, b = {num(float(st.session_state[K.BETA_B]))})"
     )
+    row = ROW_HEIGHT_PRESENTING if presenter.is_on() else 35
     st.dataframe(
         pd.DataFrame({"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}),
         key=K.BOARD_LOOKUP,
         hide_index=True,
-        height=38 + 35 * len(lookup),
+        height=38 + row * len(lookup),
+        row_height=row,
     )
     st.caption("With a = b = 0.4 scores near 0 move up and scores near 1 move down: the ends are spread out.")
 
@@ -177,27 +188,43 @@ def _beta_lookup(lookup: list) -> None:
 def render_round_robin(parse_values) -> None:
     """Two queries' values over the same chunks, taking turns: one turn per step."""
     worked_board_state.init()
-    st.caption(
-        "Two queries, the same chunks: the search takes turns, query 1's best segment, then query 2's, and so on; "
-        "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
-        "and never overlap, whichever query picked them."
-    )
+    if not presenter.is_on():
+        st.caption(
+            "Two queries, the same chunks: the search takes turns, query 1's best segment, then query 2's, and so on; "
+            "a query whose best remaining segment is worth less than the minimum retires. Picks share one chunk budget "
+            "and never overlap, whichever query picked them."
+        )
     _inputs("Both queries' values and the limits", _rr_inputs)
     try:
         first, second, steps = _rr_search(parse_values)
     except (ValueError, ParameterError) as error:
         st.error(md(error), icon=":material/error:")
         return
-    hotkeys.step_keys(K.HOTKEYS + "_rr", K.RR_STEP, 1, len(steps), default=1)
-    current = components.stepper(len(steps), K.RR_STEP, noun="turn", button_key=K.RR_NEXT)
-    entry = steps[current - 1]
+    hotkeys.step_keys(K.HOTKEYS + "_rr", K.RR_STEP, 0, len(steps), default=0)
+    current = components.stepper(len(steps), K.RR_STEP, noun="turn", button_key=K.RR_NEXT, first=0)
+    entry = steps[current - 1] if current else None  # turn 0: the class predicts, no pick drawn
     picks = [step for step in steps[:current] if step.kind is StepKind.PICK]
-    if entry.kind is StepKind.STOP:
+    if entry is None:
+        predict = (
+            "Turn 0: predict query 1's first pick, then query 2's once query 1 has taken its chunks (limits "
+            f"{limits_text(_rr_limits())}). Press → to see."
+        )
+        if presenter.is_on():
+            presenter.line(html.escape(predict))
+        else:
+            st.info(predict, icon=":material/psychology:")
+    elif entry.kind is StepKind.STOP:
         st.success(entry.message, icon=":material/flag:")
     elif entry.kind is StepKind.PICK:
         st.info(entry.message, icon=":material/check_circle:")
     else:
         st.warning(entry.message, icon=":material/do_not_disturb_on:")
+    if presenter.is_on():  # charts and turns side by side: the turns table stays in the first screen
+        *charts, table = st.columns([2, 2, 1.7], gap="small")
+        _rr_charts(first, second, picks, entry, columns=charts, height=250)
+        with table:
+            _rr_table(steps[:current])
+        return
     _rr_charts(first, second, picks, entry)
     _rr_table(steps[:current])
 
@@ -221,18 +248,22 @@ def _rr_search(parse_values) -> tuple[list[float], list[float], list]:
             f"Both queries score the same chunks: give both the same number of values ({len(first)} and "
             f"{len(second)} now)."
         )
-    steps = explain_search(
-        [first, second],
-        max_length=int(st.session_state[K.RR_MAX_LENGTH]),
-        overall_max_length=int(st.session_state[K.RR_OVERALL]),
-        minimum_value=float(st.session_state[K.RR_MINIMUM]),
-    )
+    steps = explain_search([first, second], **_rr_limits())
     return first, second, steps
 
 
-def _rr_charts(first: list[float], second: list[float], picks: list, entry) -> None:
+def _rr_limits() -> dict[str, float]:
+    """The round-robin's three limits, as the search takes them."""
+    return {
+        "max_length": int(st.session_state[K.RR_MAX_LENGTH]),
+        "overall_max_length": int(st.session_state[K.RR_OVERALL]),
+        "minimum_value": float(st.session_state[K.RR_MINIMUM]),
+    }
+
+
+def _rr_charts(first: list[float], second: list[float], picks: list, entry, *, columns=None, height: int = 320) -> None:
     """Each query's values with the segments it picked so far (the current pick highlighted)."""
-    charts = st.columns(2)
+    charts = columns or st.columns(2)
     for query, (column, values) in enumerate(zip(charts, (first, second), strict=True)):
         bands = [
             Band(step.segment.start, step.segment.end, step.label, float(step.segment.score), current=step is entry)
@@ -244,18 +275,22 @@ def _rr_charts(first: list[float], second: list[float], picks: list, entry) -> N
             note = f" (chunks {', '.join(taken)} taken by the other query)" if taken else ""
             st.markdown(f"**Query {query + 1}'s values and picks**{note}")
             st.plotly_chart(
-                worked_example_chart(values, bands, height=320),
+                worked_example_chart(values, bands, height=height),
                 key=K.rr_chart(query),
                 theme=None,
                 config={"displaylogo": False, "displayModeBar": False},
             )
 
 
+RR_COLUMNS = ("turn", "query", "what", "segment", "value")
+
+
 def _rr_table(steps: list) -> None:
-    """The turns so far, one row each."""
+    """The turns so far, one row each (none at turn 0)."""
     st.dataframe(
         pd.DataFrame(
-            [
+            columns=RR_COLUMNS,
+            data=[
                 {
                     "turn": step.number,
                     "query": "" if step.query is None else step.query + 1,
@@ -264,8 +299,9 @@ def _rr_table(steps: list) -> None:
                     "value": "" if step.segment is None else num(float(step.segment.score)),
                 }
                 for step in steps
-            ]
+            ],
         ),
         key=K.RR_TABLE,
         hide_index=True,
+        row_height=ROW_HEIGHT_PRESENTING if presenter.is_on() else None,
     )

@@ -33,7 +33,7 @@ from rse_core.teaching import (
 from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import EXAMPLES
-from rse_core.teaching.course import COURSE_PARAMS, DEFAULT_PARAMS
+from rse_core.teaching.course import COURSE_PARAMS, DEFAULT_PARAMS, limits_text
 from rse_core.teaching.objective import explain_objective
 from rse_core.teaching.wording import chunk_range
 from views.worked_board import render_board, render_round_robin
@@ -44,6 +44,7 @@ OWN_VALUES = worked_example_state.OWN_VALUES
 
 MODES = {
     "segments": "Segments from values",
+    "runs": "Table 1: every run",
     "board": "Board: scores → values",
     "round_robin": "Round-robin: two queries",
     "exercises": "Exercises",
@@ -89,12 +90,14 @@ def parse_values(text: str) -> list[float]:
 @components.guarded
 def render() -> None:
     st.title("Worked example")
-    st.caption(
-        "RSE on a handful of chunk values, as on the board: which segments the greedy search picks, "
-        "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive (2-3 = chunks 2 and 3). "
-        "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
-        "That is fast but not always optimal (see 'Overall budget binds')."
-    )
+    if not presenter.is_on():  # the page's instructions; the slide keeps the example's own notes
+        st.caption(
+            "RSE on a handful of chunk values, as on the board: which segments the greedy search picks, "
+            "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive "
+            "(2-3 = chunks 2 and 3). "
+            "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
+            "That is fast but not always optimal (see 'Overall budget binds')."
+        )
     worked_example_state.init()
     mode = st.radio(
         "Mode",
@@ -115,6 +118,9 @@ def render() -> None:
     if mode == "exercises":
         render_exercises()
         return
+    if mode == "runs":
+        _render_runs()
+        return
 
     if presenter.is_on():
         left, right = st.columns([3, 2], gap="medium")
@@ -123,6 +129,7 @@ def render() -> None:
         with right, st.expander("Values and limits"):
             _values_input()
             _limit_inputs()
+        _presenter_notes()
     else:
         left, right = st.columns([3, 2], gap="large")
         with left:
@@ -194,6 +201,17 @@ def _limit_inputs() -> None:
         st.caption(f"**Where it comes from:** {example.source}")
 
 
+def _presenter_notes() -> None:
+    """The example's notes on the slide (presenter mode): where its numbers come from always, its point
+    once the last turn is on screen (the point gives the answer)."""
+    page = worked_example_state.read()
+    example = EXAMPLES.get(page.example)
+    if example is None:
+        return
+    if example.source:
+        presenter.note(f"Where it comes from: {example.source}")
+
+
 def _render_search(values: list[float], limits: dict, search, steps, rows) -> None:
     """Predict, then reveal: the bars first, the answer on request; then the four tabs."""
     if presenter.is_on():
@@ -236,41 +254,94 @@ def _render_search(values: list[float], limits: dict, search, steps, rows) -> No
         else:
             st.info("The candidate table shows the answer: reveal it first.", icon=":material/visibility_off:")
     with runs_tab:
-        _all_runs_table(values, limits)
+        _all_runs_table(values, limits, stage=RUNS_ANSWERED if revealed else RUNS_SUMMED)
     with check_tab:
         _check_yourself(values, limits)
 
 
-def _all_runs_table(values: list[float], limits) -> None:
-    """The lesson's Table 1: every run i..j with its sum, in board order."""
-    st.caption(
-        "Every run of chunks, from each start to each end (the lesson's Table 1), with its sum and why it is or is "
-        "not the best. Allowed: starts and ends on a chunk >= 0, within the max chunks per segment."
+RUNS_LISTED, RUNS_SUMMED, RUNS_ANSWERED = 0, 1, 2
+"""Table 1's stages: the runs only (the class sums them), their sums and which are allowed, the best and why."""
+RUNS_STAGES = {
+    RUNS_LISTED: "Runs",
+    RUNS_SUMMED: "+ sums",
+    RUNS_ANSWERED: "+ best run",
+}
+
+
+def runs_frame(runs, stage: int) -> pd.DataFrame:
+    """Table 1 at ``stage``: what is not revealed yet is "?" (the best run is never given away early)."""
+    hidden = ["?"] * len(runs)
+    summed, answered = stage >= RUNS_SUMMED, stage >= RUNS_ANSWERED
+    return pd.DataFrame(
+        {
+            "Run": [f"{row.first} to {row.last}" for row in runs],
+            "Sum": [num(round(row.value, 10)) for row in runs] if summed else hidden,
+            "Allowed": [("yes" if row.allowed else "no") for row in runs] if summed else hidden,
+            "Best": [("best" if row.best else "") for row in runs] if answered else hidden,
+            "Note": [row.note for row in runs] if answered else hidden,
+        }
     )
+
+
+def _all_runs_table(values: list[float], limits, *, stage: int = RUNS_ANSWERED, row_height: int = 35) -> None:
+    """The lesson's Table 1: every run i..j, in board order, revealed up to ``stage``."""
+    if not presenter.is_on():
+        st.caption(
+            "Every run of chunks, from each start to each end (the lesson's Table 1), with its sum and why it is or "
+            "is not the best. Allowed: starts and ends on a chunk >= 0, within the max chunks per segment."
+            + ("" if stage >= RUNS_ANSWERED else " Which run is best, and why, shows after the reveal.")
+        )
     try:
         runs = all_runs(values, max_length=limits["max_length"])
     except ParameterError as error:
         st.error(md(error), icon=":material/error:")
         return
     st.dataframe(
-        pd.DataFrame(
-            {
-                "Run": [f"{row.first} to {row.last}" for row in runs],
-                "Sum": [round(row.value, 10) for row in runs],
-                "Allowed": [row.allowed for row in runs],
-                "Best": [row.best for row in runs],
-                "Note": [row.note for row in runs],
-            }
-        ),
+        runs_frame(runs, stage),
         key=K.ALL_RUNS,
         hide_index=True,
         width="stretch",
-        height=min(38 + 35 * len(runs), 600),
+        height=min(38 + row_height * len(runs), 600),
+        row_height=row_height,
         column_config={
-            "Sum": st.column_config.NumberColumn(format="%.2f", width="small"),
+            "Run": st.column_config.TextColumn(width="small"),
+            "Sum": st.column_config.TextColumn(width="small"),
+            "Allowed": st.column_config.TextColumn(width="small"),
+            "Best": st.column_config.TextColumn(width="small"),
             "Note": st.column_config.TextColumn(width="large"),
         },
     )
+
+
+def _render_runs() -> None:
+    """Table 1 as a block of its own: the example's values and limits in view, the table revealed in three
+    stages (arrow keys, space, PageDown step them)."""
+    worked_example_state.init()
+    page = worked_example_state.read()
+    left, right = st.columns([3, 2], gap="medium", vertical_alignment="bottom")
+    with left:
+        _example_choice("collapsed")
+    try:
+        values = parse_values(page.values_text)
+    except ValueError as error:
+        st.error(md(error), icon=":material/error:")
+        return
+    stage = hotkeys.step_keys(K.RUNS_HOTKEYS, K.RUNS_REVEAL, RUNS_LISTED, RUNS_ANSWERED, default=RUNS_LISTED)
+    with right:
+        st.segmented_control(
+            "Table 1 shows",
+            list(RUNS_STAGES),
+            format_func=RUNS_STAGES.__getitem__,
+            key=K.RUNS_REVEAL,
+            label_visibility="collapsed",
+        )
+    stage = int(st.session_state.get(K.RUNS_REVEAL) or stage or RUNS_LISTED)
+    text = f"Values {', '.join(num(v) for v in values)}; limits {limits_text(page.limits)}."
+    if presenter.is_on():
+        presenter.line(html.escape(text))
+    else:
+        st.markdown(f"**{html.escape(text)}**")
+    _all_runs_table(values, page.limits, stage=stage, row_height=27 if presenter.is_on() else 35)
 
 
 def _greedy_vs_optimal(values: list[float], limits) -> None:
@@ -345,6 +416,7 @@ def _step_through(values: list[float], steps, limits) -> None:
     with text:
         if entry is None:
             st.markdown("**Turn 0: predict.** Which segment does the search pick first? Press → to see.")
+            st.markdown(f"**Values:** {', '.join(num(v) for v in values)}  \n**Limits:** {limits_text(limits)}")
         elif entry.kind is StepKind.PICK:
             st.markdown(f"**Turn {entry.number}: picks {entry.label}**")
             a, b, c = st.columns(3)
@@ -358,6 +430,9 @@ def _step_through(values: list[float], steps, limits) -> None:
         else:
             st.markdown("**The search stops**")
             st.success(entry.message, icon=":material/flag:")
+            example = EXAMPLES.get(worked_example_state.read().example)
+            if presenter.is_on() and example is not None and example.point:  # the answer: only at the stop
+                presenter.note(f"The point of this example: {example.point}")
 
 
 def _turn_stepper(total: int, steps, limits) -> int:
@@ -385,7 +460,7 @@ def _turn_stepper(total: int, steps, limits) -> int:
 
 def _step_line(entry, limits) -> str:
     if entry is None:
-        return "Turn 0: predict the first pick. Press → to reveal it."
+        return f"Turn 0: predict the first pick ({limits_text(limits)}). Press → to reveal it."
     if entry.kind is StepKind.PICK:
         return (
             f"Turn {entry.number}: picks {chunk_range(entry.segment.start, entry.segment.end)} "

@@ -66,7 +66,7 @@ def init() -> None:
         Keys.REVEAL: 0,  # predict, then reveal: the class fills in the columns first
         Keys.RR_FIRST: DEFAULT_FIRST,
         Keys.RR_SECOND: DEFAULT_SECOND,
-        Keys.RR_STEP: 1,
+        Keys.RR_STEP: 0,  # turn 0: the class predicts query 1's pick before any is drawn
         Keys.RR_MAX_LENGTH: ROUND_ROBIN_EXAMPLE.max_length,
         Keys.RR_OVERALL: ROUND_ROBIN_EXAMPLE.overall_max_length,
         Keys.RR_MINIMUM: ROUND_ROBIN_EXAMPLE.minimum_value,
@@ -88,5 +88,5 @@ def read_board() -> BoardState:
 
 
 def on_round_robin_change() -> None:
-    """Callback of the round-robin's values and limits: the turns start again at turn 1."""
-    st.session_state[Keys.RR_STEP] = 1
+    """Callback of the round-robin's values and limits: the turns start again at turn 0 (predict)."""
+    st.session_state[Keys.RR_STEP] = 0

@@ -38,6 +38,8 @@ class Keys:
     STEP_CHART: Final = "we_step_chart"
     REVEAL: Final = "we_reveal"  # predict, then reveal: the answer stays hidden until the class has guessed
     HOTKEYS: Final = "we_hotkeys"
+    RUNS_REVEAL: Final = "we_runs_reveal"  # Table 1's stage: 0 runs only, 1 their sums, 2 which is best and why
+    RUNS_HOTKEYS: Final = "we_runs_hotkeys"
     EXERCISE: Final = "we_exercise"
     EXERCISE_ANSWER: Final = "we_exercise_answer"
     EXERCISE_KEY: Final = "we_exercise_key"
@@ -104,6 +106,7 @@ def _load_example(name: str) -> None:
     st.session_state[Keys.STEP] = 0
     st.session_state[Keys.ANSWER] = ""
     st.session_state[Keys.REVEAL] = False
+    st.session_state[Keys.RUNS_REVEAL] = 0
 
 
 def on_example_change() -> None:

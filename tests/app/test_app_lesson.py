@@ -260,6 +260,10 @@ def test_lesson_steps_the_search_on_tr10_with_the_binding_constraint():
     result = sample_result("tech_report", TR10)
     first = result.segments[0]
     text = "\n".join(m.value for m in at.markdown)
+    assert "Turn 0: predict the first pick" in text and "taken as S1" not in text  # predict first
+    assert "20 per segment, 30 overall, minimum 0.5" in text  # the limits the class predicts with
+    at.button(key="ls_step_next").click().run()
+    text = "\n".join(m.value for m in at.markdown)
     assert (
         f"Turn 1: best candidate chunks {first.first_chunk}-{first.last_chunk} ({num(first.score)}); bound by:" in text
     )
@@ -374,16 +378,17 @@ def test_table_one_lists_every_run_of_the_five_value_example():
     at = new_app().run()
     open_page(at, "worked-example")
     no_problems(at)
+    at.toggle(key="we_reveal").set_value(True).run()  # the best run shows after the reveal
     table = next(d.value for d in at.dataframe if "Run" in d.value.columns)
     values = [-0.2, -0.2, 0.4, 0.8, -0.1]
     expected = [(i, j, sum(values[i : j + 1])) for i in range(5) for j in range(i, 5)]
     assert len(table) == len(expected) == 15
     for row, (i, j, total) in zip(table.to_dict("records"), expected, strict=True):
-        assert row["Run"] == f"{i} to {j}" and row["Sum"] == pytest.approx(total)
+        assert row["Run"] == f"{i} to {j}" and float(row["Sum"]) == pytest.approx(total)
     whole = table[table["Run"] == "0 to 4"].iloc[0]
-    assert whole["Sum"] == pytest.approx(0.7) and "the whole list" in whole["Note"] and not whole["Allowed"]
-    best = table[table["Best"]]
-    assert best["Run"].tolist() == ["2 to 3"] and best["Sum"].iloc[0] == pytest.approx(1.2)
+    assert float(whole["Sum"]) == pytest.approx(0.7) and "the whole list" in whole["Note"] and whole["Allowed"] == "no"
+    best = table[table["Best"] == "best"]
+    assert best["Run"].tolist() == ["2 to 3"] and float(best["Sum"].iloc[0]) == pytest.approx(1.2)
 
 
 def test_round_robin_steps_two_queries_in_turns():
@@ -392,6 +397,8 @@ def test_round_robin_steps_two_queries_in_turns():
     # Q2's best would be 1-4 (0.2 - 0.1 + 0.7 + 0.6 = 1.4) but chunk 1 is taken, so 3-4 (1.3); Q1 then 6-7 (0.7).
     assert at.number_input(key="we_rr_minimum").value == 0.5
     expected = [(1, 1, "0-1", "1.1"), (2, 2, "3-4", "1.3"), (3, 1, "6-7", "0.7")]
+    assert next(d.value for d in at.dataframe if "turn" in d.value.columns).empty  # turn 0: predict first
+    at.button(key="we_rr_next").click().run()
     for turn, (number, query, segment, value) in enumerate(expected, 1):
         table = next(d.value for d in at.dataframe if "turn" in d.value.columns)
         row = table.iloc[turn - 1]

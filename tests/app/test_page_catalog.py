@@ -78,6 +78,7 @@ def test_url_paths_and_titles_of_shared_links_stay_as_they_were():
         "explore": "Explore",
         "compare": "RSE vs top-k",
         "demo": "Demo",
+        "class-plan": "Class plan",
         "knowledge-base": "Knowledge base",
         "evaluate": "Evaluate",
         "worked-example": "Worked example",
@@ -126,9 +127,9 @@ def test_the_sidebar_note_and_disabled_controls_follow_the_page_entry():
         assert at.sidebar.selectbox(key=keys.SCORER).disabled == (Group.SCORER not in spec.scope), spec.url_path
 
 
-def test_the_presenter_menu_offers_the_teaching_pages():
+def test_the_presenter_menu_offers_every_page():
     at = new_app(present="1").run()
     no_problems(at)
     links = [(link.proto.label, link.proto.page) for link in at.get("page_link")]
-    assert [label for label, _ in links] == [spec.title for spec in teaching_pages()]
-    assert {"Lesson", "Worked example", "Demo"} == {label for label, _ in links}
+    assert [label for label, _ in links] == [spec.title for spec in PAGES]  # the sidebar is hidden: the menu is the way
+    assert {spec.title for spec in teaching_pages()} == {"Lesson", "Worked example", "Demo", "Class plan"}

@@ -153,7 +153,7 @@ def test_board_reveals_a_column_per_key(app_url, projector):
     shot(page, "present_board_one_column")
 
 
-def test_lesson_presents_the_gapped_cluster_with_the_explain_panel_beside_it(app_url, projector):
+def test_lesson_presents_the_gapped_cluster_with_the_nike_case_beside_it(app_url, projector):
     page = projector
     open_presenting(page, f"{app_url}/lesson?present=1")
     assert_presenting(page)
@@ -161,13 +161,14 @@ def test_lesson_presents_the_gapped_cluster_with_the_explain_panel_beside_it(app
     assert 0 < top < 300, top
     text = main_text(page)
     assert "RSE keeps chunks 86 (-0.2), 87 (-0.2), 90 (-0.18)" in text
-    assert "Chunk 86" in text  # the explain panel, beside the chart
-    panel = page.locator("[data-testid='stNumberInput']").first.bounding_box()
-    assert panel["x"] > SIZE["width"] / 2 and panel["y"] < 300
+    assert "(quoted from the lesson)" in text and "320-339" in text  # the lesson's own case, beside the chart
+    card = page.get_by_text("Of the 20 chunks").first.bounding_box()
+    assert card["x"] > SIZE["width"] / 2 and card["y"] + card["height"] < SIZE["height"]
     shot(page, "present_lesson_cluster")
     page.get_by_text("3. Search, turn by turn", exact=True).click()
     wait_for_app(page)
-    page.get_by_text("Turn 1: best candidate chunks 85-93").first.wait_for()
+    page.get_by_text("Turn 0: predict the first pick").first.wait_for()  # predict first: no pick drawn
+    press_until(page, "ArrowRight", "Turn 1: best candidate chunks 85-93")
     shot(page, "present_lesson_steps")
     press(page, "ArrowRight")
     press(page, "End")
