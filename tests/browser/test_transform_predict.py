@@ -27,7 +27,7 @@ def test_predict_histograms_fit_the_first_screen_and_the_answer_waits_for_reveal
     for index in (0, 1):
         box = page.locator(CHART).nth(index).bounding_box()
         assert box is not None and box["height"] > 150
-        assert 0 <= box["y"] and box["y"] + box["height"] <= 720, box  # no scrolling needed
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720, box  # no scrolling needed
     assert "Illustration" in page.locator(CHART).nth(1).inner_text()
     screenshot(page, "transform_predict_1280")
 
