@@ -20,7 +20,7 @@ def render_lookups(lookups: BoardLookups, *, key: str) -> None:
     """The beta CDF of every score and the decay of every rank, side by side."""
     beta_column, decay_column = st.columns(2)
     with beta_column:
-        st.markdown(f"**Beta lookup** ({md(lookups.shape_text)})")
+        st.markdown(f"**beta.cdf of each score** ({md(lookups.shape_text)})")
         cells = lookups.beta_cells()
         st.dataframe(
             pd.DataFrame(cells, columns=["score", "beta.cdf"]),
@@ -29,7 +29,7 @@ def render_lookups(lookups: BoardLookups, *, key: str) -> None:
             height=38 + 35 * len(cells),
         )
     with decay_column:
-        st.markdown(f"**Decay lookup** ({md(lookups.decay_text)})")
+        st.markdown(f"**Decay of each rank** ({md(lookups.decay_text)})")
         cells = lookups.decay_cells()
         st.dataframe(
             pd.DataFrame(cells, columns=["rank", "decay"]),

@@ -52,8 +52,8 @@ STORIES = (
         "A factoid question: one chunk, top-k's first",
         "employee_handbook",
         "hb-05",
-        "When one chunk holds the answer and the chunks beside it are worth less than 0, RSE sends that chunk "
-        "on its own: the chunk top-k ranks first.",
+        "One chunk holds the answer and the chunks beside it are worth less than 0: RSE sends that chunk alone, "
+        "as top-k's first. Where its neighbours add up above 0, RSE grows the segment instead.",
         scorer=ScorerName.BM25.value,
         params=RSEParams(irrelevant_chunk_penalty=0.25),
     ),
@@ -177,23 +177,18 @@ def _pages(facts: StoryFacts) -> str:
 
 
 def _alone_sentence(facts: StoryFacts) -> str:
-    """Why RSE sent one chunk on its own, with the neighbours' values that decided it."""
+    """Why RSE sent one chunk alone, with the neighbours' values that decided it (short: one projector line
+    or two at 1280x720)."""
     alone = facts.alone
     assert alone is not None
-    first = ", the chunk top-k ranks first" if alone.top_first else ""
-    neighbours = " and ".join(num(round(v, 2)) for v in alone.neighbours)
-    if alone.best_growth < 0:
-        why = (
-            f"the chunks beside it are worth {neighbours}, and no run of them adds up to more than 0 (the best "
-            f"adds {num(round(alone.best_growth, 2))}), so a longer segment would be worth less"
-        )
-    else:
-        why = f"the chunks beside it are worth {neighbours}, but the segment is at its limit"
-    return (
-        f"RSE sends chunk {alone.chunk} on its own (worth {num(round(alone.value, 2))}){first}, and it covers "
-        f"{_percent(facts.rse_recall)} of the answer: {why}. When the chunks next to a chunk add up to more "
-        "than 0, RSE grows the segment instead and sends more than top-k's first chunk."
+    first = ", top-k's first" if alone.top_first else ""
+    neighbours = ", ".join(num(round(v, 2)) for v in alone.neighbours)
+    why = (
+        f"no run of its neighbours ({neighbours}) adds up above 0"
+        if alone.best_growth < 0
+        else f"its neighbours ({neighbours}) would pay, but the segment is at its limit"
     )
+    return f"RSE sends chunk {alone.chunk} alone{first} ({_percent(facts.rse_recall)} of the answer): {why}."
 
 
 def narration(step: str, facts: StoryFacts) -> str:

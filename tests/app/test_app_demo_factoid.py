@@ -14,10 +14,10 @@ def test_the_factoid_story_names_its_case_and_explains_the_single_chunk():
     at.run()
     no_problems(at)
     page = html_text(at)
-    assert "<b>bm25</b>scorer, penalty 0.25" in page
+    assert "<b>bm25</b>scorer, penalty 0.25" in page and "RSE grows the segment instead" in page
     assert "acts like top-k" not in page
     at.session_state["demo_step"] = STEPS.index("compare")
     at.run()
     no_problems(at)
     page = html_text(at)
-    assert "on its own" in page and "the chunk top-k ranks first" in page and "covers 100% of the answer" in page
+    assert "alone, top-k&#x27;s first (100% of the answer)" in page

@@ -52,8 +52,9 @@ def test_the_condition_it_states_is_measured_on_the_neighbours():
         alone.best_growth == pytest.approx(max(max(left), max(right), max(left) + max(right))) and max(left + right) < 0
     )
     sentence = narration("compare", story_facts(result, _run()[1].span))
-    assert f"chunk {i} on its own" in sentence and "top-k ranks first" in sentence and "covers 100%" in sentence
-    assert "add up to more than 0, RSE grows the segment" in sentence
+    assert f"chunk {i} alone, top-k's first (100% of the answer)" in sentence
+    assert "adds up above 0" in sentence and len(sentence) <= 120  # one line on a projector
+    assert "Where its neighbours add up above 0, RSE grows the segment" in STORY.point
 
 
 def test_when_a_neighbour_pays_the_segment_grows_and_the_sentence_changes():
@@ -64,4 +65,4 @@ def test_when_a_neighbour_pays_the_segment_grows_and_the_sentence_changes():
     assert first.end - first.start > 1
     inside = np.asarray(result.values[0].value[first.start : first.end])
     assert (inside > 0).sum() >= 2  # more than one chunk pays its way
-    assert "on its own" not in narration("compare", story_facts(result, golden.span))
+    assert "alone" not in narration("compare", story_facts(result, golden.span))
