@@ -94,7 +94,7 @@ def bunched_illustration(params: RSEParams, n: int, *, seed: int = ILLUSTRATION_
     calibrated = rng.beta(ILLUSTRATION_SHAPE, ILLUSTRATION_SHAPE, size=max(n, 1))
     values = chunk_values(calibrated, params)
     return TransformCase(
-        f"Illustration: {len(calibrated)} scores drawn from beta(0.3, 0.3), seed {seed}",
+        f"Illustration, not a reranker's output: {len(calibrated)} scores from beta(0.3, 0.3), seed {seed}",
         values.calibrated,
         values.transformed,
         illustration=True,
