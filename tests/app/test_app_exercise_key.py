@@ -4,6 +4,8 @@ start from scores."""
 
 from __future__ import annotations
 
+import re
+
 from streamlit.testing.v1 import AppTest
 
 from rse_core.teaching.board import board_lookups
@@ -56,3 +58,18 @@ def test_the_board_has_lookup_values_for_all_its_scores_and_ranks():
     at.number_input(key="we_board_decay").set_value(10.0).run()
     (decay,) = tables(at, "decay")
     assert decay["decay"][1] == "0.905"  # exp(-1/10), the board's own decay rate
+
+
+def test_no_hint_on_the_worked_example_shows_an_exercises_answer():
+    """The page's caption and its "check yourself" placeholder, against every exercise's answer."""
+    from rse_core.teaching.exercises import exercise_bank
+    from tests.teaching.test_exercise_hints import EXAMPLE, gives_away
+
+    at = worked_mode("segments")
+    shown = [at.text_input(key="we_answer").placeholder, *(caption.value for caption in at.caption)]
+    examples = [m.group(1).strip() for text in shown for m in EXAMPLE.finditer(text)]
+    examples += [m.group(1) for text in shown for m in re.finditer(r"\((\d+-\d+) = chunks", text)]
+    assert examples
+    for exercise in exercise_bank():
+        for example in examples:
+            assert not gives_away(example, exercise), (example, exercise.id)
