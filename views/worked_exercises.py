@@ -32,7 +32,7 @@ def render_exercises() -> None:
         list(by_id),
         format_func=lambda key: f"{key} · {by_id[key].topic}",
         key=K.EXERCISE,
-        on_change=_hide_key,
+        on_change=worked_example_state.on_exercise_change,
     )
     exercise = by_id[choice]
     st.markdown(f"#### {exercise.id}. {md(exercise.prompt)}")
@@ -75,11 +75,6 @@ def render_exercises() -> None:
             on_click="ignore",
             width="stretch",
         )
-
-
-def _hide_key() -> None:
-    """A new exercise starts with its key hidden: the key shown for the last one must not give this one away."""
-    st.session_state[K.EXERCISE_KEY] = False
 
 
 def _code(text: str) -> str:
