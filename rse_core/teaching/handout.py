@@ -31,7 +31,7 @@ dl { margin: 0.3rem 0; } dt { font-weight: bold; } dd { margin: 0 0 0.2rem 1rem;
 .lookups { display: flex; gap: 2rem; flex-wrap: wrap; margin: 0.3rem 0; }
 .lookups table { border-collapse: collapse; font-family: monospace; font-size: 0.95rem; }
 .lookups th, .lookups td { border: 1px solid #999; padding: 0.1rem 0.5rem; text-align: right; }
-.lookups caption { font-weight: bold; text-align: left; font-family: Georgia, serif; }
+.lookups caption { font-weight: bold; text-align: left; font-family: Georgia, serif; white-space: nowrap; }
 @media print { body { margin: 0.5cm auto; } }
 """
 
