@@ -22,13 +22,14 @@ from app_ui.panels.page_images import PAGES_KEPT, THUMBS_KEPT, page_images
 from app_ui.panels.page_view_panel import CSS as PAGE_VIEW_CSS
 from app_ui.panels.page_view_panel import legend_html, thumbnail_strip_html
 from app_ui.samples import list_samples
-from rse_core import ExtractionResult, RSEParams, ScorerName
+from rse_core import ExtractionResult
 from rse_core.evaluation.golden import GoldenQuery
 from rse_core.figures.compare import compare_chart
 from rse_core.figures.focus import ChunkWindow, overview_strip, story_window, zoom_to
 from rse_core.figures.page_view import THUMBNAIL_ZOOM, all_marks, pages_of, thumbnail_pages
 from rse_core.figures.values import value_chart
 from rse_core.llm.answers import answer_contexts
+from rse_core.numerals import num
 from rse_core.teaching.demo_stories import (
     STEP_TITLES,
     STEPS,
@@ -95,10 +96,11 @@ def _golden(story: Story) -> GoldenQuery:
 
 
 def _story_result(story: Story) -> tuple[ExtractionResult, tuple[int, int]]:
-    """The story's result at default parameters with minilm, through the app's caches."""
+    """The story's result with its own scorer and parameters (minilm at the defaults but for the factoid
+    story, see :mod:`rse_core.teaching.demo_stories`), through the app's caches."""
     golden = _golden(story)
     document = corpora.sample_document(story.sample)
-    inputs = state.Inputs((story.sample,), (golden.query,), ScorerName.MINILM.value, (), RSEParams())
+    inputs = state.Inputs((story.sample,), (golden.query,), story.scorer, (), story.params)
     return compute.result_for((document,), (golden.query,), inputs), golden.span
 
 
@@ -140,7 +142,9 @@ def _question(result: ExtractionResult, story: Story, facts) -> None:
         f'<div class="rse-demo-point">{html.escape(story.point)}</div>'
         f'<div class="rse-demo-figures"><div><b>{document.page_count}</b>pages</div>'
         f"<div><b>{len(result.corpus.chunks)}</b>chunks of about {result.params.chunk_size} characters</div>"
-        f"<div><b>{html.escape(components.doc_title(result, document.doc_id, 40))}</b>the document</div></div>"
+        f"<div><b>{html.escape(components.doc_title(result, document.doc_id, 40))}</b>the document</div>"
+        f"<div><b>{html.escape(story.scorer)}</b>scorer, penalty {num(result.params.irrelevant_chunk_penalty)}</div>"
+        "</div>"
     )
 
 

@@ -272,6 +272,7 @@ def _render_documents(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
 
 def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) -> None:
     result = answer.result
+    st.caption(why_values_differ(answer.first.kb_params.rank_across_documents, len(result.selected_documents)))
     for doc_id in result.selected_documents:
         entry = base.kb.documents[doc_id]
         own = [segment for segment in result.segments if segment.doc_id == doc_id]
@@ -295,9 +296,28 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
                 icon=":material/bar_chart:",
                 on_click=kb_state.open_in_explore,
                 args=(slug, result.queries, params, result.first_stage.value),
-                help="Explore this document alone with the same questions and RSE settings "
-                "(Explore scores its chunks itself, so values differ a little).",
+                help="Explore this document alone with the same questions and RSE settings; its values differ "
+                "from these for the reasons above the strips.",
             )
+
+
+def why_values_differ(rank_across_documents: bool, selected: int) -> str:
+    """Why a segment's score here is not the one Explore gives the same chunks, as the code computes
+    them (rse_core/kb/calibration.py, rse_core/kb/query.py; docs/knowledge_base.md)."""
+    if selected > 1 and rank_across_documents:
+        rank = (
+            f"the rank in exp(−rank / decay) counts the chunks of all {selected} selected documents, so a chunk "
+            "ranks lower and weighs less than in its document alone"
+        )
+    else:
+        rank = "the rank in exp(−rank / decay) counts within the document, as in Explore"
+    return (
+        "**Why the same segment is worth a different score in Explore:** here scores are calibrated on one "
+        "scale for the whole base (dense first stage: the query's best hit in any document maps to 1, 0.2 of "
+        "cosine below it to 0) where Explore maps each document's scores by their own quantiles; chunks the "
+        f"first stage did not return count as 0; {rank}. See docs/knowledge_base.md, “What a query does” and "
+        "“The dense calibration”, where the calibration is measured."
+    )
 
 
 def _segment_html(segment: ExtractedSegment, name: str, queries: int) -> str:

@@ -19,7 +19,17 @@ from app_ui.page_state import transform_lab as transform_lab_state
 from app_ui.safe_text import md
 from rse_core import ExtractionResult
 from rse_core.figures.teaching import Stage, beta_cdf_chart, decay_chart, score_histograms, stage_chart
+from rse_core.figures.transform_predict import predict_histogram
 from rse_core.teaching.calibration import calibration_warnings
+from rse_core.teaching.transform_cases import (
+    Prediction,
+    TransformCase,
+    bunched_illustration,
+    is_reranker,
+    prediction_answer,
+    reveal_text,
+    run_case,
+)
 
 K = transform_lab_state.Keys
 
@@ -42,7 +52,9 @@ def render() -> None:
 def render_lab(result: ExtractionResult) -> None:
     """Everything below the title, for one result (separate so a test can call it directly)."""
     values = result.values[_query_choice(result)]
-    _formula_and_warnings(result, values)
+    _formula(result, values)
+    _predict(result, values)
+    _calibration_and_warnings(result, values)
     in_segment = _in_segment(result, len(values))
     _transform_charts(result, values, in_segment)
     _stage_charts(result, values)
@@ -62,8 +74,8 @@ def _query_choice(result: ExtractionResult) -> int:
     return query
 
 
-def _formula_and_warnings(result: ExtractionResult, values) -> None:
-    """The value formula with this run's numbers, the calibration, and what looks off in the scores."""
+def _formula(result: ExtractionResult, values) -> None:
+    """The value formula with this run's numbers."""
     params = result.params
     n = len(values)
     st.markdown(
@@ -71,6 +83,60 @@ def _formula_and_warnings(result: ExtractionResult, values) -> None:
         f"beta.cdf(calibrated, a = {params.beta_a:g}, b = {params.beta_b:g}) × exp(−rank / {params.decay_rate:g})"
         f" − {params.irrelevant_chunk_penalty:g}" + (" × length factor." if params.chunk_length_adjustment else ".")
     )
+
+
+def _predict(result: ExtractionResult, values) -> None:
+    """Predict, then reveal: this run's calibrated scores beside scores that bunch near 0 and 1, the
+    transform hidden until the class has committed to where it sends them."""
+    params = result.params
+    cases = [run_case(values, result.scorer)]
+    if not is_reranker(result.scorer):  # a reranker's own run already bunches: no stand-in needed
+        cases.append(bunched_illustration(params, len(values)))
+    question, reveal = st.columns([4, 1], vertical_alignment="bottom")
+    question.radio(
+        f"**Predict:** where does beta.cdf (a = {params.beta_a:g}, b = {params.beta_b:g}) send the scores near 0 "
+        "and 1?",
+        options=list(Prediction),
+        format_func=lambda choice: Prediction(choice).label,
+        index=None,
+        key=K.PREDICTION,
+        horizontal=True,
+    )
+    revealed = reveal.toggle("Reveal", key=K.REVEAL, help="Show the transformed scores and the measured answer.")
+    for column, case, key in zip(st.columns(2), cases, (K.PREDICT_RUN, K.PREDICT_BUNCHED), strict=False):
+        with column:
+            st.plotly_chart(
+                predict_histogram(case.calibrated, case.transformed if revealed else None, title=case.title),
+                key=key,
+                theme=None,
+                config={**CHART_CONFIG, "displayModeBar": False},
+            )
+            if case.illustration:
+                st.caption(
+                    "**Illustration, not a reranker's output:** generated scores shaped like a reranker's (most "
+                    "near 0 or 1), because this run's scorer is not a reranker. Pick Cohere or a cross-encoder "
+                    "in the sidebar to see a real one."
+                )
+            if revealed:
+                _answer(case)
+
+
+def _answer(case: TransformCase) -> None:
+    """The measured answer for one case, and whether the class's prediction matched it."""
+    right = prediction_answer(case)
+    predicted = st.session_state.get(K.PREDICTION)
+    text = f"**Answer: {md(right.label)}.** {md(reveal_text(case))}"
+    if predicted is None:
+        st.info(text, icon=":material/visibility:")
+    elif Prediction(predicted) is right:
+        st.success(f"Your prediction was right. {text}", icon=":material/check_circle:")
+    else:
+        st.warning(f"Your prediction: {md(Prediction(predicted).label)}. {text}", icon=":material/close:")
+
+
+def _calibration_and_warnings(result: ExtractionResult, values) -> None:
+    """How the raw scores were calibrated, and what looks off in the scores."""
+    params = result.params
     with st.expander("How the raw scores were calibrated"):
         st.markdown(result.calibration.describe().replace("*", "\\*"))
 

@@ -30,6 +30,7 @@ from rse_core.teaching.classroom import SCORES_EXAMPLE
 from rse_core.teaching.course import COURSE_PARAMS, limits_text
 from rse_core.teaching.gaps import segment_gaps
 from rse_core.teaching.score_steps import beta_lookup, value_rows
+from views.lookup_values import render_board_lookups
 
 K = worked_board_state.Keys
 
@@ -88,6 +89,7 @@ def render_board(parse_values) -> None:
     with lookup_column:
         if not (present and worked_board_state.read_board().revealed == len(COLUMNS)):
             _beta_lookup(lookup)
+    render_board_lookups([row.score for row in rows], worked_board_state.read_board(), key=K.BOARD_LOOKUP + "_all")
 
 
 def _inputs(folded_label: str, draw: Callable[[], None]) -> None:

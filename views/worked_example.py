@@ -30,7 +30,7 @@ from rse_core.teaching import (
     check_typed_answer,
     explain_search,
 )
-from rse_core.teaching.answers import AnswerError
+from rse_core.teaching.answers import EXAMPLE_SEGMENT, EXAMPLE_SEGMENTS, AnswerError
 from rse_core.teaching.board import all_runs
 from rse_core.teaching.classroom import EXAMPLES
 from rse_core.teaching.course import COURSE_PARAMS, DEFAULT_PARAMS, limits_text
@@ -94,7 +94,7 @@ def render() -> None:
         st.caption(
             "RSE on a handful of chunk values, as on the board: which segments the greedy search picks, "
             "in what order, and why it stops. Chunks are numbered from 0; segments are inclusive "
-            "(2-3 = chunks 2 and 3). "
+            "(5-7 = chunks 5, 6 and 7). "
             "The search is greedy, as in dsRAG: it takes the best segment, then the best that still fits, and so on. "
             "That is fast but not always optimal (see 'Overall budget binds')."
         )
@@ -504,7 +504,7 @@ def _check_yourself(values: list[float], limits) -> None:
     st.text_input(
         "Which segment does the search pick?",
         key=K.ANSWER,
-        placeholder="e.g. 2-3, or 2-3, 6-7 for all picks, or none",
+        placeholder=f"e.g. {EXAMPLE_SEGMENT}, or {EXAMPLE_SEGMENTS} for all picks, or none",
         help="One range checks the first pick; several ranges check every pick. Chunks from 0, ranges inclusive.",
     )
     text = worked_example_state.read().answer

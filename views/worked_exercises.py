@@ -14,6 +14,7 @@ from app_ui.safe_text import md
 from rse_core.teaching.answers import AnswerError
 from rse_core.teaching.exercises import exercise_bank
 from rse_core.teaching.handout import answer_key_html, handout_html
+from views.lookup_values import render_lookups
 
 K = worked_example_state.Keys
 
@@ -31,11 +32,14 @@ def render_exercises() -> None:
         list(by_id),
         format_func=lambda key: f"{key} · {by_id[key].topic}",
         key=K.EXERCISE,
+        on_change=worked_example_state.on_exercise_change,
     )
     exercise = by_id[choice]
     st.markdown(f"#### {exercise.id}. {md(exercise.prompt)}")
     # Inside a code span Markdown is literal: no escaping, only no backtick of its own.
     st.markdown("\n".join(f"- **{md(label)}:** `{_code(text)}`" for label, text in exercise.inputs))
+    if exercise.lookups is not None:
+        render_lookups(exercise.lookups, key=f"{K.EXERCISE}_lookups_{exercise.id}")
     st.text_input(
         "Your answer",
         key=f"{K.EXERCISE_ANSWER}_{exercise.id}",

@@ -15,6 +15,10 @@ class Keys:
     DECAY: Final = "tl_decay"
     HISTOGRAMS: Final = "tl_histograms"
     STAGE_CHART: Final = "tl_stage_chart"
+    PREDICTION: Final = "tl_prediction"
+    REVEAL: Final = "tl_reveal"
+    PREDICT_RUN: Final = "tl_predict_run"
+    PREDICT_BUNCHED: Final = "tl_predict_bunched"
 
     @staticmethod
     def apply_penalty(number: int) -> str:

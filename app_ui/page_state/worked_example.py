@@ -90,6 +90,12 @@ def read() -> WorkedExampleState:
     )
 
 
+def on_exercise_change() -> None:
+    """Callback of the exercise picker: a new exercise starts with its key hidden, so the key shown for
+    the last one does not give this one away."""
+    st.session_state[Keys.EXERCISE_KEY] = False
+
+
 def clamp_step(total: int) -> int:
     """Keep the turn within 0..``total`` (the values may have fewer turns now); call it before the
     turn slider is drawn."""

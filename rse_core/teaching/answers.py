@@ -29,6 +29,13 @@ MAX_CHUNK_DIGITS = 9
 MAX_LISTED_CHUNKS = 10_000
 """Most chunks a range of chunk numbers (``4-6``) may list."""
 
+EXAMPLE_SEGMENT = "5-7"
+EXAMPLE_SEGMENTS = f"{EXAMPLE_SEGMENT}, 10-11"
+EXAMPLE_NUMBER = "0.35"
+EXAMPLE_CHUNKS = "5, 9"
+"""The examples every hint and message shows: none of them is an exercise's answer or part of one
+(tests/teaching/test_exercise_hints.py checks each against the whole bank), so a hint never gives one away."""
+
 NO_SEGMENT_WORDS = frozenset({"", "none", "nothing", "no", "empty", "-"})
 """What a student writes for "the search returns nothing" (``"no segment"`` is ``"no"`` once the word goes)."""
 
@@ -51,9 +58,9 @@ class AnswerError(ValueError):
 class AnswerKind(LabelledChoice):
     """How an exercise's answer is written; the label is the hint a page shows next to the answer box."""
 
-    SEGMENTS = "segments", "segments in pick order, e.g. 2-3, 6-7 (or none)"
-    NUMBER = "number", "a number to two decimals, e.g. -0.08"
-    CHUNKS = "chunks", "chunk numbers, e.g. 4, 6 (or none)"
+    SEGMENTS = "segments", f"segments in pick order, e.g. {EXAMPLE_SEGMENTS} (or none)"
+    NUMBER = "number", f"a number to two decimals, e.g. {EXAMPLE_NUMBER}"
+    CHUNKS = "chunks", f"chunk numbers, e.g. {EXAMPLE_CHUNKS} (or none)"
     YES_NO = "yes/no", "yes or no"
 
     @property
@@ -90,7 +97,9 @@ def parse_chunks(text: str) -> tuple[int, ...]:
     """
     pairs = _pairs(text)
     if sum(last - first + 1 for first, last in pairs) > MAX_LISTED_CHUNKS:
-        raise AnswerError(f"That lists more than {MAX_LISTED_CHUNKS} chunks: write the chunk numbers, e.g. 4, 6.")
+        raise AnswerError(
+            f"That lists more than {MAX_LISTED_CHUNKS} chunks: write the chunk numbers, e.g. {EXAMPLE_CHUNKS}."
+        )
     return tuple(sorted({chunk for first, last in pairs for chunk in range(first, last + 1)}))
 
 
@@ -106,7 +115,7 @@ def parse_number(text: str) -> float:
     except ValueError:
         value = None
     if value is None or value != value or value in (float("inf"), float("-inf")):
-        raise AnswerError(f"{_shown(text)} is not a number: write a decimal, e.g. -0.08.")
+        raise AnswerError(f"{_shown(text)} is not a number: write a decimal, e.g. {EXAMPLE_NUMBER}.")
     return value
 
 
@@ -152,18 +161,24 @@ def _pairs(text: str) -> Pairs:
             index += 1
             continue
         if kind != "number":
-            raise AnswerError(f"{token!r} needs a chunk before it: write a segment as first-last, e.g. 2-3 (or none).")
+            raise AnswerError(
+                f"{token!r} needs a chunk before it: write a segment as first-last, e.g. {EXAMPLE_SEGMENT} (or none)."
+            )
         first = _chunk(token)
         last = first
         if index + 1 < len(tokens) and tokens[index + 1][0] == "range":
             if index + 2 >= len(tokens) or tokens[index + 2][0] != "number":
-                raise AnswerError(f"The range from chunk {first} has no last chunk: write it as first-last, e.g. 2-3.")
+                raise AnswerError(
+                    f"The range from chunk {first} has no last chunk: write it as first-last, e.g. {EXAMPLE_SEGMENT}."
+                )
             last = _chunk(tokens[index + 2][1])
             index += 2
         pairs.append((min(first, last), max(first, last)))
         index += 1
     if not pairs:
-        raise AnswerError("Type a segment as first-last chunk, e.g. 2-3 (or 2-3, 6-7 for several, or none).")
+        raise AnswerError(
+            f"Type a segment as first-last chunk, e.g. {EXAMPLE_SEGMENT} (or {EXAMPLE_SEGMENTS} for several, or none)."
+        )
     return tuple(pairs)
 
 
@@ -175,7 +190,7 @@ def _tokens(cleaned: str) -> list[tuple[str, str]]:
         if match is None:
             rest = cleaned[position:].strip()
             raise AnswerError(
-                f"Could not read {_shown(rest)}: write segments as first-last chunk numbers, e.g. 2-3, 6-7 "
+                f"Could not read {_shown(rest)}: write segments as first-last chunk numbers, e.g. {EXAMPLE_SEGMENTS} "
                 "(whole numbers from 0), or none."
             )
         tokens.append((match.lastgroup, match.group(match.lastgroup)))

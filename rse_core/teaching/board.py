@@ -4,6 +4,8 @@
   comparing it with the best ("dropping chunk 2 loses 0.4").
 - :func:`check_answer`: whether a student's segment is the one the search picks, and why not;
   :func:`check_typed_answer` reads the answer as typed first (:mod:`rse_core.teaching.answers`).
+- :func:`board_lookups`: the beta CDF of every score and the decay of every rank of a scores
+  board, the lookup values a hand computation reads.
 
 Chunk numbers are 0-based, as in the course (values -0.2, -0.2, 0.4, 0.8, -0.1: the best
 segment is "chunks 2-3"); ranges are inclusive in messages and in :func:`check_answer`.
@@ -20,8 +22,10 @@ import numpy as np
 
 from rse_core.errors import ParameterError
 from rse_core.numerals import num
+from rse_core.params import RSEParams
 from rse_core.search import StopReason, find_best_segments
 from rse_core.teaching.answers import parse_segments
+from rse_core.teaching.score_steps import BetaRow, beta_lookup
 from rse_core.teaching.wording import (
     chunk_range,
     chunk_set,
@@ -33,6 +37,7 @@ from rse_core.teaching.wording import (
     splits_crossed,
     valued,
 )
+from rse_core.values import rank_decay
 
 MAX_TEACHING_VALUES = 100
 """Longest value list :func:`candidate_segments` accepts: it lists O(n²) rows, for the board."""
@@ -533,3 +538,68 @@ def _why_stopped(result, minimum_value: float) -> str:
             f"< minimum {num(minimum_value)}"
         )
     return result.stop_reason.explanation
+
+
+# --------------------------------------------------------------------------- lookup values for a hand computation
+
+
+LOOKUP_DECIMALS = 3
+"""Decimals of the printed lookup values: enough that a value computed from them rounds, to two
+decimals, to the value the app computes (tests/teaching check it for every exercise that uses them)."""
+
+
+@dataclass(frozen=True)
+class DecayRow:
+    """One line of the decay table: a rank and ``exp(-rank / decay_rate)``."""
+
+    rank: int
+    decay: float
+
+
+@dataclass(frozen=True)
+class BoardLookups:
+    """What a class needs to turn the board's scores into values with pencil and paper.
+
+    Attributes:
+        beta: ``beta.cdf(score, a, b)`` for every distinct score on the board, in increasing score.
+        decay: ``exp(-rank / decay_rate)`` for every rank the board has (0 to one less than its chunks).
+        params: the beta shape, decay rate and penalty they were computed with.
+    """
+
+    beta: tuple[BetaRow, ...]
+    decay: tuple[DecayRow, ...]
+    params: RSEParams
+
+    def beta_cells(self) -> list[tuple[str, str]]:
+        """``(score, beta.cdf)`` as printed: the score as written on the board, the CDF to 3 decimals."""
+        return [(num(row.score), f"{row.transformed:.{LOOKUP_DECIMALS}f}") for row in self.beta]
+
+    def decay_cells(self) -> list[tuple[str, str]]:
+        """``(rank, exp(-rank / decay))`` as printed, to 3 decimals."""
+        return [(str(row.rank), f"{row.decay:.{LOOKUP_DECIMALS}f}") for row in self.decay]
+
+    @property
+    def shape_text(self) -> str:
+        return f"beta a = {num(self.params.beta_a)}, b = {num(self.params.beta_b)}"
+
+    @property
+    def decay_text(self) -> str:
+        return f"exp(-rank / {self.params.decay_rate:g})"
+
+
+def board_lookups(scores: Sequence[float], params: RSEParams) -> BoardLookups:
+    """The beta CDF of each of ``scores`` and the decay of each rank, so every board can be done by hand.
+
+    The generic beta table (:data:`~rse_core.teaching.score_steps.BETA_LOOKUP_POINTS`) misses most
+    of a board's scores, and nobody computes ``exp`` in their head: both columns come from the
+    functions the pipeline runs (:func:`~rse_core.teaching.score_steps.beta_lookup`,
+    :func:`~rse_core.values.rank_decay`), never typed.
+    """
+    distinct = sorted({float(score) for score in scores})
+    ranks = np.arange(len(scores))
+    decays = rank_decay(ranks, params.decay_rate)
+    return BoardLookups(
+        beta=tuple(beta_lookup(params, distinct)),
+        decay=tuple(DecayRow(int(rank), float(decay)) for rank, decay in zip(ranks, decays, strict=True)),
+        params=params,
+    )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from rse_core.numerals import num
 from rse_core.search import find_best_segments
 from rse_core.teaching.answers import AnswerKind, format_answer, parse_answer
+from rse_core.teaching.board import BoardLookups, board_lookups
 from rse_core.teaching.classroom import EXAMPLES, ROUND_ROBIN_EXAMPLE, SCORES_EXAMPLE, Example
 from rse_core.teaching.course import DEFAULT_PARAMS, limits_text, search_limits
 from rse_core.teaching.gaps import segment_gaps
@@ -47,6 +48,8 @@ class Exercise:
             float, or ``"yes"`` / ``"no"``).
         explanation: why, with the numbers.
         where: where in the app a student checks it.
+        lookups: the beta CDF and decay values a hand computation reads, for an exercise that
+            starts from scores (``None`` when the inputs are values already).
     """
 
     id: str
@@ -57,6 +60,7 @@ class Exercise:
     answer: object
     explanation: str
     where: str = "Worked example → Exercises"
+    lookups: BoardLookups | None = None
 
     @property
     def answer_text(self) -> str:
@@ -142,6 +146,7 @@ def _builders() -> list[Callable[[], Exercise]]:
     rr = ROUND_ROBIN_EXAMPLE
     rr_picks = [s for s in rr.steps() if s.kind is StepKind.PICK and s.query == 1]
     board = SCORES_EXAMPLE.params
+    lookups = board_lookups(SCORES_EXAMPLE.scores, board)
     gap_picks = find_best_segments(list(gap.values), **gap.limits)
     gaps = tuple(g.index for g in segment_gaps(gap.values, list(gap_picks)))
     two = EXAMPLES["Two clusters: two segments"]
@@ -198,6 +203,7 @@ def _builders() -> list[Callable[[], Exercise]]:
             round(rows[4].value, 2),
             f"Chunk 4: {rows[4].working(board.decay_rate)}.",
             where="Worked example → Board (reveal the columns)",
+            lookups=lookups,
         ),
         lambda: Exercise(
             "E09",
@@ -209,6 +215,7 @@ def _builders() -> list[Callable[[], Exercise]]:
             _picks(scores_values, **SCORES_EXAMPLE.limits),
             SCORES_EXAMPLE.point,
             where="Worked example → Board (all 4 columns)",
+            lookups=lookups,
         ),
         lambda: Exercise(
             "E10",

@@ -23,8 +23,16 @@ def clean_env(monkeypatch):
 def expected_facts(story):
     sample = list_samples()[story.sample]
     golden = next(query for query in sample.golden.queries if query.id == story.query_id)
-    scorer = get_scorer("minilm", bundled_embeddings=(SAMPLE_DIR / "embeddings",))
-    return story_facts(extract(load_document(sample.path), golden.query, scorer=scorer), golden.span)
+    return story_facts(
+        extract(load_document(sample.path), golden.query, story.params, scorer=scorer_of(story)), golden.span
+    )
+
+
+def scorer_of(story):
+    """The story's own scorer (minilm from the bundled embeddings, as the app loads it)."""
+    if story.scorer == "minilm":
+        return get_scorer("minilm", bundled_embeddings=(SAMPLE_DIR / "embeddings",))
+    return get_scorer(story.scorer)
 
 
 def test_three_stories_walk_step_by_step_with_live_numbers_and_answers(monkeypatch):
@@ -143,8 +151,7 @@ def _story_chunks(story):
     """Corpus chunks the story is about: its segments and its gold answer."""
     sample = list_samples()[story.sample]
     golden = next(query for query in sample.golden.queries if query.id == story.query_id)
-    scorer = get_scorer("minilm", bundled_embeddings=(SAMPLE_DIR / "embeddings",))
-    result = extract(load_document(sample.path), golden.query, scorer=scorer)
+    result = extract(load_document(sample.path), golden.query, story.params, scorer=scorer_of(story))
     chunks = {i for segment in result.segments for i in range(segment.start, segment.end)}
     chunks |= {
         i for i, chunk in enumerate(result.corpus.chunks) if chunk.start < golden.span[1] and chunk.end > golden.span[0]

@@ -244,3 +244,41 @@ def test_a_session_base_tells_apart_files_of_one_name_and_names_no_server_path()
     assert base.add([broken], limits, None) == refused  # refused for itself again, not as "already added"
     assert len(base.files) == 2
     base.discard()
+
+
+def test_the_page_says_why_a_segment_is_worth_another_score_than_in_explore_and_the_reasons_hold():
+    """The note's claims, measured on the page's own search: the dense calibration is anchored on the
+    query's best hit (best -> 1, 0.2 below -> 0), and with one selected document the ranks are Explore's."""
+    import dataclasses
+
+    import numpy as np
+
+    from rse_core.kb.calibration import dense_calibration
+    from rse_core.kb.query import _timed_values
+
+    at = _page()
+    note = "Why the same segment is worth a different score in Explore"
+    [caption] = [c.value for c in at.caption if note in c.value]
+    assert "docs/knowledge_base.md" in caption and "own quantiles" in caption
+    [first] = _cached_first_stages(at)
+    hits = first.valued[0]
+    cosines = np.array([hit.order for hit in hits])
+    np.testing.assert_allclose([hit.score for hit in hits], dense_calibration(cosines.max())(cosines), atol=1e-9)
+    kb = KnowledgeBase.open(kbs.bundled_dir())
+    params = kbs.rse_params_for(kbs.open_bundled(), _page_params(at))
+    within = first.reused_with(dataclasses.replace(first.kb_params, rank_across_documents=False))
+    across_values = _timed_values(kb, first, params)[0].values[0]
+    within_values = _timed_values(kb, within, params)[0].values[0]
+    if len(first.selected) == 1:  # the showcase question: ranks as in Explore, and the note says so
+        np.testing.assert_allclose(across_values, within_values)
+        assert "counts within the document, as in Explore" in caption
+    else:
+        assert np.all(across_values <= within_values + 1e-12)
+        assert f"all {len(first.selected)} selected documents" in caption
+
+
+def test_the_note_names_the_rank_across_documents_only_when_it_acts():
+    from views.knowledge_base import why_values_differ
+
+    assert "all 3 selected documents" in why_values_differ(True, 3)
+    assert "as in Explore" in why_values_differ(False, 3) and "as in Explore" in why_values_differ(True, 1)

@@ -281,8 +281,8 @@ def test_transform_lab_renders_the_current_result():
     result = result_of(at)
     assert result.scorer == "bm25"
     charts = figures(at)
-    assert len(charts) == 4
-    beta, decay, histograms, _ = charts
+    assert len(charts) == 6  # the predict step's two histograms come first
+    _, _, beta, decay, histograms, _ = charts
     curve = next(t for t in beta["data"] if t.get("name", "").startswith("beta CDF"))
     assert curve["name"] == "beta CDF, a = 0.4, b = 0.4"
     rug = [t for t in beta["data"] if t.get("legendgroup") == "rug"]
@@ -292,7 +292,7 @@ def test_transform_lab_renders_the_current_result():
     assert not at.warning  # bm25 on the default sample and query at the default penalty looks fine
     at.radio(key="tl_stage").set_value(Stage.PENALTY).run()
     assert at.radio(key="tl_stage").value is Stage.PENALTY
-    after = next(t for t in figures(at)[3]["data"] if t["name"].startswith("after"))
+    after = next(t for t in figures(at)[5]["data"] if t["name"].startswith("after"))
     values = result.values[0]
     np.testing.assert_allclose(array(after["y"]), values.transformed * values.decay - 0.2)
 
