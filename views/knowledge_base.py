@@ -272,7 +272,6 @@ def _render_documents(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
 
 def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) -> None:
     result = answer.result
-    st.caption(why_values_differ(answer.first.kb_params.rank_across_documents, len(result.selected_documents)))
     for doc_id in result.selected_documents:
         entry = base.kb.documents[doc_id]
         own = [segment for segment in result.segments if segment.doc_id == doc_id]
@@ -297,8 +296,10 @@ def _render_selected(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams
                 on_click=kb_state.open_in_explore,
                 args=(slug, result.queries, params, result.first_stage.value),
                 help="Explore this document alone with the same questions and RSE settings; its values differ "
-                "from these for the reasons above the strips.",
+                "from these for the reasons under the strips.",
             )
+    # Under the strips, not above: the first screen keeps the chart and the segment text (issue 31).
+    st.caption(why_values_differ(answer.first.kb_params.rank_across_documents, len(result.selected_documents)))
 
 
 def why_values_differ(rank_across_documents: bool, selected: int) -> str:
