@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rse_core import RSEParams, remote
+from rse_core.chunking import Chunk
 from rse_core.cli.kb import main
 from rse_core.errors import AuthenticationError, ParameterError, RateLimitError, ScoringServiceError
 from rse_core.kb import KBQueryParams, KnowledgeBase, build, query_kb, search_first_stage
@@ -195,3 +196,41 @@ def test_cli_errors_are_one_line_without_the_key(cli_kb, fake, capsys):
 
     assert main(["query", str(cli_kb), "-q", QUERY, "--rerank-base-url", fake.url]) == 2
     assert "needs --rerank" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def cross_encoder_tests():
+    """The scorer's own tests' helpers: a tiny random cross-encoder saved like a downloaded one."""
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    return pytest.importorskip("tests.core.test_scorer_cross_encoder")
+
+
+@pytest.fixture(scope="module")
+def folder(cross_encoder_tests, tmp_path_factory):
+    return cross_encoder_tests.save_tiny_cross_encoder(tmp_path_factory.mktemp("ce") / "tiny-reranker")
+
+
+@pytest.mark.slow  # imports torch and loads a model from disk
+def test_a_cross_encoder_folder_reranks_with_its_own_calibration(kb, folder, cross_encoder_tests, monkeypatch):
+    monkeypatch.setattr(cross_encoder_tests, "QUERY", QUERY)  # the reference logits read the module's query
+    reranker = reranker_from_name(str(folder))
+    first = search_first_stage(kb, QUERY, KBQueryParams(rerank_candidates=5), reranker)
+    hits = first.valued[0]
+    assert len(hits) == first.reranked == 5
+    stored = kb.read_chunks((hit.doc_id, hit.chunk_index, hit.chunk_index) for hit in hits)
+    chunks = [Chunk(hit.doc_id, hit.chunk_index, 0, 1, stored[hit.doc_id][hit.chunk_index].text) for hit in hits]
+    logits = cross_encoder_tests.reference_logits(folder, chunks)
+    np.testing.assert_allclose([hit.order for hit in hits], logits, atol=1e-4)
+    np.testing.assert_allclose([hit.score for hit in hits], 1 / (1 + np.exp(-logits)), atol=1e-4)
+
+    result = query_kb(kb, QUERY, kb_params=KBQueryParams(rerank_candidates=5), reranker=reranker)
+    assert result.values_from == f"rerank {folder} over 5 first-stage candidates"
+
+
+@pytest.mark.slow
+def test_cli_query_rerank_with_a_folder(cli_kb, folder, capsys):
+    assert main(["query", str(cli_kb), "-q", QUERY, "--rerank", str(folder), "--rerank-candidates", "4"]) == 0
+    assert f"Values from: rerank {folder} over 4 first-stage candidates" in capsys.readouterr().out
+    assert main(["query", str(cli_kb), "-q", QUERY, "--rerank", str(folder), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["values_from"].startswith(f"rerank {folder} over ")
