@@ -73,14 +73,14 @@ def reranker_from_name(
 
         if api_key is None and base_url and not url_from_operator:
             _check_operator_endpoint(base_url)
-        scorer: Scorer = CohereScorer(api_key=api_key, model=model.strip(), base_url=base_url, **options)  # type: ignore[arg-type]
+        scorer: Scorer = CohereScorer(api_key=api_key, model=model.strip(), base_url=base_url, **options)
         return Reranker(f"cohere:{model.strip()}", scorer)
     if base_url:
         raise ParameterError(f"A base URL is for cohere:MODEL rerankers, not {text[:80]!r}.")
     if text and not text.startswith("cohere:") and Path(text).expanduser().is_dir():
         from rse_core.scoring.cross_encoder import CrossEncoderScorer
 
-        return Reranker(text, CrossEncoderScorer(Path(text).expanduser(), **options))  # type: ignore[arg-type]
+        return Reranker(text, CrossEncoderScorer(Path(text).expanduser(), **options))
     raise ParameterError(f"Unknown reranker {text[:80]!r}: use {RERANK_FORMS}.")
 
 
