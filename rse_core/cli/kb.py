@@ -4,6 +4,7 @@
     rse-kb check KB_DIR [--json]                      # finds a damaged base; exit 1 if it is
     rse-kb query KB_DIR -q QUERY [-q QUERY ...] --json
     rse-kb query KB_DIR --batch QUERIES.txt --json    # one query a line, one JSON line each
+    rse-kb query KB_DIR -q QUERY --rerank cohere:rerank-v3.5   # values from a reranker (second stage)
     rse-kb info KB_DIR [--json]
     rse-kb remove KB_DIR DOCUMENT...                  # by content hash or file name
 
@@ -39,6 +40,7 @@ from rse_core.kb import (
 from rse_core.kb.build import DEFAULT_BATCH_CHUNKS, BuildReport
 from rse_core.kb.catalog import catalog_path, read_catalog
 from rse_core.kb.check import check_base
+from rse_core.kb.rerank import RERANK_FORMS, reranker_from_name
 from rse_core.kb.sources import collect_sources
 from rse_core.kb.writer_lock import DEFAULT_WAIT_SECONDS
 from rse_core.param_specs import PARAM_SPECS, ParamSpec
@@ -107,6 +109,21 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
         "--rank-within-documents",
         action="store_true",
         help="rank chunks within their own document for the decay (default: across the selected documents)",
+    )
+    query_cmd.add_argument(
+        "--rerank",
+        metavar="NAME",
+        help=f"rerank the first stage's candidates and take the values from it: {RERANK_FORMS} "
+        "(Cohere's key from CO_API_KEY)",
+    )
+    query_cmd.add_argument(
+        "--rerank-base-url", help="the rerank API root for cohere: (default CO_API_URL, then Cohere's)"
+    )
+    query_cmd.add_argument(
+        "--rerank-candidates",
+        type=int,
+        default=KBQueryParams.rerank_candidates,
+        help="first-stage hits per query within the selected documents that are reranked",
     )
     query_cmd.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     add_embedder_options(query_cmd, "default: the one the base was built with (another is refused)")
@@ -250,8 +267,12 @@ def _query(args: argparse.Namespace) -> int:
         selected_top_n=args.selected_top_n,
         fusion_weight=args.fusion_weight,
         rank_across_documents=not args.rank_within_documents,
+        rerank_candidates=args.rerank_candidates,
     )
     params = preset(args.preset).with_changes(**param_changes(args))
+    if args.rerank_base_url and not args.rerank:
+        raise ParameterError("--rerank-base-url needs --rerank cohere:MODEL.")
+    reranker = reranker_from_name(args.rerank, args.rerank_base_url) if args.rerank else None
     kb = KnowledgeBase.open(args.kb_dir, chosen_embedder(args))
     if args.batch is not None:
         groups = [[query] for query in _read_batch(args.batch)]
@@ -264,7 +285,7 @@ def _query(args: argparse.Namespace) -> int:
         if preload is not None:
             preload()  # once for the whole batch
     for queries in groups:
-        result = query_kb(kb, queries, params, kb_params)
+        result = query_kb(kb, queries, params, kb_params, reranker)
         write_stdout((json.dumps(result.to_dict(), ensure_ascii=False) if args.json else render_text(result)) + "\n")
     return 0
 
@@ -322,6 +343,7 @@ def render_text(result: KBResult) -> str:
     lines = [f"Queries: {' | '.join(result.queries)}"]
     lines += [f"Note: {note}" for note in result.notes]
     lines.append(f"{len(result.segments)} segment(s), {result.characters:,} characters.")
+    lines.append(f"Values from: {one_line(result.values_from)}")
     if result.selected_names:
         lines.append(f"Selected documents: {one_line(', '.join(result.selected_names))}")
     if result.empty_reason:

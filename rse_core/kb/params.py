@@ -47,6 +47,10 @@ class KBQueryParams:
             documents each give a segment: on the first 43 FinanceBench questions (dense, penalty
             0.3) that sent 15,900 characters a question against 8,900 across, for the same share
             of evidence pages touched (0.33 against 0.34).
+        rerank_candidates: with a reranker (:mod:`rse_core.kb.rerank`), the first stage's best
+            this-many hits per query within the selected documents are reranked (dsRAG reranks its 200
+            first-stage results: 2 Cohere search units of 100 documents a query); the rest count as
+            irrelevant. No effect without a reranker.
     """
 
     first_stage: FirstStage = FirstStage.DENSE
@@ -56,17 +60,31 @@ class KBQueryParams:
     fusion_weight: float = 0.5
     top_k_minimum: int = 50
     rank_across_documents: bool = True
+    rerank_candidates: int = 200
 
     @property
     def search_key(self) -> tuple[object, ...]:
         """The fields the first stage depends on: two settings with the same key search alike (the
         others, ``rank_across_documents`` and ``top_k_minimum``, act after the search)."""
-        return (self.first_stage, self.top_n, self.documents_selected, self.selected_top_n, self.fusion_weight)
+        return (
+            self.first_stage,
+            self.top_n,
+            self.documents_selected,
+            self.selected_top_n,
+            self.fusion_weight,
+            self.rerank_candidates,
+        )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "first_stage", FirstStage.parse(self.first_stage))
         problems = []
-        for name, low in (("top_n", 1), ("documents_selected", 1), ("selected_top_n", 0), ("top_k_minimum", 0)):
+        for name, low in (
+            ("top_n", 1),
+            ("documents_selected", 1),
+            ("selected_top_n", 0),
+            ("top_k_minimum", 0),
+            ("rerank_candidates", 1),
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
                 problems.append(f"{name} must be a whole number of at least {low} (got {value!r})")

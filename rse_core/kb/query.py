@@ -15,6 +15,11 @@ dsRAG takes a document's length as its highest first-stage hit index + 1, so chu
 document's last hit can never join a segment; here each selected document is valued over its
 *whole* chunk sequence (its chunk count is in the catalog), and a segment may run past the
 document's last first-stage hit.
+
+With a reranker (:mod:`rse_core.kb.rerank`, dsRAG's production setup) the first stage's best
+candidates within the selected documents are scored again and the reranker's relevance replaces
+the first-stage scores the values start from; everything after is the same code path.
+:attr:`KBResult.values_from` says which stage produced the values.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from rse_core.errors import ParameterError, RSEError
 from rse_core.kb.base import KnowledgeBase
 from rse_core.kb.first_stage import QueryProbe, ScoredHit, scored_search
 from rse_core.kb.params import FirstStage, KBQueryParams
+from rse_core.kb.rerank import Reranker, rerank_hits
 from rse_core.params import RSEParams
 from rse_core.pipeline import normalize_queries
 from rse_core.search import StopReason
@@ -75,6 +81,9 @@ class KBResult:
     empty_reason: str | None = None
     """Why no segment came back (``None`` when one did): the best value against the minimum, and
     which documents were considered."""
+    values_from: str = ""
+    """Which stage produced the chunk values: e.g. ``dense first stage`` or
+    ``rerank cohere:rerank-v3.5 over 60 first-stage candidates`` (see :attr:`FirstStageResult.values_from`)."""
 
     @property
     def characters(self) -> int:
@@ -86,6 +95,7 @@ class KBResult:
             "query": self.queries[0] if len(self.queries) == 1 else list(self.queries),
             "queries": list(self.queries),
             "first_stage": self.first_stage.value,
+            "values_from": self.values_from,
             "segments": [segment.to_dict() for segment in self.segments],
             "characters": self.characters,
             "top_k": [hit.to_dict() for hit in self.top_k],
@@ -109,10 +119,23 @@ class FirstStageResult:
     hits: tuple[tuple[ScoredHit, ...], ...]
     """Per query, the base-wide best ``top_n`` hits, best first."""
     valued: tuple[tuple[ScoredHit, ...], ...]
-    """Per query, those hits plus the search within the selected documents (what values start from)."""
+    """Per query, those hits plus the search within the selected documents (what values start
+    from); with a reranker, its candidates scored by the reranker instead."""
     selected: tuple[str, ...]
     timings: dict[str, float] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    reranker: str | None = None
+    """The reranker's name when one produced ``valued``."""
+    reranked: int = 0
+    """How many first-stage candidates the reranker scored, over all queries."""
+
+    @property
+    def values_from(self) -> str:
+        """Which stage the values start from, in words (what a result and its chart say)."""
+        if self.reranker is None:
+            return f"{self.kb_params.first_stage.value} first stage"
+        queries = f" for {len(self.queries)} queries" if len(self.queries) > 1 else ""
+        return f"rerank {self.reranker} over {self.reranked} first-stage candidates{queries}"
 
     def reused_with(self, kb_params: KBQueryParams) -> FirstStageResult:
         """This search under settings that differ only after the search (e.g. how ranks are
@@ -140,9 +163,14 @@ class DocumentHits:
 
 
 def search_first_stage(
-    kb: KnowledgeBase, query_or_queries: str | Sequence[str], kb_params: KBQueryParams | None = None
+    kb: KnowledgeBase,
+    query_or_queries: str | Sequence[str],
+    kb_params: KBQueryParams | None = None,
+    reranker: Reranker | None = None,
 ) -> FirstStageResult:
-    """Run the first stage (and the search within the selected documents) for the queries."""
+    """Run the first stage (and the search within the selected documents) for the queries; with
+    a ``reranker``, rerank the best ``kb_params.rerank_candidates`` hits within the selected
+    documents (the second stage), whose relevance the values then start from."""
     kb_params = kb_params or KBQueryParams()
     queries, notes = normalize_queries(query_or_queries)
     timings: dict[str, float] = {}
@@ -166,7 +194,7 @@ def search_first_stage(
     timings["selected_search"] = time.perf_counter() - clock
     if not any(hits):
         notes += ("The first stage found no chunk for the query.",)
-    return FirstStageResult(
+    first = FirstStageResult(
         queries,
         kb_params,
         tuple(tuple(query_hits) for query_hits in hits),
@@ -175,6 +203,12 @@ def search_first_stage(
         timings,
         notes,
     )
+    if reranker is None:
+        return first
+    clock = time.perf_counter()
+    reranked, count = rerank_hits(kb, queries, first.valued, first.selected, reranker, kb_params.rerank_candidates)
+    timings["rerank"] = time.perf_counter() - clock
+    return dataclasses.replace(first, valued=reranked, reranker=reranker.name, reranked=count)
 
 
 def query_kb(
@@ -182,11 +216,14 @@ def query_kb(
     query_or_queries: str | Sequence[str],
     params: RSEParams | None = None,
     kb_params: KBQueryParams | None = None,
+    reranker: Reranker | None = None,
 ) -> KBResult:
-    """Run RSE for one query (or several together) over the whole knowledge base."""
+    """Run RSE for one query (or several together) over the whole knowledge base, its values
+    from the first stage or, given a ``reranker`` (:func:`rse_core.kb.rerank.reranker_from_name`),
+    from the reranker's relevance of the first stage's candidates."""
     params = params or RSEParams()
     _check_chunking(kb, params)
-    return rse_from_first_stage(kb, search_first_stage(kb, query_or_queries, kb_params), params)
+    return rse_from_first_stage(kb, search_first_stage(kb, query_or_queries, kb_params, reranker), params)
 
 
 @dataclass(frozen=True)
@@ -264,6 +301,7 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
         joined.per_document,
         names,
         empty,
+        first.values_from,
     )
 
 
