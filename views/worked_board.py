@@ -24,13 +24,15 @@ from app_ui.safe_text import md
 from rse_core import ParameterError, RSEError
 from rse_core.figures.teaching import Band, Stage, segment_bands, worked_example_chart
 from rse_core.numerals import num
+from rse_core.params import RSEParams
 from rse_core.search import find_best_segments
 from rse_core.teaching import StepKind, explain_search
+from rse_core.teaching.board import board_lookups
 from rse_core.teaching.classroom import SCORES_EXAMPLE
 from rse_core.teaching.course import COURSE_PARAMS, limits_text
 from rse_core.teaching.gaps import segment_gaps
-from rse_core.teaching.score_steps import beta_lookup, value_rows
-from views.lookup_values import render_board_lookups
+from rse_core.teaching.score_steps import value_rows
+from views.lookup_values import render_lookups
 
 K = worked_board_state.Keys
 
@@ -78,7 +80,7 @@ def render_board(parse_values) -> None:
         )
     _inputs("Scores and parameters", _board_inputs)
     try:
-        rows, lookup = _board_rows(parse_values)
+        rows, params = _board_rows(parse_values)
     except (ValueError, RSEError) as error:
         st.error(md(error), icon=":material/error:")
         return
@@ -88,8 +90,7 @@ def render_board(parse_values) -> None:
         _board_table(rows, chart_place=lookup_column if present else None)
     with lookup_column:
         if not (present and worked_board_state.read_board().revealed == len(COLUMNS)):
-            _beta_lookup(lookup)
-    render_board_lookups([row.score for row in rows], worked_board_state.read_board(), key=K.BOARD_LOOKUP + "_all")
+            _board_lookup(rows, params)
 
 
 def _inputs(folded_label: str, draw: Callable[[], None]) -> None:
@@ -111,8 +112,8 @@ def _board_inputs() -> None:
     penalty.number_input("Penalty", min_value=0.0, max_value=1.0, step=0.01, format="%.2f", key=K.PENALTY)
 
 
-def _board_rows(parse_values) -> tuple[list, list]:
-    """The board's rows and the beta lookup table; raises ValueError or RSEError."""
+def _board_rows(parse_values) -> tuple[list, RSEParams]:
+    """The board's rows and the parameters they were valued with; raises ValueError or RSEError."""
     scores = parse_values(st.session_state[K.SCORES])
     params = COURSE_PARAMS.with_changes(
         beta_a=float(st.session_state[K.BETA_A]),
@@ -120,7 +121,7 @@ def _board_rows(parse_values) -> tuple[list, list]:
         decay_rate=float(st.session_state[K.DECAY]),
         irrelevant_chunk_penalty=float(st.session_state[K.PENALTY]),
     )
-    return value_rows(scores, params), beta_lookup(params)
+    return value_rows(scores, params), params
 
 
 def _board_table(rows: list, *, chart_place=None) -> None:
@@ -168,19 +169,11 @@ def _board_table(rows: list, *, chart_place=None) -> None:
             st.code("\n".join(f"chunk {row.chunk}: {row.working(board.decay_rate)}" for row in rows), language=None)
 
 
-def _beta_lookup(lookup: list) -> None:
-    """The beta lookup table the class reads the transform off."""
-    st.markdown(
-        f"**Beta lookup** (a = {num(float(st.session_state[K.BETA_A]))}, b = {num(float(st.session_state[K.BETA_B]))})"
-    )
-    row = ROW_HEIGHT_PRESENTING if presenter.is_on() else 35
-    st.dataframe(
-        pd.DataFrame({"score": [f"{r.score:g}" for r in lookup], "beta.cdf": [f"{r.transformed:.3f}" for r in lookup]}),
-        key=K.BOARD_LOOKUP,
-        hide_index=True,
-        height=38 + row * len(lookup),
-        row_height=row,
-    )
+def _board_lookup(rows: list, params: RSEParams) -> None:
+    """What the class reads the board's columns off: the beta CDF of each of its scores and the decay
+    of each of its ranks (a generic table of round scores missed most of a board's)."""
+    st.markdown("**Beta lookup and decay**, for this board's scores and ranks")
+    render_lookups(board_lookups([row.score for row in rows], params), key=K.BOARD_LOOKUP)
     st.caption("With a = b = 0.4 scores near 0 move up and scores near 1 move down: the ends are spread out.")
 
 

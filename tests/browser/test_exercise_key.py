@@ -34,13 +34,11 @@ def test_the_key_hides_again_on_the_next_exercise_and_e08_has_its_lookups(app_ur
     screenshot(page, "exercise_e08_lookups_1280")
 
 
-def test_the_board_lookup_values_open_under_the_board(app_url, page):
+def test_the_board_lookup_values_sit_beside_the_board(app_url, page):
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{app_url}/worked-example")
     wait_for_app(page)
     page.get_by_text("Board: scores → values", exact=True).click()
-    wait_for_app(page)
-    page.get_by_text("Lookup values:").click()
     wait_for_app(page)
     page.get_by_text("Decay of each rank").wait_for()
     page.get_by_text("Decay of each rank").scroll_into_view_if_needed()
