@@ -16,7 +16,8 @@ from rse_core.figures.values import value_chart
 
 @cache
 def _result():
-    """The factoid story's case (hb-02, bm25): one segment near the start, top-k spread far."""
+    """A handbook factoid (hb-02, bm25; the Demo's factoid story before it moved to hb-05): one segment near
+    the start, top-k spread far."""
     sample = list_samples()["employee_handbook"]
     golden = next(query for query in sample.golden.queries if query.id == "hb-02")
     return extract(load_document(sample.path), golden.query, RSEParams(), scorer="bm25")
