@@ -8,6 +8,7 @@ answers, never read from the page's code.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -344,14 +345,18 @@ def test_board_mode_every_number_matches_a_hand_computation():
     assert expected[4][4] < 0
     text = "\n".join(m.value for m in at.markdown)
     assert "chunks 2-6 (1.88)" in text and "Gaps: chunk 4 (-0.08), paid for by its neighbours" in text
+    # Beside the board, a lookup of every one of its scores (a generic table of round scores missed 5 of 9),
+    # checked against scipy's beta CDF directly, and the decay of every rank.
+    from scipy.stats import beta as beta_distribution
+
     lookup = next(d.value for d in at.dataframe if "beta.cdf" in d.value.columns)
     looked_up = dict(zip(lookup["score"], lookup["beta.cdf"], strict=True))
-    assert (looked_up["0.01"], looked_up["0.05"], looked_up["0.95"], looked_up["0.99"]) == (
-        "0.094",
-        "0.180",
-        "0.820",
-        "0.906",
-    )  # a = b = 0.4 spreads out the ends
+    assert sorted(looked_up, key=float) == [f"{x:g}" for x in sorted(set(BOARD_SCORES))]
+    for score in BOARD_SCORES:
+        assert looked_up[f"{score:g}"] == f"{beta_distribution.cdf(score, 0.4, 0.4):.3f}"
+    assert looked_up["0.01"] == "0.094"  # a = b = 0.4 spreads out the ends
+    decays = next(d.value for d in at.dataframe if "decay" in d.value.columns and "rank" in d.value.columns)
+    assert decays["decay"].tolist() == [f"{math.exp(-rank / 30):.3f}" for rank in range(len(BOARD_SCORES))]
 
 
 def test_board_stage_numbers_match_the_stage_charts():
