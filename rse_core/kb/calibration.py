@@ -13,6 +13,11 @@ below the base's best stays near 0. A best under 0.45 counts as 0.45, so a query
 base answers stays weak (as the core's minilm ceiling does). Adding documents changes a query's
 values only when a new document holds a better chunk than any before. Measured on the three
 knowledge-base sets (``python bench/kb_calibration.py``, docs/knowledge_base.md has the table).
+
+Those two constants are MiniLM's. A base may carry its own fit for its embedder
+(:class:`CalibrationFit` in ``calibration.json``, made by ``rse-kb calibrate``:
+:mod:`rse_core.evaluation.fit_calibration`); :func:`choose_calibration` takes it only for the
+vectors it was fitted on, and the built-in constants otherwise or when asked.
 """
 
 from __future__ import annotations
