@@ -5,6 +5,8 @@
     rse-kb query KB_DIR -q QUERY [-q QUERY ...] --json
     rse-kb query KB_DIR --batch QUERIES.txt --json    # one query a line, one JSON line each
     rse-kb query KB_DIR -q QUERY --rerank cohere:rerank-v3.5   # values from a reranker (second stage)
+    rse-kb query KB_DIR -q QUERY --calibration builtin   # the built-in (MiniLM) constants, not the base's fit
+    rse-kb calibrate KB_DIR --golden samples-kb [GOLDEN.json ...] [--json]   # fit the dense calibration
     rse-kb info KB_DIR [--json]
     rse-kb remove KB_DIR DOCUMENT...                  # by content hash or file name
 
@@ -16,7 +18,9 @@ says another build is writing (:mod:`rse_core.kb.writer_lock`).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import math
 import sys
 import textwrap
 from collections.abc import Iterable, Sequence
@@ -27,6 +31,9 @@ from rse_core.cli.support import OneLineParser, fail, one_line, run, say, write_
 from rse_core.embedders import DEFAULT_EMBEDDER, Embedder, embedder_for, embedder_from_name
 from rse_core.embedders.names import NAME_FORMS
 from rse_core.errors import ParameterError, QueryError, RSEError
+from rse_core.evaluation.fit_calibration import DEFAULT_COST, GridRow, fit_dense_calibration, golden_for_base
+from rse_core.evaluation.golden_kb import SET_NAMES
+from rse_core.evaluation.reports import text_table
 from rse_core.extras import require_installed
 from rse_core.kb import (
     BuildProgress,
@@ -38,7 +45,8 @@ from rse_core.kb import (
     query_kb,
 )
 from rse_core.kb.build import DEFAULT_BATCH_CHUNKS, BuildReport
-from rse_core.kb.catalog import catalog_path, read_catalog
+from rse_core.kb.calibration import BUILTIN_DENSE, CalibrationChoice, write_fit
+from rse_core.kb.catalog import CALIBRATION_FILE, catalog_path, read_catalog
 from rse_core.kb.check import check_base
 from rse_core.kb.rerank import RERANK_FORMS, reranker_from_name
 from rse_core.kb.sources import collect_sources
@@ -125,9 +133,33 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
         default=KBQueryParams.rerank_candidates,
         help="first-stage hits per query within the selected documents that are reranked",
     )
+    query_cmd.add_argument(
+        "--calibration",
+        default=CalibrationChoice.FITTED.value,
+        choices=[c.value for c in CalibrationChoice],
+        help="dense map's constants: the base's fit for its embedder if any (default), or the built-in ones",
+    )
     query_cmd.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     add_embedder_options(query_cmd, "default: the one the base was built with (another is refused)")
     add_param_options(query_cmd, (spec for spec in specs if spec.knowledge_base))
+
+    calibrate_cmd = commands.add_parser(
+        "calibrate", help="fit the dense calibration for the base's embedder on golden queries, and store it"
+    )
+    calibrate_cmd.add_argument("kb_dir")
+    calibrate_cmd.add_argument(
+        "--golden",
+        nargs="+",
+        required=True,
+        metavar="SET",
+        help=f"golden JSON files whose documents are in the base, or named sets ({', '.join(SET_NAMES)})",
+    )
+    calibrate_cmd.add_argument(
+        "--cost", type=float, default=DEFAULT_COST, help="recall 1,000 more characters a query must buy"
+    )
+    calibrate_cmd.add_argument("--rows", type=int, default=10, help="best grid rows to print")
+    calibrate_cmd.add_argument("--dry-run", action="store_true", help="print the fit, store nothing")
+    calibrate_cmd.add_argument("--json", action="store_true", help="print the fit and the grid as one JSON object")
 
     info_cmd = commands.add_parser("info", help="documents, chunks and size of a knowledge base")
     info_cmd.add_argument("kb_dir")
@@ -175,7 +207,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        commands = {"build": _build, "check": _check, "query": _query, "info": _info, "remove": _remove}
+        commands = {
+            "build": _build,
+            "check": _check,
+            "query": _query,
+            "calibrate": _calibrate,
+            "info": _info,
+            "remove": _remove,
+        }
         return commands[args.command](args)
     except RSEError as error:
         fail(str(error))
@@ -285,7 +324,7 @@ def _query(args: argparse.Namespace) -> int:
         if preload is not None:
             preload()  # once for the whole batch
     for queries in groups:
-        result = query_kb(kb, queries, params, kb_params, reranker)
+        result = query_kb(kb, queries, params, kb_params, reranker, args.calibration)
         write_stdout((json.dumps(result.to_dict(), ensure_ascii=False) if args.json else render_text(result)) + "\n")
     return 0
 
@@ -299,6 +338,51 @@ def _read_batch(path: Path) -> list[str]:
     if not queries:
         raise QueryError(f"The queries file {path} holds no query; write one query per line.")
     return queries
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    if not math.isfinite(args.cost) or args.cost < 0:
+        raise ParameterError(f"--cost must be a number of at least 0 (got {args.cost}).")
+    kb = KnowledgeBase.open(args.kb_dir)
+    items, used, skipped = golden_for_base(kb, args.golden)
+    report = fit_dense_calibration(kb, items, used, args.cost)
+    if not args.dry_run:
+        write_fit(kb.path, report.fit)
+    stored = "Not stored (--dry-run)." if args.dry_run else f"Stored in {kb.path / CALIBRATION_FILE}."
+    if args.json:
+        data = {
+            "fit": report.fit.to_dict(),
+            "stored": not args.dry_run,
+            "skipped": list(skipped),
+            "builtin": dataclasses.asdict(report.builtin),
+            "grid": [dataclasses.asdict(row) for row in report.rows[: max(args.rows, 0)]],
+        }
+        write_stdout(json.dumps(data, ensure_ascii=False) + "\n")
+        return 0
+    fit = report.fit
+    header = ["spread", "ceiling", "recall", "chars/query", "objective"]
+
+    def cells(row: GridRow, mark: str = "") -> list[str]:
+        return [
+            f"{row.spread:g}",
+            f"{row.ceiling:g}",
+            f"{row.recall:.3f}",
+            f"{row.characters:,.0f}",
+            f"{row.objective:.3f}{mark}",
+        ]
+
+    rows = [cells(row) for row in report.rows[: max(args.rows, 0)]]
+    rows.append(cells(report.builtin, "  (built-in)"))
+    lines = [f"Objective: {fit.objective}, on {fit.queries} golden queries ({one_line(', '.join(fit.golden))})."]
+    lines += [f"Skipped (document not in the base): {one_line(name)}" for name in skipped]
+    lines += [text_table(header, rows), ""]
+    lines.append(
+        f"Fitted: spread {fit.spread:g}, ceiling {fit.ceiling:g} ({fit.value:.3f}; built-in "
+        f"{BUILTIN_DENSE.spread:g}/{BUILTIN_DENSE.ceiling:g}: {fit.builtin_value:.3f}), "
+        f"{one_line(fit.describe())}. {stored}"
+    )
+    write_stdout("\n".join(lines) + "\n")
+    return 0
 
 
 def _info(args: argparse.Namespace) -> int:
@@ -344,6 +428,7 @@ def render_text(result: KBResult) -> str:
     lines += [f"Note: {note}" for note in result.notes]
     lines.append(f"{len(result.segments)} segment(s), {result.characters:,} characters.")
     lines.append(f"Values from: {one_line(result.values_from)}")
+    lines.append(f"Calibration: {one_line(result.calibration)}")
     if result.selected_names:
         lines.append(f"Selected documents: {one_line(', '.join(result.selected_names))}")
     if result.empty_reason:

@@ -3,7 +3,8 @@
 ``kb.json`` holds the settings a query must match (the embedder's identity, chunk size, headers, store)
 and one entry per committed document; it is replaced atomically (a temporary file of its own in
 the same folder, fsync, rename), so a killed build leaves the last committed version and no two
-writers share a temporary file. ``bounds/<doc_id>.npy`` holds each document's
+writers share a temporary file (so is ``calibration.json``, a fit of the dense calibration for
+the base's embedder). ``bounds/<doc_id>.npy`` holds each document's
 chunk end offsets: a query needs every chunk's length and span for the documents it selects
 without reading their text from the store.
 """
@@ -26,6 +27,8 @@ from rse_core.embedders.local import identity_of_unrecorded_base
 from rse_core.errors import RSEError
 
 CATALOG_FILE = "kb.json"
+CALIBRATION_FILE = "calibration.json"
+"""A dense calibration fitted for the base's embedder (:mod:`rse_core.kb.calibration`), beside ``kb.json``."""
 BOUNDS_DIR = "bounds"
 FORMAT = "rse-kb/1"
 
@@ -125,12 +128,12 @@ def read_catalog(kb_dir: Path) -> Catalog:
 
 def write_catalog(kb_dir: Path, catalog: Catalog) -> None:
     """Replace ``kb.json`` atomically: a reader or a crash sees the old or the new one, never half."""
-    with _replacing(catalog_path(kb_dir)) as handle:
+    with replace_file(catalog_path(kb_dir)) as handle:
         handle.write(json.dumps(catalog.to_dict(), ensure_ascii=False, indent=1).encode("utf-8"))
 
 
 @contextmanager
-def _replacing(path: Path) -> Iterator[BinaryIO]:
+def replace_file(path: Path) -> Iterator[BinaryIO]:
     """A new file written beside ``path`` under a name of its own, then renamed over it (or
     removed, if writing failed)."""
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o644  # a temporary file starts private
@@ -150,7 +153,7 @@ def _replacing(path: Path) -> Iterator[BinaryIO]:
 def write_bounds(kb_dir: Path, doc_id: str, ends: np.ndarray) -> None:
     directory = kb_dir / BOUNDS_DIR
     directory.mkdir(exist_ok=True)
-    with _replacing(directory / f"{doc_id}.npy") as handle:
+    with replace_file(directory / f"{doc_id}.npy") as handle:
         np.save(handle, np.asarray(ends, dtype=np.int64))
 
 

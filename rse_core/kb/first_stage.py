@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rse_core.embedders import Embedder
-from rse_core.kb.calibration import BM25_CALIBRATION, dense_calibration
+from rse_core.kb.calibration import BM25_CALIBRATION, BUILTIN_DENSE, DenseCalibration
 from rse_core.kb.params import FirstStage
 from rse_core.kb.store import ChunkStore, Hit
 from rse_core.scoring import Calibration
@@ -52,6 +52,7 @@ def scored_search(
     allowed: Collection[str],
     documents: Sequence[str] | None = None,
     anchor: float | None = None,
+    dense_constants: DenseCalibration = BUILTIN_DENSE,
 ) -> tuple[list[ScoredHit], float | None]:
     """Best ``limit`` hits, best first, in ``documents`` (all when ``None``), keeping only the
     ``allowed`` (committed) documents' chunks; and the anchor they were scored with.
@@ -59,7 +60,8 @@ def scored_search(
     ``anchor`` is the query's best cosine in the whole base, which the dense map is anchored on
     (:func:`~rse_core.kb.calibration.dense_calibration`); ``None`` takes the best of these hits,
     right for a search of the whole base, whose anchor a later search within documents is given
-    so both score alike. It stays ``None`` when no hit has a cosine (BM25).
+    so both score alike. It stays ``None`` when no hit has a cosine (BM25). ``dense_constants``
+    are the map's (the built-in ones, or a base's fit: :func:`~rse_core.kb.calibration.choose_calibration`).
 
     Hybrid asks each search for ``limit`` and fuses calibrated scores,
     ``w * dense + (1 - w) * bm25``, a chunk missing from one list counting 0 there: unlike
@@ -70,7 +72,7 @@ def scored_search(
     if anchor is None:
         similarities = [hit.similarity for hit in hits if hit.similarity is not None]
         anchor = max(similarities) if similarities else None
-    dense = dense_calibration(anchor) if anchor is not None else None
+    dense = dense_constants.map(anchor) if anchor is not None else None
     scored = [_score(hit, probe.stage, probe.fusion_weight, dense) for hit in hits]
     scored.sort(key=lambda hit: (-hit.score, -hit.order, hit.doc_id, hit.chunk_index))
     return scored[:limit], anchor

@@ -20,6 +20,10 @@ With a reranker (:mod:`rse_core.kb.rerank`, dsRAG's production setup) the first 
 candidates within the selected documents are scored again and the reranker's relevance replaces
 the first-stage scores the values start from; everything after is the same code path.
 :attr:`KBResult.values_from` says which stage produced the values.
+
+The dense map's constants are the base's own fit (``rse-kb calibrate``, :mod:`rse_core.kb.fit_calibration`)
+when it was fitted for the base's embedder, else the built-in ones fitted on MiniLM; ``calibration="builtin"``
+takes the built-in ones anyway. :attr:`KBResult.calibration` says which.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import numpy as np
 
 from rse_core.errors import ParameterError, RSEError
 from rse_core.kb.base import KnowledgeBase
+from rse_core.kb.calibration import BM25_SOURCE, CalibrationChoice, choose_calibration, read_fit
 from rse_core.kb.first_stage import QueryProbe, ScoredHit, scored_search
 from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.kb.rerank import Reranker, rerank_hits
@@ -84,6 +89,8 @@ class KBResult:
     values_from: str = ""
     """Which stage produced the chunk values: e.g. ``dense first stage`` or
     ``rerank cohere:rerank-v3.5 over 60 first-stage candidates`` (see :attr:`FirstStageResult.values_from`)."""
+    calibration: str = ""
+    """Which calibration scored the first stage (see :attr:`FirstStageResult.calibration`)."""
 
     @property
     def characters(self) -> int:
@@ -96,6 +103,7 @@ class KBResult:
             "queries": list(self.queries),
             "first_stage": self.first_stage.value,
             "values_from": self.values_from,
+            "calibration": self.calibration,
             "segments": [segment.to_dict() for segment in self.segments],
             "characters": self.characters,
             "top_k": [hit.to_dict() for hit in self.top_k],
@@ -128,6 +136,10 @@ class FirstStageResult:
     """The reranker's name when one produced ``valued``."""
     reranked: int = 0
     """How many first-stage candidates the reranker scored, over all queries."""
+    calibration: str = ""
+    """Which constants the first stage's dense map used, in words: ``calibrated for minilm on 36
+    queries of samples-kb (spread 0.2, ceiling 0.45)`` or ``built-in (fitted on MiniLM)`` (with why a
+    base's fit was set aside); BM25's fixed map for ``bm25``."""
 
     @property
     def values_from(self) -> str:
@@ -167,18 +179,27 @@ def search_first_stage(
     query_or_queries: str | Sequence[str],
     kb_params: KBQueryParams | None = None,
     reranker: Reranker | None = None,
+    calibration: str | CalibrationChoice = CalibrationChoice.FITTED,
 ) -> FirstStageResult:
     """Run the first stage (and the search within the selected documents) for the queries; with
     a ``reranker``, rerank the best ``kb_params.rerank_candidates`` hits within the selected
-    documents (the second stage), whose relevance the values then start from."""
+    documents (the second stage), whose relevance the values then start from. ``calibration``:
+    ``fitted`` (the base's fit for its embedder if any) or ``builtin`` (:class:`CalibrationChoice`)."""
     kb_params = kb_params or KBQueryParams()
     queries, notes = normalize_queries(query_or_queries)
+    choice = CalibrationChoice.parse(calibration)
+    if kb_params.first_stage is FirstStage.BM25:
+        chosen, source = None, BM25_SOURCE
+    else:
+        chosen = choose_calibration(kb.catalog.embedder, read_fit(kb.path), choice)
+        source = chosen.source
+    constants = {} if chosen is None else {"dense_constants": chosen.dense}
     timings: dict[str, float] = {}
     clock = time.perf_counter()
     embedder = kb.embedder if kb_params.first_stage is not FirstStage.BM25 else None
     committed = kb.documents.keys()
     probes = [QueryProbe.make(query, kb_params.first_stage, embedder, kb_params.fusion_weight) for query in queries]
-    searched = [scored_search(kb.store, probe, kb_params.top_n, committed) for probe in probes]
+    searched = [scored_search(kb.store, probe, kb_params.top_n, committed, **constants) for probe in probes]
     hits = [query_hits for query_hits, _ in searched]
     anchors = tuple(anchor for _, anchor in searched)
     timings["first_stage"] = time.perf_counter() - clock
@@ -188,7 +209,10 @@ def search_first_stage(
     valued = hits
     if kb_params.selected_top_n and selected:
         valued = [
-            _union(query_hits, scored_search(kb.store, probe, kb_params.selected_top_n, committed, selected, anchor)[0])
+            _union(
+                query_hits,
+                scored_search(kb.store, probe, kb_params.selected_top_n, committed, selected, anchor, **constants)[0],
+            )
             for probe, query_hits, anchor in zip(probes, hits, anchors, strict=True)
         ]
     timings["selected_search"] = time.perf_counter() - clock
@@ -202,6 +226,7 @@ def search_first_stage(
         tuple(selected),
         timings,
         notes,
+        calibration=source,
     )
     if reranker is None:
         return first
@@ -217,13 +242,16 @@ def query_kb(
     params: RSEParams | None = None,
     kb_params: KBQueryParams | None = None,
     reranker: Reranker | None = None,
+    calibration: str | CalibrationChoice = CalibrationChoice.FITTED,
 ) -> KBResult:
     """Run RSE for one query (or several together) over the whole knowledge base, its values
     from the first stage or, given a ``reranker`` (:func:`rse_core.kb.rerank.reranker_from_name`),
-    from the reranker's relevance of the first stage's candidates."""
+    from the reranker's relevance of the first stage's candidates; ``calibration`` as
+    :func:`search_first_stage`'s."""
     params = params or RSEParams()
     _check_chunking(kb, params)
-    return rse_from_first_stage(kb, search_first_stage(kb, query_or_queries, kb_params, reranker), params)
+    first = search_first_stage(kb, query_or_queries, kb_params, reranker, calibration)
+    return rse_from_first_stage(kb, first, params)
 
 
 @dataclass(frozen=True)
@@ -302,6 +330,7 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
         names,
         empty,
         first.values_from,
+        first.calibration,
     )
 
 
