@@ -9,9 +9,10 @@ all-mpnet-base-v2 in ``$RSE_CACHE_DIR/models/``):
 
 It chunks one FinanceBench filing (``--filing``, default 3M_2018_10K.pdf in
 ``../shared/financebench/pdfs``) as a knowledge base does (headers on), takes the first N chunk
-texts, and prints for each variant chunks per second (one call over all texts, batches of 32
-sorted by length, as the scorer batches them; graphs exported beforehand, so only encoding is
-timed), the cosine of each vector with torch fp32's (mean and minimum), the overlap of the
+texts, and prints for each variant chunks per second (batches of 32 sorted by length, as the
+scorer batches them; graphs exported beforehand, so only encoding is timed; the texts in
+``--rounds`` slices, each slice timed for every variant in turn, so the shared machine's load
+falls on all alike), the cosine of each vector with torch fp32's (mean and minimum), the overlap of the
 top-10 chunks for 10 queries, and with ``--max-tokens`` the same for ONNX fp32 truncated shorter.
 
 The machine is shared (2 cores): compare ratios within one run, not absolute times across runs.
@@ -72,13 +73,24 @@ def _batched(encode, texts: list[str]) -> np.ndarray:
     return result
 
 
-def _timed(label: str, encode, texts: list[str]) -> tuple[np.ndarray, float]:
-    encode(texts[:2])  # warm-up: first-call allocations are not the steady speed
-    started = time.perf_counter()
-    vectors = _batched(encode, texts)
-    seconds = time.perf_counter() - started
-    print(f"{label:<22} {len(texts) / seconds:6.2f} chunks/s  ({seconds:.1f} s for {len(texts)})", flush=True)
-    return vectors, seconds
+def _timed_in_rounds(encoders: dict[str, object], texts: list[str], rounds: int) -> dict[str, np.ndarray]:
+    """Each encoder's vectors for ``texts``, timed slice by slice in turns (the machine is shared:
+    a slow minute then falls on every variant alike, not on whichever ran during it)."""
+    for encode in encoders.values():
+        encode(texts[:2])  # warm-up: first-call allocations are not the steady speed
+    seconds = dict.fromkeys(encoders, 0.0)
+    parts: dict[str, list[np.ndarray]] = {label: [] for label in encoders}
+    size = -(-len(texts) // rounds)
+    for start in range(0, len(texts), size):
+        piece = texts[start : start + size]
+        for label, encode in encoders.items():
+            started = time.perf_counter()
+            parts[label].append(_batched(encode, piece))
+            seconds[label] += time.perf_counter() - started
+    for label in encoders:
+        rate = len(texts) / seconds[label]
+        print(f"{label:<26} {rate:6.2f} chunks/s  ({seconds[label]:.1f} s for {len(texts)})", flush=True)
+    return {label: np.concatenate(vectors) for label, vectors in parts.items()}
 
 
 def _agreement(label: str, vectors: np.ndarray, reference: np.ndarray, queries: np.ndarray, ref_q: np.ndarray) -> None:
@@ -89,7 +101,7 @@ def _agreement(label: str, vectors: np.ndarray, reference: np.ndarray, queries: 
         theirs = set(np.argsort(-(reference @ ref_query))[:10])
         overlaps.append(len(mine & theirs) / 10)
     print(
-        f"{label:<22} cosine vs reference mean {cosines.mean():.4f} min {cosines.min():.4f};"
+        f"{label:<26} cosine vs reference mean {cosines.mean():.4f} min {cosines.min():.4f};"
         f" top-10 overlap over {len(QUERIES)} queries {np.mean(overlaps):.2f}",
         flush=True,
     )
@@ -101,6 +113,7 @@ def main() -> None:
     parser.add_argument("--filing", type=Path, default=ROOT.parent / "shared/financebench/pdfs/3M_2018_10K.pdf")
     parser.add_argument("--chunks", type=int, default=300)
     parser.add_argument("--max-tokens", type=int, nargs="*", default=[], help="also ONNX fp32 truncated here")
+    parser.add_argument("--rounds", type=int, default=3, help="slices timed in turns (default 3)")
     parser.add_argument("--skip-torch", action="store_true", help="reference: ONNX fp32 instead of torch")
     args = parser.parse_args()
     folder = _folder(args.model)
@@ -108,26 +121,19 @@ def main() -> None:
     print(f"{folder.name}: {len(texts)} chunks of {args.filing.name}, batches of {BATCH}", flush=True)
     for variant in OnnxVariant:
         graph_path(folder, variant)  # export / quantise outside the timing
-    onnx = {variant: OnnxSentenceEncoder(folder, graph_path(folder, variant)) for variant in OnnxVariant}
-    results: dict[str, np.ndarray] = {}
-    queries: dict[str, np.ndarray] = {}
+    encoders = {}
     if not args.skip_torch:
         model = load_encoder(folder)
-
-        def torch_encode(batch: list[str]) -> np.ndarray:
-            return model.encode(batch, batch_size=BATCH, normalize_embeddings=True, convert_to_numpy=True)
-
-        results["torch fp32"], _ = _timed("torch fp32", torch_encode, texts)
-        queries["torch fp32"] = torch_encode(list(QUERIES))
-    for variant, encoder in onnx.items():
-        label = f"onnx {variant.value}"
-        results[label], _ = _timed(label, encoder.encode, texts)
-        queries[label] = encoder.encode(list(QUERIES))
+        encoders["torch fp32"] = lambda batch: model.encode(
+            batch, batch_size=BATCH, normalize_embeddings=True, convert_to_numpy=True
+        )
+    for variant in OnnxVariant:
+        encoders[f"onnx {variant.value}"] = OnnxSentenceEncoder(folder, graph_path(folder, variant)).encode
     for tokens in args.max_tokens:
-        encoder = OnnxSentenceEncoder(folder, graph_path(folder, OnnxVariant.FP32), max_tokens=tokens)
-        label = f"onnx fp32 {tokens} tokens"
-        results[label], _ = _timed(label, encoder.encode, texts)
-        queries[label] = encoder.encode(list(QUERIES))
+        graph = graph_path(folder, OnnxVariant.FP32)
+        encoders[f"onnx fp32 {tokens} tokens"] = OnnxSentenceEncoder(folder, graph, max_tokens=tokens).encode
+    results = _timed_in_rounds(encoders, texts, args.rounds)
+    queries = {label: encode(list(QUERIES)) for label, encode in encoders.items()}
     reference = "onnx fp32" if args.skip_torch else "torch fp32"
     print(f"\nagreement with {reference}:")
     for label, vectors in results.items():

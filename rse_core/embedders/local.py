@@ -217,6 +217,14 @@ class PackagedEmbedder(SentenceTransformerEmbedder):
         elif onnx_enabled(export=True, folder=self._folder):
             self._scorer.batch_encoder = encode_texts_onnx
 
+    def preload(self) -> None:
+        """Load what embeds now: the ONNX graph (exported first if missing), else the torch model."""
+        encoder = self._scorer.batch_encoder
+        if encoder is None:
+            super().preload()
+        else:
+            encoder(str(self._folder), [])
+
     @cached_property
     def identity(self) -> EmbedderIdentity:
         base = super().identity
