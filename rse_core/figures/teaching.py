@@ -117,7 +117,12 @@ def worked_example_chart(
     high = max(float(array.max(initial=0.0)), 0.0)
     span = (high - low) or 1.0
     shapes, annotations, label_rows = _worked_bands(bands, n)
-    layout = _layout(height, top=40 + 22 * max(label_rows, 1), bottom=56, size=BIG_FONT)
+    top = 40 + 22 * max(label_rows, 1)
+    # Room for the numbers written past each bar's end, in pixels of this height: a low chart (a
+    # projector's side-by-side) cut "-0.4" under the lowest bar into the axis's tick labels.
+    share = min(((BIG_FONT if n <= 24 else 12) + 8) / max(height - top - 56, 60), 0.3)
+    pad = span * share / (1 - 2 * share)
+    layout = _layout(height, top=top, bottom=56, size=BIG_FONT)
     layout.update(
         barmode="overlay",
         showlegend=False,
@@ -133,7 +138,7 @@ def worked_example_chart(
         ),
         yaxis=_axis(
             "value",
-            range=[low - 0.14 * span, high + 0.16 * span],
+            range=[low - max(pad, 0.14 * span), high + max(pad, 0.16 * span)],
             zeroline=True,
             zerolinewidth=2,
             fixedrange=True,
