@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 from rse_core.cli.support import say
+from rse_core.embedders import DEFAULT_EMBEDDER, embedder_from_name
+from rse_core.embedders.names import NAME_FORMS
 from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation import golden_kb
 from rse_core.evaluation.kb_eval import METHODS, KBEvaluation, evaluate_kb, prepare_cases
@@ -36,6 +38,10 @@ def add_kb_options(parser: argparse.ArgumentParser) -> None:
         f"{', '.join(KB_SET_NAMES)} (one knowledge base: FinanceBench's filings, or a golden set's documents)"
     )
     group.add_argument("--kb", type=Path, help="the base's folder (built there on first use)")
+    group.add_argument(
+        "--embedder",
+        help=f"{NAME_FORMS} (default {DEFAULT_EMBEDDER}); each embedder's base is built once beside the default's",
+    )
     group.add_argument("--first-stage", choices=[stage.value for stage in FirstStage], default=FirstStage.DENSE.value)
     group.add_argument("--documents-selected", type=int, help="documents RSE runs over per query")
     group.add_argument("--rank-within-documents", action="store_true", help="rank chunks within their document")
@@ -61,8 +67,9 @@ def _open_set(name: str, args: argparse.Namespace) -> tuple[KnowledgeBase, list,
     """The base, its case items and a line saying what the gold is."""
     if name == SET_NAME:
         folder = fb.default_folder()
-        kb_dir = args.kb or fb.default_kb_dir()
-        kb = fb.ensure_kb(folder, kb_dir, _built(kb_dir))
+        kb_dir = args.kb or golden_kb.for_embedder(fb.default_kb_dir(), args.embedder)
+        embedder = embedder_from_name(args.embedder) if args.embedder else None
+        kb = fb.ensure_kb(folder, kb_dir, _built(kb_dir), embedder)
         questions = fb.read_questions(folder, args.limit)
         gold = fb.locate_gold(questions, folder, progress=lambda line: print(line, file=sys.stderr))
         located = sum(span.located for spans in gold.values() for span in spans)
@@ -70,8 +77,8 @@ def _open_set(name: str, args: argparse.Namespace) -> tuple[KnowledgeBase, list,
         note = f"{located} of {total} evidence excerpts located on their page (the rest: the whole page)"
         return kb, fb.case_items(questions, gold), note
     set_name = golden_kb.SET_NAMES[name]
-    kb_dir = args.kb or golden_kb.default_kb_dir(set_name)
-    kb, sets = golden_kb.ensure_golden_kb(set_name, kb_dir, _built(kb_dir))
+    kb_dir = args.kb or golden_kb.for_embedder(golden_kb.default_kb_dir(set_name), args.embedder)
+    kb, sets = golden_kb.ensure_golden_kb(set_name, kb_dir, _built(kb_dir), args.embedder)
     try:
         items = golden_kb.case_items(kb, sets, args.limit)
     except BaseException:
@@ -95,7 +102,8 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
         evaluation = evaluate_kb(kb, cases, params, kb_params)
         say(
             f"{name}: {len(cases)} questions over {len(kb.documents)} documents "
-            f"({kb.catalog.chunk_total:,} chunks); first stage {kb_params.first_stage.value}, "
+            f"({kb.catalog.chunk_total:,} chunks; embedder {kb.catalog.embedder.describe()}); "
+            f"first stage {kb_params.first_stage.value}, "
             f"top {kb_params.top_n}, {kb_params.documents_selected} documents selected, ranks "
             f"{'across documents' if kb_params.rank_across_documents else 'within documents'}; {gold_note}\n"
         )

