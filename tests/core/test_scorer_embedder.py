@@ -86,9 +86,7 @@ def test_minilm_embedder_gives_minilm_scores(tmp_path, chunks):
     expected = get_scorer("minilm", cache_dir=tmp_path, disk_cache=False).score("What food is served?", chunks)
     through = get_scorer("embedder", embedder=SentenceTransformerEmbedder()).score("What food is served?", chunks)
     assert np.allclose(through, expected, atol=1e-5)
-    assert np.allclose(
-        MINILM_CALIBRATION.per_document(through), MINILM_CALIBRATION.per_document(expected), atol=1e-5
-    )
+    assert np.allclose(MINILM_CALIBRATION.per_document(through), MINILM_CALIBRATION.per_document(expected), atol=1e-5)
 
 
 @pytest.mark.slow
