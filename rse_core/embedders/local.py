@@ -174,9 +174,9 @@ class PackagedEmbedder(SentenceTransformerEmbedder):
     A base records it by its short name, so it opens wherever the model is installed. Documents and
     queries go through ONNX Runtime's fp32 graph where it can run (exported once; the same vectors
     as torch to float precision, so the same identity, and no torch import after the export), else
-    through torch. With ``int8`` the quantised graph runs instead: about 3x faster, but its vectors
-    differ from fp32's (mean cosine 0.84 for all-mpnet-base-v2, docs/evaluation.md), so it is
-    another embedder (``mpnet-int8``) that needs ONNX Runtime.
+    through torch. With ``int8`` the quantised graph runs instead: faster, its vectors close to
+    fp32's but not the same (docs/evaluation.md), so it is another embedder (``mpnet-int8``) that
+    needs ONNX Runtime.
 
     Raises:
         ScorerUnavailableError: the model is not installed (the message names the install command).

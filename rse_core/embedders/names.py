@@ -21,7 +21,8 @@ from rse_core.errors import ParameterError
 
 DEFAULT_EMBEDDER = MINILM_NAME
 INT8_SUFFIX = "-int8"
-NAME_FORMS = "minilm, mpnet, mpnet-int8, a sentence-transformers model folder, openai:MODEL or cohere:MODEL"
+_INSTALLABLE = ", ".join(f"{name}, {name}{INT8_SUFFIX}" for name in PACKAGED_MODELS)
+NAME_FORMS = f"minilm, {_INSTALLABLE}, a sentence-transformers model folder, openai:MODEL or cohere:MODEL"
 
 
 def embedder_from_name(

