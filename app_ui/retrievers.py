@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from rse_core import ScorerName
-from rse_core.embedders.packaged import MPNET, is_installed
+from rse_core.embedders.packaged import PACKAGED_MODELS, is_installed
 from rse_core.net.urls import display_url
 
 EMBEDDERS_ENV = "RSE_EMBEDDERS"
@@ -80,8 +80,8 @@ def _problem(provider: str, model: str, url: str) -> str:
 
 
 def offered_embedders() -> dict[str, OfferedEmbedder]:
-    """Label -> embedder: ``mpnet`` when installed here, then the operator's endpoints."""
-    offered = [OfferedEmbedder(MPNET.name, MPNET.name)] if is_installed(MPNET) else []
+    """Label -> embedder: the packaged models installed here (``mpnet``), then the operator's endpoints."""
+    offered = [OfferedEmbedder(model.name, model.name) for model in PACKAGED_MODELS.values() if is_installed(model)]
     offered += parse_embedders(os.environ.get(EMBEDDERS_ENV, ""))
     return {embedder.label: embedder for embedder in offered}
 

@@ -88,3 +88,24 @@ def test_switching_the_retriever_keeps_the_document_query_and_sliders_and_rescor
 def _no_mpnet(monkeypatch):
     """The list does not depend on whether this machine installed mpnet."""
     monkeypatch.setattr(retrievers, "is_installed", lambda model: False)
+
+
+def test_an_installed_packaged_model_is_offered_before_the_endpoints(monkeypatch):
+    monkeypatch.setenv(retrievers.EMBEDDERS_ENV, "cohere:embed-english-v3.0")
+    monkeypatch.setattr(retrievers, "is_installed", lambda model: model.name == "mpnet")
+    assert list(retrievers.offered_embedders()) == ["mpnet", "cohere:embed-english-v3.0"]
+    assert retrievers.scorer_choices()[3:5] == ("mpnet", "cohere:embed-english-v3.0")
+
+
+@pytest.mark.slow
+def test_explore_scores_with_mpnet_when_installed(monkeypatch):
+    from rse_core.embedders.packaged import MPNET, is_installed
+
+    if not is_installed(MPNET):
+        pytest.skip("mpnet is not installed (python -m rse_core.embedders install mpnet)")
+    monkeypatch.setattr(retrievers, "is_installed", is_installed)
+    at = new_app().run()
+    at.sidebar.selectbox(key=keys.SCORER).set_value("mpnet").run()
+    no_problems(at)
+    result = result_of(at)
+    assert (result.scorer, result.model) == ("embedder", "mpnet") and result.segments
