@@ -35,7 +35,7 @@ from pathlib import Path
 import streamlit as st
 from cachetools import LRUCache
 
-from rse_core import RSEParams
+from rse_core import RSEParams, ScorerName
 from rse_core.documents.loading import SUPPORTED_SUFFIXES
 from rse_core.documents.upload_names import upload_name
 from rse_core.kb import (
@@ -55,12 +55,14 @@ from rse_core.kb import (
 )
 from rse_core.kb.build import content_id
 from rse_core.kb.catalog import CATALOG_FILE
+from rse_core.kb.rerank import Reranker
 from rse_core.scoring.embedding_cache import default_cache_dir
 
-from . import session_folders
+from . import models, scorers, session_folders
 from .page_state import knowledge_base as knowledge_base_state
 from .page_state.knowledge_base import BUNDLED
 from .samples import SAMPLE_DIR, list_samples
+from .state import DEFAULT_COHERE_MODEL
 
 LOGGER = logging.getLogger(__name__)
 KB_DIRS_ENV = "RSE_KB_DIRS"
@@ -355,21 +357,70 @@ def _first_stage_cache() -> LRUCache:
     return cache
 
 
-def answer(base: OpenBase, queries: Sequence[str], params: RSEParams, kb_params: KBQueryParams) -> KBAnswer:
-    """RSE over ``base`` for the queries: the first stage from this session's cache when the same
-    base, queries and first-stage settings were asked before."""
+def answer(
+    base: OpenBase,
+    queries: Sequence[str],
+    params: RSEParams,
+    kb_params: KBQueryParams,
+    reranker: Reranker | None = None,
+) -> KBAnswer:
+    """RSE over ``base`` for the queries: the first stage (and its rerank) from this session's
+    cache when the same base, queries, first-stage settings and reranker were asked before."""
     cache = _first_stage_cache()
-    cache_key = (base.key, tuple(queries), kb_params.search_key)  # e.g. the rank switch reuses the search
+    rerank_key = None if reranker is None else (reranker.name, reranker.scorer.model)
+    cache_key = (base.key, tuple(queries), kb_params.search_key, rerank_key)  # the rank switch reuses the search
     first = cache.get(cache_key)
     cached = first is not None
     with base.lock:
         if first is None:
-            first = cache[cache_key] = search_first_stage(base.kb, list(queries), kb_params)
+            first = cache[cache_key] = search_first_stage(base.kb, list(queries), kb_params, reranker)
         first = first.reused_with(kb_params)
         clock = time.perf_counter()
         result = rse_from_first_stage(base.kb, first, params)
         seconds = time.perf_counter() - clock
     return KBAnswer(first, result, document_hits(first), cached, seconds)
+
+
+# ------------------------------------------------------------------------------ rerank
+
+RERANK_KEY = "kb_rerank"
+NO_RERANK = "none"
+COHERE_RERANK = ScorerName.COHERE.value
+CROSS_ENCODER_PREFIX = "cross-encoder:"
+
+
+def rerank_choices() -> dict[str, str]:
+    """The second stages this server offers, value -> label: none, Cohere rerank when a key is
+    configured (or typed in Explore's sidebar), each cross-encoder the operator offers by name."""
+    choices = {NO_RERANK: "none (the first stage's values)"}
+    if scorers.cohere_key():
+        choices[COHERE_RERANK] = f"Cohere rerank ({DEFAULT_COHERE_MODEL})"
+    for name in models.offered_cross_encoders():
+        choices[CROSS_ENCODER_PREFIX + name] = name
+    return choices
+
+
+def reranker_for(choice: str) -> Reranker | None:
+    """The reranker a choice of :func:`rerank_choices` stands for, its scorer shared with Explore
+    (one model or client per process); named by what the user picked, never a server path.
+
+    Raises:
+        ScorerUnavailableError: the choice is not offered (any other name gets the same words).
+    """
+    if choice == COHERE_RERANK:
+        options = (("model", DEFAULT_COHERE_MODEL),)
+        scorer = scorers.scorer_for(ScorerName.COHERE, options, scorers.key_digest(ScorerName.COHERE))
+        return Reranker(f"cohere:{DEFAULT_COHERE_MODEL}", scorer)
+    if choice.startswith(CROSS_ENCODER_PREFIX):
+        name = choice.removeprefix(CROSS_ENCODER_PREFIX)
+        return Reranker(name, scorers.scorer_for(ScorerName.CROSS_ENCODER, (("model", name),)))
+    return None
+
+
+def built_with(base: OpenBase) -> str:
+    """The embedder a base was built with, as the page names it: its model id and size, never a folder path."""
+    identity = base.kb.catalog.embedder
+    return f"{identity.model} (dim {identity.dimension})"
 
 
 def public_message(base: OpenBase, error: Exception) -> str:

@@ -17,8 +17,9 @@ import time
 import streamlit as st
 
 from rse_core import RSEError, Scorer, ScorerName, ScorerUnavailableError, get_scorer
+from rse_core.embedders import embedder_from_name
 
-from . import keys, models, worker_pool
+from . import keys, models, retrievers, worker_pool
 from .caching import session_caches
 from .samples import SAMPLE_DIR
 from .state import Inputs
@@ -31,8 +32,14 @@ OWN_CACHE_SCORERS = frozenset({ScorerName.MINILM, ScorerName.BM25})  # they keep
 
 @st.cache_resource(show_spinner=False)
 def scorer_for(name: str, options: tuple[tuple[str, str], ...], key_digest: str = "") -> Scorer:
-    """One scorer per (name, options, API key) in the process; the key itself is not a cache key."""
+    """One scorer per (name, options, API key) in the process; the key itself is not a cache key.
+
+    ``name`` is a :class:`ScorerName` or the label of an embedder the operator offers
+    (:mod:`app_ui.retrievers`)."""
     kwargs: dict[str, object] = dict(options)
+    offered = retrievers.offered_embedders().get(name)
+    if offered is not None:
+        return _offered_embedder(offered)
     if name == ScorerName.COHERE:
         kwargs["api_key"] = cohere_key()
     elif name in (ScorerName.MINILM, ScorerName.HYBRID):
@@ -60,6 +67,15 @@ def _offered_cross_encoder(model: str, kwargs: dict[str, object]) -> Scorer:
             f"Could not load the offered cross-encoder {model!r}: " + str(error).replace(str(path), model)
         ) from None
     scorer.model = model  # results, exports and messages name the offered model, never its server path
+    return scorer
+
+
+def _offered_embedder(offered: retrievers.OfferedEmbedder) -> Scorer:
+    """Cosine over an embedder the operator offers, at the operator's URL with the operator's key;
+    the scorer is named by the offered label (results and exports never show the URL)."""
+    embedder = embedder_from_name(offered.name, offered.base_url, bundled_embeddings=(SAMPLE_DIR / "embeddings",))
+    scorer = get_scorer(ScorerName.EMBEDDER, embedder=embedder)
+    scorer.model = offered.label
     return scorer
 
 
@@ -94,13 +110,14 @@ def scorer_of(inputs: Inputs, private: bool) -> Scorer:
     """The scorer for this run. For uploads, scorers that cache content (MiniLM's embeddings,
     bm25's indexes) are this session's own; the MiniLM model itself is still loaded once."""
     shared = scorer_for(inputs.scorer, inputs.scorer_options, key_digest(inputs.scorer))
-    if not private or inputs.scorer not in OWN_CACHE_SCORERS:
+    embedder = inputs.scorer in retrievers.offered_embedders()
+    if not private or not (embedder or inputs.scorer in OWN_CACHE_SCORERS):
         return shared
     disk = upload_disk_cache()
     key = (inputs.scorer, inputs.scorer_options, disk)
     scorers = session_caches().scorers
     if key not in scorers:
-        own = inputs.scorer == ScorerName.MINILM
+        own = embedder or inputs.scorer == ScorerName.MINILM
         scorers[key] = shared.with_own_cache(disk_cache=disk) if own else get_scorer(ScorerName.BM25)
     return scorers[key]
 

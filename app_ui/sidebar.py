@@ -16,7 +16,7 @@ import streamlit as st
 from rse_core import Preset, ScorerName
 from rse_core.param_specs import PARAM_SPECS, ParamGroup, ParamSpec
 
-from . import keys, models, state
+from . import keys, models, retrievers, state
 from . import query_params as qp
 from .page_catalog import Group, spec_at
 from .page_state import sidebar_settings, uploads
@@ -122,13 +122,16 @@ def _scorer_section(scope: frozenset[Group]) -> None:
     st.subheader("Scorer")
     _not_here(Group.SCORER in scope)
     scorer_off = Group.SCORER not in scope
+    choices = retrievers.scorer_choices()
+    state.keep_choice(keys.SCORER, choices, ScorerName.MINILM.value)
     st.selectbox(
         "Scorer",
-        options=state.SCORERS,
+        options=choices,
         key=keys.SCORER,
         help="minilm: offline embeddings (default). hybrid: minilm and bm25 fused, offline. "
-        "bm25: word overlap. cohere: Cohere's reranker (needs an API key). cross-encoder: a local "
-        "sentence-transformers cross-encoder.",
+        "bm25: word overlap. mpnet, openai:MODEL, cohere:MODEL: the embedders this server's operator "
+        "offers, scored like minilm. cohere: Cohere's reranker (needs an API key). cross-encoder: a local "
+        "sentence-transformers cross-encoder. Changing it keeps the documents, the query and the sliders.",
         disabled=scorer_off,
     )
     scorer = st.session_state[keys.SCORER]

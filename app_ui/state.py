@@ -17,14 +17,10 @@ from rse_core import Preset, RSEParams, ScorerName, preset
 from rse_core.param_specs import PARAM_SPECS, ParamSpec, spec_of
 from rse_core.params import PRESET_INDEPENDENT_FIELDS, PRESETS
 
-from . import keys, models
+from . import keys, models, retrievers
 from . import query_params as qp
 from .samples import DEFAULT_SAMPLE, list_samples
 
-SCORERS: tuple[str, ...] = tuple(
-    name.value
-    for name in (ScorerName.MINILM, ScorerName.HYBRID, ScorerName.BM25, ScorerName.COHERE, ScorerName.CROSS_ENCODER)
-)  # the sidebar's order; plain strings, as the widget and the URL hold them
 MODEL_SCORERS = frozenset({ScorerName.COHERE, ScorerName.CROSS_ENCODER})  # scorers a link may name a model for
 DEFAULT_COHERE_MODEL = "rerank-v3.5"
 CUSTOM_PRESET = "custom"
@@ -123,7 +119,7 @@ def link_choices(samples) -> qp.LinkChoices:
     """What a link may name in this app: the samples, scorers, presets, offered models, slider ranges."""
     return qp.LinkChoices(
         samples=tuple(samples),
-        scorers=SCORERS,
+        scorers=retrievers.scorer_choices(),
         presets=tuple(preset.value for preset in Preset),
         cross_encoders=tuple(models.offered_cross_encoders()),
         bounds=widget_bounds(),

@@ -76,7 +76,8 @@ def render() -> None:
         params = kbs.rse_params_for(base, kb_state.read_params())
         kb_params = kb_state.read_kb_params()
         try:
-            answer = kbs.answer(base, queries, params, kb_params)
+            reranker = kbs.reranker_for(st.session_state.get(kbs.RERANK_KEY, kbs.NO_RERANK))
+            answer = kbs.answer(base, queries, params, kb_params, reranker)
         except RSEError as error:
             st.error(md(kbs.public_message(base, error), 400), icon=":material/error:")
             return
@@ -184,6 +185,17 @@ def _render_first_stage() -> None:
         key=K.FIRST_STAGE,
         help="dense: MiniLM vectors; bm25: full-text; hybrid: both, fused by the weight.",
     )
+    reranks = kbs.rerank_choices()
+    state.keep_choice(kbs.RERANK_KEY, list(reranks), kbs.NO_RERANK)
+    st.selectbox(
+        "Rerank",
+        list(reranks),
+        format_func=lambda key: reranks.get(key, key),
+        key=kbs.RERANK_KEY,
+        help="A second stage: the reranker reads the question with each first-stage candidate of the selected "
+        "documents, and its relevance becomes what the values start from. The base's embedder stays the one it "
+        "was built with.",
+    )
     for spec in kb_state.KB_SLIDERS:
         disabled = spec.field == "fusion_weight" and stage != FirstStage.HYBRID
         st.slider(
@@ -241,6 +253,10 @@ def _render_answer(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) 
     with st.container(key=K.BODY):
         left, right = st.columns([3, 2], gap="medium")
         with left:
+            st.caption(
+                f"Values from the {md(result.values_from, 160)} · "
+                f"the base was built with {md(kbs.built_with(base), 120)}"
+            )
             _render_selected(base, answer, params)
         with right:
             _render_top_k(base, answer)

@@ -25,6 +25,9 @@ def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) ->
     - ``cohere``: :class:`~rse_core.scoring.cohere_rerank.CohereScorer`
     - ``cross-encoder``: :class:`~rse_core.scoring.cross_encoder.CrossEncoderScorer`
     - ``hybrid``: :class:`~rse_core.scoring.hybrid.HybridScorer` (minilm + bm25, offline)
+    - ``embedder``: :class:`~rse_core.scoring.embedder_scorer.EmbedderScorer` over any
+      :class:`~rse_core.embedders.Embedder` (``embedder=embedder_from_name("mpnet")``); the names are
+      resolved by ``rse_core.embedders``, a layer above this one, so the embedder is passed in
     """
     scorer_name = ScorerName.parse(name)
     if scorer_name is ScorerName.MINILM:
@@ -33,6 +36,8 @@ def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) ->
         from rse_core.scoring.bm25 import BM25Scorer as factory
     elif scorer_name is ScorerName.HYBRID:
         from rse_core.scoring.hybrid import HybridScorer as factory
+    elif scorer_name is ScorerName.EMBEDDER:
+        from rse_core.scoring.embedder_scorer import EmbedderScorer as factory
     elif scorer_name is ScorerName.COHERE:
         from rse_core.scoring.cohere_rerank import CohereScorer as factory
     else:

@@ -36,6 +36,7 @@ class ScorerName(StrEnum):
     COHERE = "cohere"
     CROSS_ENCODER = "cross-encoder"
     HYBRID = "hybrid"
+    EMBEDDER = "embedder"
 
     @classmethod
     def parse(cls, name: str | ScorerName) -> ScorerName:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import html
 
+import numpy as np
 import pytest
 
 from app_ui import keys
 from app_ui import knowledge_bases as kbs
+from app_ui import scorers as app_scorers
 from app_ui.page_state import knowledge_base as knowledge_base_state
 from app_ui.samples import list_samples, load_sample_document
-from rse_core import RSEParams, preset
+from rse_core import Calibration, RSEParams, preset
 from rse_core.documents.reflow import reflow
 from rse_core.kb import KnowledgeBase, build, rse_from_first_stage
 from tests.kb.support import SAMPLES, HashingEmbedder
@@ -22,6 +24,7 @@ from tests.support.apptest_support import (
     all_text,
     chart_specs,
     html_text,
+    messages,
     new_app,
     no_problems,
     open_page,
@@ -282,3 +285,64 @@ def test_the_note_names_the_rank_across_documents_only_when_it_acts():
 
     assert "all 3 selected documents" in why_values_differ(True, 3)
     assert "as in Explore" in why_values_differ(False, 3) and "as in Explore" in why_values_differ(True, 1)
+
+
+class LengthReranker:
+    """A cross-encoder stand-in: longer chunks are more relevant (no model to load)."""
+
+    name = "cross-encoder"
+    model = "tiny-ce"
+    calibration = Calibration()
+
+    def score(self, query, chunks, progress=None):
+        return np.array([min(len(chunk.text) / 2000, 1.0) for chunk in chunks])
+
+
+def _caption_with(at, words: str) -> str:
+    found = [text for text in messages(at, "caption") if words in text]
+    assert found, messages(at, "caption")
+    return found[0]
+
+
+def test_the_rerank_choice_offers_the_operators_rerankers_and_the_page_says_where_values_come_from(
+    monkeypatch, tmp_path
+):
+    folder = tmp_path / "server" / "tiny-ce"
+    folder.mkdir(parents=True)
+    monkeypatch.setenv("RSE_CROSS_ENCODER_MODELS", str(folder))
+    monkeypatch.delenv("CO_API_KEY", raising=False)
+    asked, original = [], app_scorers.scorer_for
+
+    def fake_scorer_for(name, options, key_digest=""):
+        if name != "cross-encoder":
+            return original(name, options, key_digest)
+        asked.append(options)
+        return LengthReranker()
+
+    monkeypatch.setattr(app_scorers, "scorer_for", fake_scorer_for)
+    at = _page()
+    rerank = at.selectbox(key=kbs.RERANK_KEY)
+    assert rerank.options == ["none (the first stage's values)", "tiny-ce"]  # no Cohere without a key
+    first = _caption_with(at, "Values from")
+    assert "Values from the dense first stage" in first
+    assert "built with all-MiniLM-L6-v2 (dim 384)" in first
+    searches, charts = len(at.session_state[K.FIRST_STAGE_CACHE]), chart_specs(at)
+
+    rerank.set_value(kbs.CROSS_ENCODER_PREFIX + "tiny-ce").run()
+    no_problems(at)
+    assert asked == [(("model", "tiny-ce"),)]
+    line = _caption_with(at, "Values from")
+    assert "Values from the rerank tiny-ce over " in line and "first-stage candidates" in line
+    assert str(tmp_path) not in all_text(at)
+    assert len(at.session_state[K.FIRST_STAGE_CACHE]) == searches + 1  # a rerank is a new first stage
+    assert chart_specs(at) != charts  # the strips show the reranker's values
+
+
+def test_cohere_rerank_is_offered_once_a_key_is_configured(monkeypatch):
+    monkeypatch.setenv("CO_API_KEY", "test-key-not-real")
+    monkeypatch.delenv("RSE_CROSS_ENCODER_MODELS", raising=False)
+    at = _page()
+    assert at.selectbox(key=kbs.RERANK_KEY).options == [
+        "none (the first stage's values)",
+        "Cohere rerank (rerank-v3.5)",
+    ]
