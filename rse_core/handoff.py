@@ -19,8 +19,9 @@ from rse_core.scoring.base import ScorerName
 
 PLACEHOLDER_FILE = "your.pdf"
 PLACEHOLDER_QUERY = "your query"
-_MODEL_SCORERS = (ScorerName.COHERE, ScorerName.CROSS_ENCODER)
-"""The scorers whose model the command line takes as ``--model`` (the others have one model)."""
+_MODEL_SCORERS = (ScorerName.COHERE, ScorerName.CROSS_ENCODER, ScorerName.EMBEDDER)
+"""The scorers whose model the command line takes as ``--model`` (the others have one model); the
+embedder scorer's is an embedder name (``mpnet``, ``openai:MODEL``), never an endpoint's URL."""
 
 
 def literal(value: object) -> str:
@@ -72,8 +73,14 @@ class HandOff:
         )
         documents = ", ".join(f"load_document({name!r})" for name in self.files)
         model = f", model={self.model!r}" if self.model else ""
+        imports = "from rse_core import RSEParams, extract, get_scorer, load_document\n"
+        if self.scorer == ScorerName.EMBEDDER:  # an object, not a name: the embedder the app scored with
+            model = f", embedder=embedder_from_name({self.model!r})"
+            imports += (
+                "from rse_core.embedders import embedder_from_name  # an endpoint's URL and key: from the environment\n"
+            )
         return (
-            "from rse_core import RSEParams, extract, get_scorer, load_document\n\n"
+            imports + "\n"
             f"params = RSEParams(\n{fields_text})\n"
             f"documents = [{documents}]\n"
             f"queries = {list(self.queries)!r}\n"

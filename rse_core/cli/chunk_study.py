@@ -9,7 +9,7 @@ from rse_core.errors import RSEError
 from rse_core.evaluation.chunk_study import DEFAULT_CHUNK_SIZES, chunk_size_study, format_study
 from rse_core.evaluation.golden import load_golden_set
 from rse_core.params import Preset, preset
-from rse_core.scoring import ScorerName
+from rse_core.scoring import NAMED_SCORERS, ScorerName
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -24,7 +24,11 @@ def _main(argv: Sequence[str] | None) -> int:
     parser.add_argument("golden", nargs="+", help="golden-set JSON file(s)")
     parser.add_argument("--sizes", type=int, nargs="+", default=list(DEFAULT_CHUNK_SIZES), help="chunk sizes")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
-    parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
+    parser.add_argument(
+        "--scorer",
+        default=ScorerName.MINILM.value,
+        choices=NAMED_SCORERS,
+    )
     parser.add_argument("--kind", default="all", help="query kind to print (factoid, broad, gapped or all)")
     args = parser.parse_args(argv)
     try:

@@ -18,7 +18,7 @@ from rse_core.evaluation.runs import Evaluation, evaluate, format_markdown, form
 from rse_core.evaluation.sets import SetName
 from rse_core.param_specs import CHUNK_HEADERS, PER_DOCUMENT_CALIBRATION, TOP_K, WINDOW
 from rse_core.params import Preset, RSEParams, preset
-from rse_core.scoring import ScorerName, get_scorer
+from rse_core.scoring import NAMED_SCORERS, ScorerName, get_scorer
 
 _PARAM_OPTIONS = (WINDOW, TOP_K, CHUNK_HEADERS, PER_DOCUMENT_CALIBRATION)
 """Command-line options that override a field of the preset's parameters."""
@@ -42,7 +42,11 @@ def _parser() -> OneLineParser:
     )
     parser.add_argument("--set", dest="sets", action="append", default=[], help="a named set to run (repeatable)")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
-    parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
+    parser.add_argument(
+        "--scorer",
+        default=ScorerName.MINILM.value,
+        choices=NAMED_SCORERS,
+    )
     add_param_options(parser, _PARAM_OPTIONS)
     parser.add_argument("--json", type=Path, help="write every evaluation (per-query rows and summary) as JSON")
     parser.add_argument("--csv", type=Path, help="write per-query rows of all golden sets as CSV")

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from rse_core.cli.param_options import add_param_options, param_changes
 from rse_core.cli.support import OneLineParser, fail, json_terminal_safe, run, say, write_stdout
 from rse_core.documents import load_document
+from rse_core.embedders import embedder_from_name
 from rse_core.errors import RSEError
 from rse_core.param_specs import PARAM_SPECS, ParamSpec
 from rse_core.params import Preset, portable_parameters, preset
@@ -27,7 +28,11 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
     parser.add_argument("--query", "-q", action="append", required=True, help="query (repeat for several)")
     parser.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     parser.add_argument("--scorer", default=ScorerName.MINILM.value, choices=[s.value for s in ScorerName])
-    parser.add_argument("--model", help="model name for the cohere or cross-encoder scorer")
+    parser.add_argument(
+        "--model",
+        help="model name for the cohere or cross-encoder scorer; for the embedder scorer, the embedder "
+        "(mpnet, a sentence-transformers folder, openai:MODEL, cohere:MODEL)",
+    )
     add_param_options(parser, specs)
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument(
@@ -41,16 +46,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run(_main, argv)
 
 
+def _scorer_options(scorer: str, model: str | None) -> dict[str, object]:
+    """``get_scorer``'s keywords for ``--scorer`` and ``--model``: the embedder scorer gets the
+    embedder ``--model`` names (as ``rse-kb build --embedder`` takes it)."""
+    if scorer in (ScorerName.CROSS_ENCODER, ScorerName.EMBEDDER) and not model:
+        what = "a model name or local path" if scorer == ScorerName.CROSS_ENCODER else "an embedder name, e.g. mpnet"
+        raise RSEError(f"The {scorer} scorer needs --model ({what}).")
+    if scorer == ScorerName.EMBEDDER:
+        return {"embedder": embedder_from_name(model)}
+    return {"model": model} if model and scorer in (ScorerName.COHERE, ScorerName.CROSS_ENCODER) else {}
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         params = preset(args.preset).with_changes(**param_changes(args))
-        options = (
-            {"model": args.model} if args.model and args.scorer in (ScorerName.COHERE, ScorerName.CROSS_ENCODER) else {}
-        )
-        if args.scorer == ScorerName.CROSS_ENCODER and not args.model:
-            raise RSEError("The cross-encoder scorer needs --model (a model name or local path).")
-        scorer = get_scorer(args.scorer, **options)
+        scorer = get_scorer(args.scorer, **_scorer_options(args.scorer, args.model))
         documents = [load_document(path) for path in args.files]
         progress = None
         if args.verbose:

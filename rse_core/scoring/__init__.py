@@ -16,6 +16,9 @@ from rse_core.scoring.base import (
     clean_query,
 )
 
+NAMED_SCORERS: tuple[str, ...] = tuple(name.value for name in ScorerName if name is not ScorerName.EMBEDDER)
+"""The scorers a name alone builds (``--scorer`` choices): the embedder scorer needs an embedder object."""
+
 
 def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) -> Scorer:
     """Create a scorer by name; ``options`` go to its constructor (see each class).
@@ -49,6 +52,7 @@ def get_scorer(name: str | ScorerName = ScorerName.MINILM, **options: object) ->
 
 
 __all__ = [
+    "NAMED_SCORERS",
     "Calibration",
     "CalibrationKind",
     "ProgressCallback",

@@ -101,3 +101,36 @@ def test_the_default_parameters_need_no_flag():
     assert HandOff.of(RSEParams(), "bm25", ["a.md"], ["it's a query"]).command() == (
         "rse a.md --query 'it'\"'\"'s a query' --scorer bm25"
     )
+
+
+def test_an_embedder_retrievers_snippets_name_the_embedder_and_reproduce_the_segments(
+    beside_the_file, monkeypatch, capsys
+):
+    """The app's picker scores with an operator's endpoint (``openai:MODEL``): the snippets build the
+    same embedder by its name, its URL and key taken from the environment, never written in the code."""
+    from rse_core.embedders import embedder_from_name
+    from rse_core.scoring import get_scorer
+    from tests.support.fake_embeddings import FakeEmbeddings
+
+    with FakeEmbeddings() as fake:
+        monkeypatch.setenv("OPENAI_BASE_URL", f"{fake.url}/v1")
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-key")
+        scorer = get_scorer("embedder", embedder=embedder_from_name("openai:e5"))
+        reference = extract([load_document(SAMPLE)], QUERIES, TUNED, scorer)
+        handoff = reference.handoff()
+        code = handoff.python()
+        assert "embedder=embedder_from_name('openai:e5')" in code and fake.url not in code and "sk-test" not in code
+        namespace: dict = {}
+        exec(compile(code.replace("print(", "len("), "snippet", "exec"), namespace)
+        assert spans(namespace["result"].segments) == spans(reference.segments) and reference.segments
+
+        words = shlex.split(handoff.command())
+        assert words[words.index("--scorer") + 1 :][:3] == ["embedder", "--model", "openai:e5"]
+        assert rse_main([*words[1:], "--json"]) == 0
+        printed = json.loads(capsys.readouterr().out)
+        assert [(s["start"], s["end"]) for s in printed["segments"]] == spans(reference.segments)
+
+
+def test_the_embedder_scorer_without_an_embedder_is_one_line(capsys):
+    assert rse_main([str(SAMPLE), "--query", "q", "--scorer", "embedder"]) == 2
+    assert capsys.readouterr().err.strip() == "error: The embedder scorer needs --model (an embedder name, e.g. mpnet)."
