@@ -68,6 +68,18 @@ def browser():
         instance.close()
 
 
+PROJECTOR = {"width": 1280, "height": 720}
+
+
+@pytest.fixture
+def projector(browser):
+    """A fresh browser context at a projector's 1280x720."""
+    context = browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
 @pytest.fixture
 def page(browser):
     """A fresh browser context per test (no shared cookies or storage), 1440x900."""

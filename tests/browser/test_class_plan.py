@@ -36,14 +36,6 @@ PREDICT = {
 }
 
 
-@pytest.fixture
-def projector(browser):
-    context = browser.new_context(viewport=SIZE)
-    page = context.new_page()
-    yield page
-    context.close()
-
-
 def first_element_box(page, elements: str = ELEMENTS) -> tuple[float, float] | None:
     """(top, bottom) of the first chart or table of the page's main area, in viewport pixels."""
     script = (

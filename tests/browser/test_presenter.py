@@ -11,20 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import ARTIFACTS, wait_for_app
+from .conftest import ARTIFACTS, PROJECTOR, wait_for_app
 
 pytestmark = pytest.mark.browser
 
 CHART = "[data-testid='stPlotlyChart'] .main-svg"
-SIZE = {"width": 1280, "height": 720}
-
-
-@pytest.fixture
-def projector(browser):
-    context = browser.new_context(viewport=SIZE)
-    page = context.new_page()
-    yield page
-    context.close()
+SIZE = PROJECTOR
 
 
 def shot(page, name: str) -> Path:
