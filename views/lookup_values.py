@@ -18,20 +18,22 @@ def render_lookups(lookups: BoardLookups, *, key: str) -> None:
     """The beta CDF of every score and the decay of every rank, side by side."""
     beta_column, decay_column = st.columns(2)
     with beta_column:
-        st.markdown(f"**beta.cdf of each score** ({md(lookups.shape_text)})")
-        cells = lookups.beta_cells()
-        st.dataframe(
-            pd.DataFrame(cells, columns=["score", "beta.cdf"]),
-            key=f"{key}_beta",
-            hide_index=True,
-            height=38 + 35 * len(cells),
+        _table(
+            f"**beta.cdf of each score** ({md(lookups.shape_text)})",
+            lookups.beta_cells(),
+            ["score", "beta.cdf"],
+            f"{key}_beta",
         )
     with decay_column:
-        st.markdown(f"**Decay of each rank** ({md(lookups.decay_text)})")
-        cells = lookups.decay_cells()
-        st.dataframe(
-            pd.DataFrame(cells, columns=["rank", "decay"]),
-            key=f"{key}_decay",
-            hide_index=True,
-            height=38 + 35 * len(cells),
+        _table(
+            f"**Decay of each rank** ({md(lookups.decay_text)})",
+            lookups.decay_cells(),
+            ["rank", "decay"],
+            f"{key}_decay",
         )
+
+
+def _table(heading: str, cells: list[tuple[str, str]], columns: list[str], key: str) -> None:
+    """A heading over a two-column table tall enough to show every row."""
+    st.markdown(heading)
+    st.dataframe(pd.DataFrame(cells, columns=columns), key=key, hide_index=True, height=38 + 35 * len(cells))

@@ -13,12 +13,17 @@ from .conftest import screenshot, wait_for_app
 pytestmark = pytest.mark.browser
 
 
-def test_the_key_hides_again_on_the_next_exercise_and_e08_has_its_lookups(app_url, page):
+def open_mode(page, app_url: str, mode: str) -> None:
+    """The Worked example at a projector's 1280x720, in ``mode`` (a label of its mode radio)."""
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{app_url}/worked-example")
     wait_for_app(page)
-    page.get_by_text("Exercises", exact=True).click()
+    page.get_by_text(mode, exact=True).click()
     wait_for_app(page)
+
+
+def test_the_key_hides_again_on_the_next_exercise_and_e08_has_its_lookups(app_url, page):
+    open_mode(page, app_url, "Exercises")
     page.get_by_text("Show the key").click()
     wait_for_app(page)
     page.get_by_text("Answer:").first.wait_for()
@@ -35,11 +40,7 @@ def test_the_key_hides_again_on_the_next_exercise_and_e08_has_its_lookups(app_ur
 
 
 def test_the_board_lookup_values_sit_beside_the_board(app_url, page):
-    page.set_viewport_size({"width": 1280, "height": 720})
-    page.goto(f"{app_url}/worked-example")
-    wait_for_app(page)
-    page.get_by_text("Board: scores → values", exact=True).click()
-    wait_for_app(page)
+    open_mode(page, app_url, "Board: scores → values")
     page.get_by_text("Decay of each rank").wait_for()
     page.get_by_text("Decay of each rank").scroll_into_view_if_needed()
     assert page.locator("[data-testid='stException']").count() == 0
