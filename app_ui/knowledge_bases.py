@@ -383,8 +383,8 @@ def answer(
 
 # ------------------------------------------------------------------------------ rerank
 
-RERANK_KEY = "kb_rerank"
-NO_RERANK = "none"
+RERANK_KEY = knowledge_base_state.Keys.RERANK  # kept with the page's other settings across page switches
+NO_RERANK = knowledge_base_state.NO_RERANK
 COHERE_RERANK = ScorerName.COHERE.value
 CROSS_ENCODER_PREFIX = "cross-encoder:"
 

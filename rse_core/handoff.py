@@ -74,7 +74,7 @@ class HandOff:
         documents = ", ".join(f"load_document({name!r})" for name in self.files)
         model = f", model={self.model!r}" if self.model else ""
         imports = "from rse_core import RSEParams, extract, get_scorer, load_document\n"
-        if self.scorer == ScorerName.EMBEDDER:  # an object, not a name: the embedder the app scored with
+        if self.scorer == ScorerName.EMBEDDER and self.model:  # an object, not a name: the embedder the app scored with
             model = f", embedder=embedder_from_name({self.model!r})"
             imports += (
                 "from rse_core.embedders import embedder_from_name  # an endpoint's URL and key: from the environment\n"

@@ -21,6 +21,9 @@ from .. import keys, state
 from ..samples import DEFAULT_SAMPLE, list_samples
 from . import sidebar_settings
 
+NO_RERANK: Final = "none"
+"""The Rerank choice's value for no second stage (the first stage's values)."""
+
 
 class Keys:
     """The widget and state keys of views/knowledge_base.py (its own query and sliders: the sidebar's do not
@@ -34,6 +37,7 @@ class Keys:
     QUERY_2: Final = "kb_query_2"
     FIRST_STAGE: Final = "kb_first_stage"
     RANK_ACROSS: Final = "kb_rank_across_documents"
+    RERANK: Final = "kb_rerank"
     PRESET: Final = "kb_preset"
     BODY: Final = "kb_body"
     SESSION_BASE: Final = "_kb_session_base"  # this session's base built from uploads (app_ui.knowledge_bases)
@@ -100,6 +104,7 @@ WIDGET_KEYS = (
     Keys.QUERY_2,
     Keys.FIRST_STAGE,
     Keys.RANK_ACROSS,
+    Keys.RERANK,
     Keys.PRESET,
     *(Keys.param(name) for name in Keys.PARAM_FIELDS),
     *(Keys.param(spec.field) for spec in KB_SLIDERS),
@@ -117,6 +122,7 @@ def _defaults() -> dict[str, object]:
         Keys.QUERY_2: "",
         Keys.FIRST_STAGE: kb_defaults.first_stage.value,
         Keys.RANK_ACROSS: kb_defaults.rank_across_documents,
+        Keys.RERANK: NO_RERANK,
         Keys.PRESET: state.matching_preset(sidebar),
     }
     values.update({Keys.param(name): getattr(sidebar, name) for name in Keys.PARAM_FIELDS})

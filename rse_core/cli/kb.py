@@ -344,8 +344,11 @@ def _calibrate(args: argparse.Namespace) -> int:
     if not math.isfinite(args.cost) or args.cost < 0:
         raise ParameterError(f"--cost must be a number of at least 0 (got {args.cost}).")
     kb = KnowledgeBase.open(args.kb_dir)
-    items, used, skipped = golden_for_base(kb, args.golden)
-    report = fit_dense_calibration(kb, items, used, args.cost)
+    try:
+        items, used, skipped = golden_for_base(kb, args.golden)
+        report = fit_dense_calibration(kb, items, used, args.cost)
+    finally:
+        kb.close()
     if not args.dry_run:
         write_fit(kb.path, report.fit)
     stored = "Not stored (--dry-run)." if args.dry_run else f"Stored in {kb.path / CALIBRATION_FILE}."

@@ -33,7 +33,7 @@ from rse_core.evaluation.sets import golden_sets
 from rse_core.kb import KBQueryParams, KnowledgeBase
 from rse_core.kb.build import content_id
 from rse_core.kb.calibration import BUILTIN_DENSE, CalibrationFit, DenseCalibration
-from rse_core.kb.first_stage import ScoredHit
+from rse_core.kb.first_stage import ScoredHit, hit_rank
 from rse_core.kb.params import FirstStage
 from rse_core.kb.query import FirstStageResult, select_documents
 from rse_core.params import RSEParams
@@ -112,7 +112,7 @@ def revalued(first: FirstStageResult, dense: DenseCalibration) -> FirstStageResu
     def rescore(hits: tuple[ScoredHit, ...], anchor: float) -> tuple[ScoredHit, ...]:
         scores = dense.map(anchor)(np.array([hit.order for hit in hits])) if hits else ()
         rescored = [dataclasses.replace(hit, score=float(s)) for hit, s in zip(hits, scores, strict=True)]
-        rescored.sort(key=lambda hit: (-hit.score, -hit.order, hit.doc_id, hit.chunk_index))
+        rescored.sort(key=hit_rank)
         return tuple(rescored)
 
     anchors = [max((hit.order for hit in query_hits), default=0.0) for query_hits in first.hits]

@@ -28,6 +28,10 @@ from rse_core.kb.writer_lock import LOCK_FILE, writer_lock
 LANCE_DIR = "lance"
 
 
+READ_GAP = 8
+"""Chunks between two wanted ranges of a document that one store read still covers."""
+
+
 @dataclass(frozen=True)
 class KBInfo:
     """What ``info`` prints."""
@@ -172,12 +176,23 @@ class KnowledgeBase:
 
     def read_chunks(self, ranges: Iterable[tuple[str, int, int]]) -> dict[str, dict[int, StoredChunk]]:
         """The chunks of every ``(doc_id, first, last)`` range (inclusive) by document and chunk
-        number: one store read per document, covering all of its ranges."""
-        spans: dict[str, tuple[int, int]] = {}
+        number: one store read per run of a document's ranges, ranges at most ``READ_GAP`` chunks
+        apart joined into one run (a reranker's scattered candidates do not read all between them)."""
+        by_document: dict[str, list[tuple[int, int]]] = {}
         for doc_id, first, last in ranges:
-            low, high = spans.get(doc_id, (first, last))
-            spans[doc_id] = (min(low, first), max(high, last))
-        return {doc_id: {c.chunk_index: c for c in self.store.read(doc_id, *span)} for doc_id, span in spans.items()}
+            by_document.setdefault(doc_id, []).append((first, last))
+        read: dict[str, dict[int, StoredChunk]] = {}
+        for doc_id, wanted in by_document.items():
+            runs: list[list[int]] = []
+            for first, last in sorted(wanted):
+                if runs and first <= runs[-1][1] + READ_GAP + 1:
+                    runs[-1][1] = max(runs[-1][1], last)
+                else:
+                    runs.append([first, last])
+            chunks = read.setdefault(doc_id, {})
+            for first, last in runs:
+                chunks.update((chunk.chunk_index, chunk) for chunk in self.store.read(doc_id, first, last))
+        return read
 
     def reload(self) -> None:
         """Read the catalog again (a writer does, once it holds the lock: another may have

@@ -45,6 +45,11 @@ class QueryProbe:
         return cls(stage, vector, text, fusion_weight)
 
 
+def hit_rank(hit: ScoredHit) -> tuple[float, float, str, int]:
+    """The order of hits, best first: calibrated score, then raw score, then place (every ranking ties alike)."""
+    return (-hit.score, -hit.order, hit.doc_id, hit.chunk_index)
+
+
 def scored_search(
     store: ChunkStore,
     probe: QueryProbe,
@@ -74,7 +79,7 @@ def scored_search(
         anchor = max(similarities) if similarities else None
     dense = dense_constants.map(anchor) if anchor is not None else None
     scored = [_score(hit, probe.stage, probe.fusion_weight, dense) for hit in hits]
-    scored.sort(key=lambda hit: (-hit.score, -hit.order, hit.doc_id, hit.chunk_index))
+    scored.sort(key=hit_rank)
     return scored[:limit], anchor
 
 

@@ -39,7 +39,7 @@ import numpy as np
 from rse_core.errors import ParameterError, RSEError
 from rse_core.kb.base import KnowledgeBase
 from rse_core.kb.calibration import BM25_SOURCE, CalibrationChoice, choose_calibration, read_fit
-from rse_core.kb.first_stage import QueryProbe, ScoredHit, scored_search
+from rse_core.kb.first_stage import QueryProbe, ScoredHit, hit_rank, scored_search
 from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.kb.rerank import Reranker, rerank_hits
 from rse_core.params import RSEParams
@@ -471,7 +471,7 @@ def _top_k(kb: KnowledgeBase, hits: Sequence[Sequence[ScoredHit]], minimum: int,
             key = (hit.doc_id, hit.chunk_index)
             if key not in best or (hit.score, hit.order) > (best[key].score, best[key].order):
                 best[key] = hit
-    ranked = sorted(best.values(), key=lambda hit: (-hit.score, -hit.order, hit.doc_id, hit.chunk_index))
+    ranked = sorted(best.values(), key=hit_rank)
     listed: list[KBHit] = []
     total = 0
     for hit in ranked:

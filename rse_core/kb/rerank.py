@@ -26,7 +26,7 @@ import numpy as np
 from rse_core.chunking import Chunk
 from rse_core.errors import AuthenticationError, ParameterError, RSEError
 from rse_core.kb.base import KnowledgeBase
-from rse_core.kb.first_stage import ScoredHit
+from rse_core.kb.first_stage import ScoredHit, hit_rank
 from rse_core.kb.store import StoredChunk
 from rse_core.net.urls import display_url
 from rse_core.scoring import Scorer
@@ -99,7 +99,7 @@ def candidates(hits: Sequence[ScoredHit], selected: Sequence[str], limit: int) -
     """The first stage's best ``limit`` hits within the selected documents, best first."""
     chosen = set(selected)
     within = [hit for hit in hits if hit.doc_id in chosen]
-    within.sort(key=lambda hit: (-hit.score, -hit.order, hit.doc_id, hit.chunk_index))
+    within.sort(key=hit_rank)
     return within[:limit]
 
 

@@ -87,8 +87,11 @@ class EmbedderScorer:
 
     def with_own_cache(self, *, disk_cache: bool = False, memory_entries: int = 16) -> EmbedderScorer:
         """The same embedder (a loaded model is shared) with a cache of its own, for one app
-        session's uploads (as ``MiniLMScorer.with_own_cache``)."""
-        return EmbedderScorer(self.embedder, disk_cache=disk_cache, memory_entries=memory_entries)
+        session's uploads (as ``MiniLMScorer.with_own_cache``), under the same name (the app may
+        have labelled it, e.g. two entries of one model at two endpoints)."""
+        own = EmbedderScorer(self.embedder, disk_cache=disk_cache, memory_entries=memory_entries)
+        own.model = self.model
+        return own
 
     def score(self, query: str, chunks: Sequence[Chunk], progress: ProgressCallback | None = None) -> np.ndarray:
         query, _ = clean_query(query)

@@ -42,6 +42,9 @@ def test_the_key_hides_again_on_the_next_exercise_and_e08_has_its_lookups(app_ur
 def test_the_board_lookup_values_sit_beside_the_board(app_url, page):
     open_mode(page, app_url, "Board: scores → values")
     page.get_by_text("Decay of each rank").wait_for()
-    page.get_by_text("Decay of each rank").scroll_into_view_if_needed()
+    frames = page.locator("[data-testid='stMain'] [data-testid='stDataFrame']")
+    board, beta, decay = (frames.nth(n).bounding_box() for n in range(3))  # the board, then its two lookups
+    assert beta["x"] >= board["x"] + board["width"] and decay["x"] >= beta["x"] + beta["width"]  # beside, not under
+    assert beta["y"] < board["y"] + board["height"] and beta["y"] < 720  # level with the board, in the first screen
     assert page.locator("[data-testid='stException']").count() == 0
     screenshot(page, "board_lookup_values_1280")

@@ -72,6 +72,8 @@ def test_own_cache_shares_the_embedder_not_the_vectors(chunks):
     assert own.embedder is embedder and own.cache is not shared.cache
     own.score("soup", chunks)
     assert embedder.documents.count(len(chunks)) == 2
+    shared.model = "words (2)"  # the app's label for a second entry of one model
+    assert shared.with_own_cache().model == "words (2)"  # an upload's results keep it
 
 
 def test_no_embedder_is_one_clear_error():

@@ -56,6 +56,26 @@ def fake(monkeypatch) -> Iterator[FakeCohere]:
         yield server
 
 
+def test_scattered_candidates_are_read_without_the_chunks_between(tmp_path, monkeypatch):
+    """A reranker's candidates lie anywhere in a document: reading from the first to the last read
+    everything between; each run of near ranges is one read instead."""
+    from rse_core.kb.base import READ_GAP
+
+    (tmp_path / "long.txt").write_text(filler("kappa", 80))
+    build(tmp_path / "kb", [tmp_path / "long.txt"], embedder=HashingEmbedder())
+    kb = KnowledgeBase.open(tmp_path / "kb", HashingEmbedder())
+    [(doc_id, entry)] = kb.documents.items()
+    last = entry.chunks - 1
+    assert last > 2 * READ_GAP + 2, "the test document is too short to hold a gap"
+    reads = []
+    real_read = kb.store.read
+    monkeypatch.setattr(kb.store, "read", lambda *args: reads.append(args[1:]) or real_read(*args))
+    chunks = kb.read_chunks([(doc_id, 0, 0), (doc_id, 1, 1), (doc_id, last, last)])
+    kb.close()
+    assert sorted(chunks[doc_id]) == [0, 1, last]
+    assert reads == [(0, 1), (last, last)]
+
+
 def _best_document(result) -> str:
     return max(result.segments, key=lambda segment: segment.score).document
 
