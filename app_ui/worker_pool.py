@@ -20,11 +20,12 @@ lower priority, so they take only the CPU the other sessions leave.
 - ``RSE_WORKER_TIMEOUT``: seconds one task may run in a worker (default 300); longer, the worker
   is stopped and the user told.
 - ``RSE_WORKER_NICE``: how much lower the embedding workers' priority is (default 10).
-- ``RSE_WORKER_THREADS``: torch threads per embedding worker (default: the machine's cores, at
+- ``RSE_WORKER_THREADS``: most torch threads per embedding worker (default: the machine's cores, at
   most 4). The worker runs at a lower priority, so its threads take only the CPU the server's
   threads leave: measured on 2 cores, 1 thread made one user's upload 1.67x the library's time
   and 2 threads 1.18x, while a class of 30 with 10 uploading kept bystanders' slider p95 at
-  0.25 s and 0.21 s (``bench/browser_speed.py --only-upload``, ``bench/balanced.py``).
+  0.25 s and 0.21 s (``bench/browser_speed.py --only-upload``, ``bench/balanced.py``). Several
+  app processes on one machine share its cores batch by batch (:mod:`app_ui.core_slots`).
 
 Workers start with ``spawn`` (a fresh interpreter: no copy of the server's threads or locks) and
 without re-running the app (see :func:`_main_hidden`), load the model once each (on their first
@@ -62,7 +63,7 @@ from rse_core.figures.page_view import Mark
 from rse_core.scoring import minilm
 from rse_core.validation import env_number
 
-from . import worker_watchdog
+from . import core_slots, worker_watchdog
 from .drawing_queue import DrawingScheduler
 
 LOGGER = logging.getLogger(__name__)
@@ -285,7 +286,23 @@ def batch_encoder() -> minilm.BatchEncoder | None:
 
 def embed_batch(model_path: str | None, texts: list[str]) -> np.ndarray:
     """One batch of chunk embeddings, from a worker (:data:`rse_core.scoring.minilm.BatchEncoder`)."""
-    return shared_pool(EMBEDDING).run(minilm.encode_texts, model_path, texts, what="embedding a document")
+    pool = shared_pool(EMBEDDING)
+    if pool.in_process:
+        return minilm.encode_texts(model_path, texts)
+    return pool.run(encode_on_free_cores, model_path, texts, pool.settings.threads, what="embedding a document")
+
+
+def encode_on_free_cores(model_path: str | None, texts: list[str], threads: int) -> np.ndarray:
+    """In a worker: one batch with up to ``threads`` torch threads, as many as no other app
+    process's worker is using (:mod:`app_ui.core_slots`)."""
+    if not texts:  # a warm-up: only loads the model
+        return minilm.encode_texts(model_path, texts)
+    import torch  # loaded by the model already; not in the server's import of this module
+
+    with core_slots.cores_held(threads) as granted:
+        if torch.get_num_threads() != granted:
+            torch.set_num_threads(granted)
+        return minilm.encode_texts(model_path, texts)
 
 
 def warm_up(model_path: str | None = None) -> None:

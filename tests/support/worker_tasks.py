@@ -25,3 +25,13 @@ def sleep(seconds: float) -> float:
 
 def fail(message: str) -> None:
     raise ValueError(message)
+
+
+def threads_for_a_batch(model_path: str | None, texts: list[str], threads: int) -> int:
+    """The torch threads a worker ran one embedding batch with (``app_ui.core_slots``)."""
+    import torch
+
+    from app_ui.worker_pool import encode_on_free_cores
+
+    encode_on_free_cores(model_path, texts, threads)
+    return torch.get_num_threads()
