@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from rse_core.cli.support import say
@@ -108,6 +109,7 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
             f"{'across documents' if kb_params.rank_across_documents else 'within documents'}; {gold_note}\n"
         )
         say(format_kb_evaluation(evaluation, args.markdown))
+        say("\n" + format_kb_budgets(evaluation, markdown=args.markdown))
         say("\nTargets:\n" + "\n".join(format_checks(check_kb_targets(evaluation, name))))
         if args.curves:
             say("\n" + format_kb_curves(evaluation, name))
@@ -137,9 +139,28 @@ def format_kb_evaluation(evaluation: KBEvaluation, markdown: bool = False) -> st
     return text_table(header, rows, markdown)
 
 
+BUDGETS = (4_000, 8_000, 16_000)
+"""Characters a question for the equal-budget comparison (the issue's 4k / 8k / 16k)."""
+
+
+def format_kb_budgets(
+    evaluation: KBEvaluation, budgets: Sequence[int] = BUDGETS, markdown: bool = False, kind: str = "all"
+) -> str:
+    """Each method at equal characters: its best page hit and recall among its settings (RSE's
+    penalty, top-k's and the window's k) that send at most each budget a question on average."""
+    labels = {"rse": "RSE (any penalty)", "top_k": "top-k (any k)", "window": "window (any k)"}
+    header = ["method"] + [f"page hit / recall <= {budget:,} chars" for budget in budgets]
+    rows = [
+        [labels[curve.method]]
+        + [f"{curve.best_within(budget, 'page_hit'):.2f} / {curve.best_within(budget):.2f}" for budget in budgets]
+        for curve in evaluation.curves.get(kind, [])
+    ]
+    return "At equal characters:\n" + text_table(header, rows, markdown)
+
+
 def format_kb_curves(evaluation: KBEvaluation, name: str = SET_NAME) -> str:
     lines = []
     for curve in evaluation.curves.get("all", []):
-        points = ", ".join(f"{p.characters:,.0f}:{p.recall:.2f}" for p in curve.points)
-        lines.append(f"{name} {curve.method} ({curve.parameter}) area {curve.area:.3f}: {points}")
+        points = ", ".join(f"{p.characters:,.0f}:{p.recall:.2f}/{p.page_hit or 0:.2f}" for p in curve.points)
+        lines.append(f"{name} {curve.method} ({curve.parameter}) area {curve.area:.3f}, chars:recall/pages: {points}")
     return "\n".join(lines)

@@ -124,11 +124,13 @@ def window_outcome(case: PreparedCase, k: int, w: int) -> Outcome:
 
 @dataclass(frozen=True)
 class CurvePoint:
-    """One setting applied to every query: its mean characters per query and mean recall."""
+    """One setting applied to every query: its mean characters per query and mean recall (and, over
+    a knowledge base, the mean share of gold pages touched)."""
 
     setting: float
     characters: float
     recall: float
+    page_hit: float | None = None
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,12 @@ class Curve:
 
     def recall_at(self, characters: float) -> float:
         """R(c): the best recall reachable with at most ``characters`` (see the module docstring)."""
-        xs, ys = _steps([(p.characters, p.recall) for p in self.points])
+        return self.best_within(characters)
+
+    def best_within(self, characters: float, measure: str = "recall") -> float:
+        """The best mean ``measure`` ("recall" or "page_hit") of a setting that sends at most
+        ``characters`` a query on average (0 if none does)."""
+        xs, ys = _steps([(p.characters, getattr(p, measure) or 0.0) for p in self.points])
         return float(ys[np.searchsorted(xs, characters, side="right") - 1])
 
 

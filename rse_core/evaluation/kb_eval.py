@@ -294,7 +294,7 @@ def evaluate_kb(
 def kb_curves(
     kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, penalties: Sequence[float] = PENALTIES
 ) -> dict[str, list[Curve]]:
-    """Per kind (and "all"): RSE over the penalty, top-k and the window over k (text recall)."""
+    """Per kind (and "all"): RSE over the penalty, top-k and the window over k (text recall and page hit)."""
     penalties = sorted({*penalties, params.irrelevant_chunk_penalty})
     outcomes: dict[str, dict[float, list[MethodScore]]] = {method: {} for method in METHODS}
     for case in cases:
@@ -318,6 +318,7 @@ def kb_curves(
                         float(setting),
                         average(scores[n].characters for n in chosen),
                         average(scores[n].recall for n in chosen),
+                        average(scores[n].page_hit for n in chosen),
                     )
                     for setting, scores in outcomes[method].items()
                 ),

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
+from rse_core.cli.evaluate_kb import format_kb_budgets
 from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation.kb_eval import GoldItem, KBCase, judge, rse_pieces, top_k_pieces, window_pieces
 from rse_core.kb import KBQueryParams, query_kb
@@ -120,6 +122,19 @@ def test_methods_are_judged_on_the_same_characters(small_folder, small_kb, tmp_p
     assert {row["kind"] for row in evaluation.rows()} >= {"all"}
     assert all(0 <= row["rse_page_hit"] <= 1 for row in evaluation.rows())
     assert evaluation.curves["all"][0].method == "rse"
+    # Each curve point carries the mean page hit of its setting; top-k at k = 3 is judged directly.
+    top_k_curve = next(curve for curve in evaluation.curves["all"] if curve.method == "top_k")
+    at_three = next(point for point in top_k_curve.points if point.setting == 3)
+    direct = [judge(case, top_k_pieces(case, k=3)) for case in cases]
+    assert at_three.page_hit == pytest.approx(np.mean([score.page_hit for score in direct]))
+    assert at_three.characters == pytest.approx(np.mean([score.characters for score in direct]))
+    # Within a budget: the best page hit of a setting that fits it, nothing when none does.
+    fitting = [p.page_hit for p in top_k_curve.points if p.characters <= at_three.characters]
+    assert top_k_curve.best_within(at_three.characters, "page_hit") == pytest.approx(max(fitting))
+    assert top_k_curve.best_within(0, "page_hit") == 0.0
+    table = format_kb_budgets(evaluation, budgets=(4_000, 8_000))
+    assert "top-k (any k)" in table and "<= 8,000 chars" in table
+    assert f"{top_k_curve.best_within(8_000, 'page_hit'):.2f} / {top_k_curve.best_within(8_000):.2f}" in table
 
 
 @needs_financebench
