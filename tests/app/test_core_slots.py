@@ -88,6 +88,7 @@ def test_a_symlink_is_not_followed(tmp_path):
     assert not list(target.iterdir())
 
 
+@pytest.mark.slow
 @pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="needs two cores to leave one to the worker")
 def test_a_worker_s_batch_runs_on_the_cores_left_free_with_the_same_embeddings(tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # the spawned worker's default folder
