@@ -148,7 +148,7 @@ def write_synthetic(
                         (index + 1) * CHUNK_CHARS,
                         1 + index // 3,
                         1 + index // 3,
-                        vectors[index],
+                        vector=vectors[index],
                     )
                 )
             entries.append(DocumentEntry(doc_id, f"{doc_id}.txt", "", CHUNKS_PER_DOCUMENT, 34, int(ends[-1])))

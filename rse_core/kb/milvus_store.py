@@ -31,7 +31,7 @@ INSERT_ROWS = 2_000
 """Rows per insert call: well under gRPC's message limit at 384 floats plus text a row."""
 MAX_TEXT_BYTES = 65_535
 MAX_HEADER_CHARS = 2_000
-_READ_FIELDS = ["doc_id", "chunk_index", "text", "start", "end", "first_page", "last_page"]
+_READ_FIELDS = ["doc_id", "chunk_index", "text", "start", "end", "first_page", "last_page", "header"]
 _QUERY_PAGE = 16_384  # Milvus' most rows per query
 
 

@@ -138,4 +138,13 @@ def _chunk(stored: dict[str, dict[int, StoredChunk]], hit: ScoredHit) -> Chunk:
     found = stored.get(hit.doc_id, {}).get(hit.chunk_index)
     if found is None:
         raise RSEError(f"The store is missing chunk {hit.chunk_index} of document {hit.doc_id}; rebuild that document.")
-    return Chunk(found.doc_id, found.chunk_index, found.start, found.end, found.text, found.first_page, found.last_page)
+    return Chunk(
+        found.doc_id,
+        found.chunk_index,
+        found.start,
+        found.end,
+        found.text,
+        found.first_page,
+        found.last_page,
+        header=found.header,  # the reranker reads what the embedder read: header, then text (as dsRAG)
+    )

@@ -28,7 +28,8 @@ from rse_core.errors import ParameterError
 @dataclass(frozen=True)
 class StoredChunk:
     """A stored chunk as read back. ``start``/``end`` index the document's loaded text (end
-    exclusive); pages are 1-based. No vector: reading text should not move 1.5 KB of floats a chunk."""
+    exclusive); pages are 1-based; ``header`` is the contextual header it was embedded with (a
+    reranker reads it too). No vector: reading text should not move 1.5 KB of floats a chunk."""
 
     doc_id: str
     chunk_index: int
@@ -37,15 +38,14 @@ class StoredChunk:
     end: int
     first_page: int
     last_page: int
+    header: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ChunkRecord(StoredChunk):
-    """One chunk to store: a :class:`StoredChunk` with its embedding and the contextual header
-    it was embedded with."""
+    """One chunk to store: a :class:`StoredChunk` with its embedding."""
 
     vector: np.ndarray = field(repr=False, compare=False)
-    header: str = ""
 
     @classmethod
     def of(cls, chunk: Chunk, vector: np.ndarray) -> ChunkRecord:
@@ -58,8 +58,8 @@ class ChunkRecord(StoredChunk):
             chunk.end,
             chunk.first_page,
             chunk.last_page,
-            vector,
             chunk.header,
+            vector=vector,
         )
 
 

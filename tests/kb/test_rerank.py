@@ -97,6 +97,13 @@ def test_the_rerank_order_changes_the_segments(kb, fake):
     assert all(request.body["model"] == "rerank-v3.5" for request in fake.requests)
     assert reranked.to_dict()["values_from"] == reranked.values_from
     assert "rerank" in reranked.timings
+    # The reranker reads each candidate as the embedder did: its contextual header, then its text.
+    sent_texts = [document for request in fake.requests for document in request.documents]
+    stored = kb.read_chunks([(hit.doc_id, hit.chunk_index, hit.chunk_index) for hit in dense.top_k[:3]])
+    for chunks in stored.values():
+        for chunk in chunks.values():
+            assert chunk.header, "the base was built with headers"
+            assert f"{chunk.header}\n\n{chunk.text}" in sent_texts
 
 
 def test_values_start_from_cohere_relevance_through_the_beta_cdf(kb, fake):

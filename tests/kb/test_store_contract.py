@@ -78,6 +78,7 @@ def test_read_returns_a_range_of_one_document_in_order(make_store):
         (r.start, r.end, r.first_page, r.last_page) for r in records[2:5]
     ]
     assert all(chunk.doc_id == "a" for chunk in chunks)
+    assert all(chunk.header == "a header" for chunk in chunks)  # what a reranker reads in front
     assert store.read("a", 4, 2) == []
 
 
