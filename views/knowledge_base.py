@@ -192,9 +192,9 @@ def _render_first_stage() -> None:
         list(reranks),
         format_func=lambda key: reranks.get(key, key),
         key=kbs.RERANK_KEY,
-        help="A second stage: the reranker reads the question with each first-stage candidate of the selected "
-        "documents, and its relevance becomes what the values start from. The base's embedder stays the one it "
-        "was built with.",
+        help="A second stage: the reranker reads the question with each of the first stage's best candidates, "
+        "the documents are selected from its order, and its relevance becomes what the values start from. The "
+        "base's embedder stays the one it was built with.",
     )
     for spec in kb_state.KB_SLIDERS:
         disabled = spec.field == "fusion_weight" and stage != FirstStage.HYBRID

@@ -131,7 +131,7 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
         "--rerank-candidates",
         type=int,
         default=KBQueryParams.rerank_candidates,
-        help="first-stage hits per query within the selected documents that are reranked",
+        help="first-stage hits per query (across the base) that are reranked; documents are selected from them",
     )
     query_cmd.add_argument(
         "--calibration",

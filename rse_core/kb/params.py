@@ -48,9 +48,9 @@ class KBQueryParams:
             0.3) that sent 15,900 characters a question against 8,900 across, for the same share
             of evidence pages touched (0.33 against 0.34).
         rerank_candidates: with a reranker (:mod:`rse_core.kb.rerank`), the first stage's best
-            this-many hits per query within the selected documents are reranked (dsRAG reranks its 200
-            first-stage results: 2 Cohere search units of 100 documents a query); the rest count as
-            irrelevant. No effect without a reranker.
+            this-many hits per query across the base are reranked and the documents selected from the
+            reranked order (dsRAG reranks its 200 first-stage results: 2 Cohere search units of 100
+            documents a query); the rest count as irrelevant. No effect without a reranker.
     """
 
     first_stage: FirstStage = FirstStage.DENSE

@@ -17,8 +17,9 @@ document's last hit can never join a segment; here each selected document is val
 document's last first-stage hit.
 
 With a reranker (:mod:`rse_core.kb.rerank`, dsRAG's production setup) the first stage's best
-candidates within the selected documents are scored again and the reranker's relevance replaces
-the first-stage scores the values start from; everything after is the same code path.
+candidates across the base are scored again, the documents are selected from the reranked order
+(as dsRAG does), and the reranker's relevance replaces the first-stage scores the values start
+from; everything after is the same code path.
 :attr:`KBResult.values_from` says which stage produced the values.
 
 The dense map's constants are the base's own fit (``rse-kb calibrate``, :mod:`rse_core.kb.fit_calibration`)
@@ -182,8 +183,9 @@ def search_first_stage(
     calibration: str | CalibrationChoice = CalibrationChoice.FITTED,
 ) -> FirstStageResult:
     """Run the first stage (and the search within the selected documents) for the queries; with
-    a ``reranker``, rerank the best ``kb_params.rerank_candidates`` hits within the selected
-    documents (the second stage), whose relevance the values then start from. ``calibration``:
+    a ``reranker``, rerank the first stage's best ``kb_params.rerank_candidates`` hits across the
+    base instead and select the documents from the reranked order (the second stage), the values
+    then starting from the reranker's relevance. ``calibration``:
     ``fitted`` (the base's fit for its embedder if any) or ``builtin`` (:class:`CalibrationChoice`)."""
     kb_params = kb_params or KBQueryParams()
     queries, notes = normalize_queries(query_or_queries)
@@ -204,6 +206,8 @@ def search_first_stage(
     anchors = tuple(anchor for _, anchor in searched)
     timings["first_stage"] = time.perf_counter() - clock
 
+    if reranker is not None:
+        return _reranked_stage(kb, queries, hits, kb_params, reranker, timings, notes, source)
     clock = time.perf_counter()
     selected = select_documents(hits, kb_params.documents_selected)
     valued = hits
@@ -218,7 +222,7 @@ def search_first_stage(
     timings["selected_search"] = time.perf_counter() - clock
     if not any(hits):
         notes += ("The first stage found no chunk for the query.",)
-    first = FirstStageResult(
+    return FirstStageResult(
         queries,
         kb_params,
         tuple(tuple(query_hits) for query_hits in hits),
@@ -228,12 +232,38 @@ def search_first_stage(
         notes,
         calibration=source,
     )
-    if reranker is None:
-        return first
+
+
+def _reranked_stage(
+    kb: KnowledgeBase,
+    queries: tuple[str, ...],
+    hits: Sequence[Sequence[ScoredHit]],
+    kb_params: KBQueryParams,
+    reranker: Reranker,
+    timings: dict[str, float],
+    notes: tuple[str, ...],
+    source: str,
+) -> FirstStageResult:
+    """dsRAG's second stage: the base-wide first stage's best candidates reranked, the documents
+    selected from the reranked order, and the values started from the reranked hits within them."""
     clock = time.perf_counter()
-    reranked, count = rerank_hits(kb, queries, first.valued, first.selected, reranker, kb_params.rerank_candidates)
+    reranked, count = rerank_hits(kb, queries, hits, reranker, kb_params.rerank_candidates)
+    selected = select_documents(reranked, kb_params.documents_selected)
+    chosen = set(selected)
+    valued = tuple(tuple(hit for hit in query_hits if hit.doc_id in chosen) for query_hits in reranked)
     timings["rerank"] = time.perf_counter() - clock
-    return dataclasses.replace(first, valued=reranked, reranker=reranker.name, reranked=count)
+    return FirstStageResult(
+        queries,
+        kb_params,
+        tuple(tuple(query_hits) for query_hits in hits),
+        valued,
+        tuple(selected),
+        timings,
+        notes,
+        calibration=source,
+        reranker=reranker.name,
+        reranked=count,
+    )
 
 
 def query_kb(

@@ -1,8 +1,9 @@
 """Rerank as a second stage over a knowledge base, as the RSE authors run dsRAG in production.
 
-The first stage (:mod:`rse_core.kb.first_stage`) finds candidates and selects documents; a
-reranker then reads the query with each candidate chunk of the selected documents, and *its*
-relevance becomes what the chunk values start from: calibrated by the reranker's own
+The first stage (:mod:`rse_core.kb.first_stage`) finds candidates across the base; a reranker
+then reads the query with each candidate chunk (its header, then its text), the documents are
+selected from the reranked order (:func:`rse_core.kb.query.search_first_stage`), and the
+reranker's relevance becomes what the chunk values start from: calibrated by the reranker's own
 :class:`~rse_core.scoring.Calibration` (Cohere's relevance as is, a cross-encoder's logit through
 its sigmoid), then the core's ``beta.cdf(x, 0.4, 0.4) * exp(-rank / decay) - penalty``
 (:func:`rse_core.values.chunk_values`), ranked by the reranker's raw score. That is dsRAG's
@@ -95,26 +96,18 @@ def _check_operator_endpoint(base_url: str) -> None:
         )
 
 
-def candidates(hits: Sequence[ScoredHit], selected: Sequence[str], limit: int) -> list[ScoredHit]:
-    """The first stage's best ``limit`` hits within the selected documents, best first."""
-    chosen = set(selected)
-    within = [hit for hit in hits if hit.doc_id in chosen]
-    within.sort(key=hit_rank)
-    return within[:limit]
-
-
 def rerank_hits(
     kb: KnowledgeBase,
     queries: Sequence[str],
-    valued: Sequence[Sequence[ScoredHit]],
-    selected: Sequence[str],
+    hits: Sequence[Sequence[ScoredHit]],
     reranker: Reranker,
     limit: int,
 ) -> tuple[tuple[tuple[ScoredHit, ...], ...], int]:
-    """Per query, its candidates scored again by the reranker: ``score`` is the reranker's
-    calibrated relevance, ``order`` its raw score (the rank). Also the number of candidates
-    reranked over all queries. Each chunk's text is read once, however many queries share it."""
-    pools = [candidates(hits, selected, limit) for hits in valued]
+    """Per query, its best ``limit`` first-stage hits scored again by the reranker, best first:
+    ``score`` is the reranker's calibrated relevance, ``order`` its raw score (the rank). Also the
+    number of candidates reranked over all queries. Each chunk's text is read once, however many
+    queries share it."""
+    pools = [sorted(query_hits, key=hit_rank)[:limit] for query_hits in hits]
     wanted = [(hit.doc_id, hit.chunk_index, hit.chunk_index) for pool in pools for hit in pool]
     stored = kb.read_chunks(wanted)
     reranked = []
@@ -125,12 +118,11 @@ def rerank_hits(
         chunks = [_chunk(stored, hit) for hit in pool]
         raw = np.asarray(reranker.scorer.score(query, chunks), dtype=np.float64)
         calibrated = reranker.scorer.calibration(raw)
-        reranked.append(
-            tuple(
-                ScoredHit(hit.doc_id, hit.chunk_index, float(score), float(order))
-                for hit, score, order in zip(pool, calibrated, raw, strict=True)
-            )
-        )
+        scored = [
+            ScoredHit(hit.doc_id, hit.chunk_index, float(score), float(order))
+            for hit, score, order in zip(pool, calibrated, raw, strict=True)
+        ]
+        reranked.append(tuple(sorted(scored, key=hit_rank)))
     return tuple(reranked), sum(len(pool) for pool in pools)
 
 

@@ -106,6 +106,19 @@ def test_the_rerank_order_changes_the_segments(kb, fake):
             assert f"{chunk.header}\n\n{chunk.text}" in sent_texts
 
 
+def test_documents_are_selected_from_the_reranked_order_as_dsrag_does(kb, fake):
+    """With one document selected, the first stage would pick the echo and never rerank the answer;
+    dsRAG reranks the base-wide candidates first and selects from the reranked order."""
+    one = KBQueryParams(documents_selected=1)
+    assert query_kb(kb, QUERY, kb_params=one).selected_names == ("echo.txt",)
+    reranked = query_kb(kb, QUERY, kb_params=one, reranker=reranker_from_name("cohere:rerank-v3.5"))
+    assert reranked.selected_names == ("answer.txt",)
+    assert "alpha, beta and gamma" in max(reranked.segments, key=lambda segment: segment.score).text
+    # Every first-stage hit of the base was a candidate (fewer than rerank_candidates here).
+    sent = sum(len(request.documents) for request in fake.requests)
+    assert sent == len(search_first_stage(kb, QUERY, one).hits[0])
+
+
 def test_values_start_from_cohere_relevance_through_the_beta_cdf(kb, fake):
     """dsRAG's transform: beta.cdf(relevance, 0.4, 0.4) * exp(-rank / decay) - penalty, ranked by
     relevance across the selected documents; a chunk not reranked is worth minus the penalty."""
