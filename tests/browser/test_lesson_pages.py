@@ -52,7 +52,7 @@ def test_compare_shows_the_window_as_a_third_column(app_url, page):
     wait_for_any_chart(page)
     main = page.locator("[data-testid='stMain']")
     page.locator(".rse-chip", has_text="Window (±").first.wait_for()
-    assert main.locator("[data-testid='stCode']").count() >= 4  # three contexts and the link
+    main.locator("[data-testid='stCode']").nth(3).wait_for(state="attached")  # three contexts and the link, folded
     assert "never keeps" not in main.inner_text()
     tall_screenshot(page, "compare_window", 2200)
 
