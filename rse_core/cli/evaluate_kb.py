@@ -21,7 +21,7 @@ from rse_core.embedders import DEFAULT_EMBEDDER, embedder_from_name
 from rse_core.embedders.names import NAME_FORMS
 from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation import golden_kb
-from rse_core.evaluation.kb_eval import METHODS, KBEvaluation, evaluate_kb, prepare_cases
+from rse_core.evaluation.kb_eval import METHODS, KBCase, KBEvaluation, evaluate_kb, prepare_cases
 from rse_core.evaluation.kb_tuning import tune_kb
 from rse_core.evaluation.reports import text_table
 from rse_core.evaluation.retrieval_targets import check_kb_targets, format_checks
@@ -106,7 +106,8 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
             f"({kb.catalog.chunk_total:,} chunks; embedder {kb.catalog.embedder.describe()}); "
             f"first stage {kb_params.first_stage.value}, "
             f"top {kb_params.top_n}, {kb_params.documents_selected} documents selected, ranks "
-            f"{'across documents' if kb_params.rank_across_documents else 'within documents'}; {gold_note}\n"
+            f"{'across documents' if kb_params.rank_across_documents else 'within documents'}; "
+            f"values calibrated by {_calibrations(cases)}; {gold_note}\n"
         )
         say(format_kb_evaluation(evaluation, args.markdown))
         say("\n" + format_kb_budgets(evaluation, markdown=args.markdown))
@@ -120,6 +121,12 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
     finally:
         kb.close()
     return 0
+
+
+def _calibrations(cases: Sequence[KBCase]) -> str:
+    """Which calibration scored the questions' first stages (a base's stored fit is used by default:
+    the report says so rather than leaving it to be guessed)."""
+    return ", ".join(sorted({case.first.calibration for case in cases})) or "none (no question)"
 
 
 def format_kb_evaluation(evaluation: KBEvaluation, markdown: bool = False) -> str:

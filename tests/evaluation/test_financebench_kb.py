@@ -164,6 +164,8 @@ def test_the_command_line_builds_the_base_once_and_reports_every_type(small_fold
     assert main(["financebench-kb", "--kb", str(tmp_path / "kb"), "--json", str(out_json), "--tune"]) == 0
     printed = capsys.readouterr().out
     assert "financebench-kb: 7 questions over 4 documents" in printed
+    assert "values calibrated by built-in (fitted on MiniLM)" in printed  # no fit stored with this base
+    assert "At equal characters:" in printed and "RSE (any penalty)" in printed
     assert "RSE evidence-page hit >= 0.60" in printed
     assert "Auto-tune over the base" in printed
     report = json.loads(out_json.read_text())
