@@ -19,10 +19,13 @@ from enum import StrEnum
 from pathlib import Path
 
 from rse_core.kb.base import LANCE_DIR, KnowledgeBase, open_store
+from rse_core.kb.calibration import read_fit
 from rse_core.kb.catalog import (
+    CALIBRATION_FILE,
     Catalog,
     DamagedBaseError,
     DocumentEntry,
+    KnowledgeBaseError,
     read_bounds,
     read_catalog,
     remove_bounds,
@@ -40,6 +43,7 @@ class ProblemKind(StrEnum):
     CHUNKS_DIFFER = "chunks-differ"
     BOUNDS_MISSING = "bounds-missing"
     NOT_LISTED = "not-listed"
+    CALIBRATION = "calibration"
 
 
 @dataclass(frozen=True)
@@ -83,9 +87,10 @@ def check_base(kb_dir: str | Path) -> CheckReport:
             ProblemKind.STORE_MISSING,
             f"The chunk store is missing; the {len(catalog.documents)} document(s) kb.json lists must be added again.",
         )
-        return CheckReport(str(kb_dir), len(catalog.documents), (missing,))
+        return CheckReport(str(kb_dir), len(catalog.documents), (missing, *calibration_problems(kb_dir, catalog)))
     try:
-        return CheckReport(str(kb_dir), len(catalog.documents), tuple(find_problems(kb_dir, catalog, store)))
+        problems = find_problems(kb_dir, catalog, store) + calibration_problems(kb_dir, catalog)
+        return CheckReport(str(kb_dir), len(catalog.documents), tuple(problems))
     finally:
         store.close()
 
@@ -116,6 +121,22 @@ def find_problems(kb_dir: Path, catalog: Catalog, store: ChunkStore) -> list[Pro
     for doc_id in sorted((committed.keys() | stored.keys()) - catalog.documents.keys()):
         problems.append(Problem(ProblemKind.NOT_LISTED, f"The store holds document {doc_id}, not listed.", doc_id))
     return problems
+
+
+def calibration_problems(kb_dir: Path, catalog: Catalog) -> list[Problem]:
+    """A stored calibration fit that queries would refuse (damaged) or set aside (fitted for
+    other vectors than the base's). Not a build's to repair: ``calibrate`` again, or delete it."""
+    try:
+        fit = read_fit(kb_dir)
+    except KnowledgeBaseError as error:
+        return [Problem(ProblemKind.CALIBRATION, str(error))]
+    if fit is None or fit.embedder.same_vectors_as(catalog.embedder):
+        return []
+    message = (
+        f"{CALIBRATION_FILE} was fitted for {fit.embedder.describe()}, not this base's {catalog.embedder.describe()}: "
+        "queries set it aside; run 'calibrate' again or delete it."
+    )
+    return [Problem(ProblemKind.CALIBRATION, message)]
 
 
 def repair_base(kb: KnowledgeBase, *, rebuild_store: bool = False) -> tuple[DocumentEntry, ...]:

@@ -124,3 +124,25 @@ def test_a_damaged_document_whose_file_is_not_given_is_dropped_and_named(built, 
     assert [entry["name"] for entry in summary["repaired"]] == ["pumps.md"] and summary["added"] == []
     assert check_base(kb_dir).ok
     assert sorted(entry.name for entry in read_catalog(kb_dir).documents.values()) == ["fleet.md", "leave.txt"]
+
+
+def test_check_names_a_damaged_calibration_or_one_fitted_for_other_vectors(built, capsys):
+    from dataclasses import replace
+
+    from rse_core.kb.calibration import CalibrationFit, write_fit
+
+    kb_dir, _docs = built
+    (kb_dir / "calibration.json").write_text("{not json")
+    assert main(["check", str(kb_dir)]) == 1
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("calibration: ") and "damaged" in line and "calibrate" in line
+
+    theirs = replace(read_catalog(kb_dir).embedder, model="another-model", dimension=768)
+    fit = CalibrationFit(0.2, 0.45, theirs, ("samples-kb",), 36, "recall", 0.7, 0.69, "2026-12-03T00:00:00Z")
+    write_fit(kb_dir, fit)
+    assert main(["check", str(kb_dir)]) == 1
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("calibration: ") and "(dim 768)" in line and "set it aside" in line
+
+    write_fit(kb_dir, replace(fit, embedder=read_catalog(kb_dir).embedder))
+    assert main(["check", str(kb_dir)]) == 0
