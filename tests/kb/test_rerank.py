@@ -259,7 +259,12 @@ def test_a_cross_encoder_folder_reranks_with_its_own_calibration(kb, folder, cro
     hits = first.valued[0]
     assert len(hits) == first.reranked == 5
     stored = kb.read_chunks((hit.doc_id, hit.chunk_index, hit.chunk_index) for hit in hits)
-    chunks = [Chunk(hit.doc_id, hit.chunk_index, 0, 1, stored[hit.doc_id][hit.chunk_index].text) for hit in hits]
+    chunks = [  # what the reranker reads: each chunk's header, then its text
+        Chunk(hit.doc_id, hit.chunk_index, 0, 1, found.text, header=found.header)
+        for hit in hits
+        for found in [stored[hit.doc_id][hit.chunk_index]]
+    ]
+    assert all(chunk.header for chunk in chunks)
     logits = cross_encoder_tests.reference_logits(folder, chunks)
     np.testing.assert_allclose([hit.order for hit in hits], logits, atol=1e-4)
     np.testing.assert_allclose([hit.score for hit in hits], 1 / (1 + np.exp(-logits)), atol=1e-4)
