@@ -206,22 +206,26 @@ def search_first_stage(
     anchors = tuple(anchor for _, anchor in searched)
     timings["first_stage"] = time.perf_counter() - clock
 
-    if reranker is not None:
-        return _reranked_stage(kb, queries, hits, kb_params, reranker, timings, notes, source)
-    clock = time.perf_counter()
-    selected = select_documents(hits, kb_params.documents_selected)
-    valued = hits
-    if kb_params.selected_top_n and selected:
-        valued = [
-            _union(
-                query_hits,
-                scored_search(kb.store, probe, kb_params.selected_top_n, committed, selected, anchor, **constants)[0],
-            )
-            for probe, query_hits, anchor in zip(probes, hits, anchors, strict=True)
-        ]
-    timings["selected_search"] = time.perf_counter() - clock
     if not any(hits):
         notes += ("The first stage found no chunk for the query.",)
+    clock = time.perf_counter()
+    count = 0
+    if reranker is not None:  # dsRAG's second stage: documents selected from the reranked order
+        reranked, count = rerank_hits(kb, queries, hits, reranker, kb_params.rerank_candidates)
+        selected = select_documents(reranked, kb_params.documents_selected)
+        chosen = set(selected)
+        valued = [[hit for hit in query_hits if hit.doc_id in chosen] for query_hits in reranked]
+        timings["rerank"] = time.perf_counter() - clock
+    else:
+        selected = select_documents(hits, kb_params.documents_selected)
+        valued = hits
+        if kb_params.selected_top_n and selected:
+            valued = []
+            for probe, query_hits, anchor in zip(probes, hits, anchors, strict=True):
+                limit = kb_params.selected_top_n
+                within, _ = scored_search(kb.store, probe, limit, committed, selected, anchor, **constants)
+                valued.append(_union(query_hits, within))
+        timings["selected_search"] = time.perf_counter() - clock
     return FirstStageResult(
         queries,
         kb_params,
@@ -231,37 +235,7 @@ def search_first_stage(
         timings,
         notes,
         calibration=source,
-    )
-
-
-def _reranked_stage(
-    kb: KnowledgeBase,
-    queries: tuple[str, ...],
-    hits: Sequence[Sequence[ScoredHit]],
-    kb_params: KBQueryParams,
-    reranker: Reranker,
-    timings: dict[str, float],
-    notes: tuple[str, ...],
-    source: str,
-) -> FirstStageResult:
-    """dsRAG's second stage: the base-wide first stage's best candidates reranked, the documents
-    selected from the reranked order, and the values started from the reranked hits within them."""
-    clock = time.perf_counter()
-    reranked, count = rerank_hits(kb, queries, hits, reranker, kb_params.rerank_candidates)
-    selected = select_documents(reranked, kb_params.documents_selected)
-    chosen = set(selected)
-    valued = tuple(tuple(hit for hit in query_hits if hit.doc_id in chosen) for query_hits in reranked)
-    timings["rerank"] = time.perf_counter() - clock
-    return FirstStageResult(
-        queries,
-        kb_params,
-        tuple(tuple(query_hits) for query_hits in hits),
-        valued,
-        tuple(selected),
-        timings,
-        notes,
-        calibration=source,
-        reranker=reranker.name,
+        reranker=None if reranker is None else reranker.name,
         reranked=count,
     )
 
