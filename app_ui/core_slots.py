@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import logging
 import os
 import stat
@@ -47,6 +48,11 @@ def _private_folder(folder: Path) -> Path | None:
     return folder
 
 
+@functools.cache
+def _warn_once() -> None:
+    LOGGER.warning("no private folder for core slots; embedding threads are not coordinated")
+
+
 def _open(path: Path) -> int:
     return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
 
@@ -61,7 +67,7 @@ def cores_held(wanted: int, folder: Path | None = None, cores: int | None = None
     wanted = max(1, min(wanted, cores))
     place = _private_folder(folder or default_folder())
     if place is None:
-        LOGGER.warning("no private folder for core slots; embedding threads are not coordinated")
+        _warn_once()
         yield wanted
         return
     held: list[int] = []
