@@ -22,7 +22,7 @@ from app_ui.page_state import knowledge_base as kb_state
 from app_ui.safe_text import md
 from rse_core import RSEError, RSEParams
 from rse_core.evaluation.curves import MAX_CHARACTERS
-from rse_core.evaluation.kb_eval import KBEvaluation
+from rse_core.evaluation.kb_eval import BUDGETS, METHOD_LABELS, KBEvaluation
 from rse_core.evaluation.kb_tuning import KBTuneResult, tune_kb
 from rse_core.evaluation.retrieval_targets import check_kb_targets
 from rse_core.evaluation.tuning import TunePoint
@@ -151,12 +151,35 @@ def _render_result(evaluation: KBEvaluation, name: str, run_key: tuple) -> None:
         key=K.TABLE,
         column_config={label: st.column_config.NumberColumn(label, format=fmt) for label, fmt in COLUMNS.values()},
     )
+    _render_at_budgets(evaluation, kind)
     targets = check_kb_targets(evaluation, name)
     st.caption(
         "The project's targets over a knowledge base: "
         + "; ".join(f"{'met' if c.met else 'missed'}: {md(c.target)} ({md(c.measured)})" for c in targets)
     )
     _render_tune(evaluation, run_key)
+
+
+def _render_at_budgets(evaluation: KBEvaluation, kind: str) -> None:
+    """The methods at equal characters (:meth:`KBEvaluation.at_budgets`), for the chosen question type."""
+    rows = evaluation.at_budgets(BUDGETS, kind)
+    table = pd.DataFrame(
+        [
+            {
+                "method": METHOD_LABELS[str(row["method"])],
+                **{
+                    f"page hit / recall ≤ {n:,} chars": f"{row[f'page_hit_{n}']:.2f} / {row[f'recall_{n}']:.2f}"
+                    for n in BUDGETS
+                },
+            }
+            for row in rows
+        ]
+    )
+    st.dataframe(table, hide_index=True, key=K.EQUAL_TABLE)
+    st.caption(
+        "At equal characters: each method's best gold-page hit / recall among its settings (RSE over the "
+        "penalty, top-k and the window over k) that send at most that many characters a question on average."
+    )
 
 
 def _cell(field: str, value: object) -> object:

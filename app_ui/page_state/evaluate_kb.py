@@ -25,6 +25,7 @@ class Keys:
     KIND: Final = "ev_kb_kind"
     CHART: Final = "ev_kb_chart"
     TABLE: Final = "ev_kb_table"
+    EQUAL_TABLE: Final = "ev_kb_equal_table"
     BUDGET: Final = "ev_kb_budget"
     TUNE: Final = "ev_kb_tune"
     APPLY: Final = "ev_kb_apply"

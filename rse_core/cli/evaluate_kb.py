@@ -21,7 +21,15 @@ from rse_core.embedders import DEFAULT_EMBEDDER, embedder_from_name
 from rse_core.embedders.names import NAME_FORMS
 from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation import golden_kb
-from rse_core.evaluation.kb_eval import METHODS, KBCase, KBEvaluation, evaluate_kb, prepare_cases
+from rse_core.evaluation.kb_eval import (
+    BUDGETS,
+    METHOD_LABELS,
+    METHODS,
+    KBCase,
+    KBEvaluation,
+    evaluate_kb,
+    prepare_cases,
+)
 from rse_core.evaluation.kb_tuning import tune_kb
 from rse_core.evaluation.reports import text_table
 from rse_core.evaluation.retrieval_targets import check_kb_targets, format_checks
@@ -146,21 +154,15 @@ def format_kb_evaluation(evaluation: KBEvaluation, markdown: bool = False) -> st
     return text_table(header, rows, markdown)
 
 
-BUDGETS = (4_000, 8_000, 16_000)
-"""Characters a question for the equal-budget comparison (the issue's 4k / 8k / 16k)."""
-
-
 def format_kb_budgets(
     evaluation: KBEvaluation, budgets: Sequence[int] = BUDGETS, markdown: bool = False, kind: str = "all"
 ) -> str:
-    """Each method at equal characters: its best page hit and recall among its settings (RSE's
-    penalty, top-k's and the window's k) that send at most each budget a question on average."""
-    labels = {"rse": "RSE (any penalty)", "top_k": "top-k (any k)", "window": "window (any k)"}
+    """:meth:`KBEvaluation.at_budgets` as a table: page hit / recall per method and budget."""
     header = ["method"] + [f"page hit / recall <= {budget:,} chars" for budget in budgets]
     rows = [
-        [labels[curve.method]]
-        + [f"{curve.best_within(budget, 'page_hit'):.2f} / {curve.best_within(budget):.2f}" for budget in budgets]
-        for curve in evaluation.curves.get(kind, [])
+        [METHOD_LABELS[str(row["method"])]]
+        + [f"{row[f'page_hit_{budget}']:.2f} / {row[f'recall_{budget}']:.2f}" for budget in budgets]
+        for row in evaluation.at_budgets(budgets, kind)
     ]
     return "At equal characters:\n" + text_table(header, rows, markdown)
 

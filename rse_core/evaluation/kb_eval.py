@@ -130,6 +130,12 @@ class MethodScore:
     characters: int
 
 
+BUDGETS = (4_000, 8_000, 16_000)
+"""Characters a question for the equal-characters comparison of the methods."""
+METHOD_LABELS = {"rse": "RSE (any penalty)", "top_k": "top-k (any k)", "window": "window (any k)"}
+"""The methods as the equal-characters table names them (each over its own setting)."""
+
+
 @dataclass(frozen=True)
 class KBEvaluation:
     """Every case scored for every method at one setting."""
@@ -159,6 +165,19 @@ class KBEvaluation:
 
     def rows(self) -> list[dict[str, object]]:
         return [self.summary(kind) for kind in [*self.kinds(), "all"]]
+
+    def at_budgets(self, budgets: Sequence[int] = BUDGETS, kind: str = "all") -> list[dict[str, object]]:
+        """Each method at equal characters: per budget, its best page hit and recall among its
+        settings (RSE's penalty, top-k's and the window's k) that send at most that many
+        characters a question on average (0 where none does)."""
+        return [
+            {
+                "method": curve.method,
+                **{f"page_hit_{budget}": curve.best_within(budget, "page_hit") for budget in budgets},
+                **{f"recall_{budget}": curve.best_within(budget) for budget in budgets},
+            }
+            for curve in self.curves.get(kind, [])
+        ]
 
     def to_dict(self) -> dict[str, object]:
         """Parameters, the summary per type, every question's scores and the curves (``--json``)."""

@@ -87,6 +87,11 @@ def test_the_samples_run_over_the_bundled_base_with_the_cores_numbers(searches):
     rse_curve = next(curve for curve in expected.curves["all"] if curve.method == "rse")
     assert traces["RSE, penalty sweep"]["y"] == [point.recall for point in rse_curve.points]
     assert traces["Knowledge base page's setting"]["x"] == [pytest.approx(expected.summary()["rse_characters"])]
+    # The methods at equal characters, as the command line prints them.
+    (equal,) = [frame.value for frame in at.dataframe if "page hit / recall ≤ 8,000 chars" in frame.value.columns]
+    assert list(equal["method"]) == ["RSE (any penalty)", "top-k (any k)", "window (any k)"]
+    for (_, shown), row in zip(equal.iterrows(), expected.at_budgets(), strict=True):
+        assert shown["page hit / recall ≤ 8,000 chars"] == f"{row['page_hit_8000']:.2f} / {row['recall_8000']:.2f}"
 
 
 def test_other_settings_reuse_the_search_and_a_kind_redraws_the_chart(searches):

@@ -114,4 +114,9 @@ def test_a_knowledge_base_set_runs_on_request_with_its_curves(app_url, page):
         path = ARTIFACTS_DIR / f"{name}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(path))
+    # The methods at equal characters, under the summary table.
+    equal = page.get_by_text("At equal characters:", exact=False).first
+    equal.evaluate("element => element.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(ARTIFACTS_DIR / "evaluate_knowledge_base_equal_1280x720.png"))
     assert page.dialogs == []
