@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 from rse_core.embedders import embedder_from_name  # noqa: E402
 from rse_core.evaluation import financebench_kb as fb  # noqa: E402
 from rse_core.evaluation import golden_kb  # noqa: E402
-from rse_core.evaluation.kb_eval import BUDGETS, METHOD_LABELS, evaluate_kb, prepare_cases  # noqa: E402
+from rse_core.evaluation.kb_eval import BUDGETS, METHOD_LABELS, budget_cell, evaluate_kb, prepare_cases  # noqa: E402
 from rse_core.kb import KBQueryParams, KnowledgeBase  # noqa: E402
 from rse_core.params import RSEParams  # noqa: E402
 
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"filing first {row['rse_first_in_document']:.2f}"
             )
             for cell in evaluation.at_budgets():
-                cells = (f"<= {n:,}: {cell[f'page_hit_{n}']:.2f} / {cell[f'recall_{n}']:.2f}" for n in BUDGETS)
+                cells = (f"<= {n:,}: {budget_cell(cell, n)}" for n in BUDGETS)
                 print(f"    {METHOD_LABELS[str(cell['method'])]:<18} " + "   ".join(cells))
     finally:
         for kb in bases.values():

@@ -22,7 +22,7 @@ from app_ui.page_state import knowledge_base as kb_state
 from app_ui.safe_text import md
 from rse_core import RSEError, RSEParams
 from rse_core.evaluation.curves import MAX_CHARACTERS
-from rse_core.evaluation.kb_eval import BUDGETS, METHOD_LABELS, KBEvaluation
+from rse_core.evaluation.kb_eval import BUDGETS, METHOD_LABELS, KBEvaluation, budget_cell
 from rse_core.evaluation.kb_tuning import KBTuneResult, tune_kb
 from rse_core.evaluation.retrieval_targets import check_kb_targets
 from rse_core.evaluation.tuning import TunePoint
@@ -167,10 +167,7 @@ def _render_at_budgets(evaluation: KBEvaluation, kind: str) -> None:
         [
             {
                 "method": METHOD_LABELS[str(row["method"])],
-                **{
-                    f"page hit / recall ≤ {n:,} chars": f"{row[f'page_hit_{n}']:.2f} / {row[f'recall_{n}']:.2f}"
-                    for n in BUDGETS
-                },
+                **{f"page hit / recall ≤ {n:,} chars": budget_cell(row, n) for n in BUDGETS},
             }
             for row in rows
         ]

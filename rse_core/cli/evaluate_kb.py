@@ -27,6 +27,7 @@ from rse_core.evaluation.kb_eval import (
     METHODS,
     KBCase,
     KBEvaluation,
+    budget_cell,
     evaluate_kb,
     prepare_cases,
 )
@@ -160,8 +161,7 @@ def format_kb_budgets(
     """:meth:`KBEvaluation.at_budgets` as a table: page hit / recall per method and budget."""
     header = ["method"] + [f"page hit / recall <= {budget:,} chars" for budget in budgets]
     rows = [
-        [METHOD_LABELS[str(row["method"])]]
-        + [f"{row[f'page_hit_{budget}']:.2f} / {row[f'recall_{budget}']:.2f}" for budget in budgets]
+        [METHOD_LABELS[str(row["method"])]] + [budget_cell(row, budget) for budget in budgets]
         for row in evaluation.at_budgets(budgets, kind)
     ]
     return "At equal characters:\n" + text_table(header, rows, markdown)

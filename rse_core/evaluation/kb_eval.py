@@ -136,6 +136,11 @@ METHOD_LABELS = {"rse": "RSE (any penalty)", "top_k": "top-k (any k)", "window":
 """The methods as the equal-characters table names them (each over its own setting)."""
 
 
+def budget_cell(row: dict[str, object], budget: int) -> str:
+    """One cell of the equal-characters table: ``page hit / recall`` of an :meth:`KBEvaluation.at_budgets` row."""
+    return f"{row[f'page_hit_{budget}']:.2f} / {row[f'recall_{budget}']:.2f}"
+
+
 @dataclass(frozen=True)
 class KBEvaluation:
     """Every case scored for every method at one setting."""
