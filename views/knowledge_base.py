@@ -154,7 +154,8 @@ def _render_info(base: kbs.OpenBase) -> None:
     with st.popover("Documents", help="The documents in this base."):
         st.caption(
             f"{components.plural(len(catalog.documents), 'document')} · {catalog.chunk_total:,} chunks of at most "
-            f"{catalog.chunk_size} characters ({'with' if catalog.headers else 'without'} contextual headers) · "
+            f"{catalog.chunk_size} characters ({'with' if catalog.headers else 'without'} contextual headers"
+            f"{', titled by file name first' if catalog.headers and catalog.name_in_title else ''}) · "
             f"embedded with {md(catalog.model, 80)}"
         )
         for entry in sorted(catalog.documents.values(), key=lambda entry: base.shown(entry.name)):

@@ -55,6 +55,11 @@ def add_kb_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--first-stage", choices=[stage.value for stage in FirstStage], default=FirstStage.DENSE.value)
     group.add_argument("--documents-selected", type=int, help="documents RSE runs over per query")
     group.add_argument("--rank-within-documents", action="store_true", help="rank chunks within their document")
+    group.add_argument(
+        "--name-in-title",
+        action="store_true",
+        help="a base whose titles start with file names (built once beside the others; see rse-kb build)",
+    )
 
 
 def _kb_params(args: argparse.Namespace) -> KBQueryParams:
@@ -75,11 +80,12 @@ def _built(kb_dir: object):
 
 def _open_set(name: str, args: argparse.Namespace) -> tuple[KnowledgeBase, list, str]:
     """The base, its case items and a line saying what the gold is."""
+    names = True if args.name_in_title else None  # without the option, a base given by --kb is taken as it is
     if name == SET_NAME:
         folder = fb.default_folder()
-        kb_dir = args.kb or golden_kb.for_embedder(fb.default_kb_dir(), args.embedder)
+        kb_dir = args.kb or golden_kb.variant_dir(fb.default_kb_dir(), args.embedder, args.name_in_title)
         embedder = embedder_from_name(args.embedder) if args.embedder else None
-        kb = fb.ensure_kb(folder, kb_dir, _built(kb_dir), embedder)
+        kb = fb.ensure_kb(folder, kb_dir, _built(kb_dir), embedder, names)
         questions = fb.read_questions(folder, args.limit)
         gold = fb.locate_gold(questions, folder, progress=lambda line: print(line, file=sys.stderr))
         located = sum(span.located for spans in gold.values() for span in spans)
@@ -87,8 +93,8 @@ def _open_set(name: str, args: argparse.Namespace) -> tuple[KnowledgeBase, list,
         note = f"{located} of {total} evidence excerpts located on their page (the rest: the whole page)"
         return kb, fb.case_items(questions, gold), note
     set_name = golden_kb.SET_NAMES[name]
-    kb_dir = args.kb or golden_kb.for_embedder(golden_kb.default_kb_dir(set_name), args.embedder)
-    kb, sets = golden_kb.ensure_golden_kb(set_name, kb_dir, _built(kb_dir), args.embedder)
+    kb_dir = args.kb or golden_kb.variant_dir(golden_kb.default_kb_dir(set_name), args.embedder, args.name_in_title)
+    kb, sets = golden_kb.ensure_golden_kb(set_name, kb_dir, _built(kb_dir), args.embedder, names)
     try:
         items = golden_kb.case_items(kb, sets, args.limit)
     except BaseException:
@@ -112,7 +118,8 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
         evaluation = evaluate_kb(kb, cases, params, kb_params)
         say(
             f"{name}: {len(cases)} questions over {len(kb.documents)} documents "
-            f"({kb.catalog.chunk_total:,} chunks; embedder {kb.catalog.embedder.describe()}); "
+            f"({kb.catalog.chunk_total:,} chunks; embedder {kb.catalog.embedder.describe()}"
+            f"{'; titles start with file names' if kb.catalog.name_in_title else ''}); "
             f"first stage {kb_params.first_stage.value}, "
             f"top {kb_params.top_n}, {kb_params.documents_selected} documents selected, ranks "
             f"{'across documents' if kb_params.rank_across_documents else 'within documents'}; "

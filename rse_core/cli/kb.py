@@ -84,6 +84,13 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
     build_cmd.add_argument(
         "--wait", type=float, default=DEFAULT_WAIT_SECONDS, help="seconds to wait for another build of this base"
     )
+    build_cmd.add_argument(
+        "--name-in-title",
+        action="store_true",
+        help="for a new base: each document's title in its chunks' headers starts with its file name "
+        "(e.g. 3M_2018_10K | 10-K - 02/07/2019 - 3M Company), for files whose names say what their "
+        "contents' titles do not",
+    )
     build_cmd.add_argument("--json", action="store_true", help="print the summary as one JSON object")
 
     check_cmd = commands.add_parser("check", help="find a damaged base: one line per problem, exit status 1")
@@ -244,6 +251,7 @@ def _build(args: argparse.Namespace) -> int:
         batch_chunks=args.batch_chunks,
         repair=args.repair,
         wait=args.wait,
+        name_in_title=True if args.name_in_title else None,
     )
     if args.json:
         write_stdout(json.dumps(build_summary(report), ensure_ascii=False) + "\n")
@@ -404,12 +412,14 @@ def _info(args: argparse.Namespace) -> int:
             "model": info.model,
             "embedder": kb.catalog.embedder.to_dict(),
             "store": info.store,
+            "name_in_title": kb.catalog.name_in_title,
         }
         write_stdout(json.dumps(data, ensure_ascii=False) + "\n")
         return 0
     lines = [
         f"{info.path}: {info.documents} documents, {info.chunks:,} chunks, {info.bytes / 1e6:.1f} MB "
-        f"({info.store}, {one_line(kb.catalog.embedder.describe())})"
+        f"({info.store}, {one_line(kb.catalog.embedder.describe())}"
+        f"{', titles start with file names' if kb.catalog.name_in_title else ''})"
     ]
     lines += [f"  {e.doc_id}  {e.chunks:6,} chunks  {e.pages:4} pages  {one_line(e.name)}" for e in documents]
     write_stdout("\n".join(lines) + "\n")

@@ -191,6 +191,19 @@ class Document:
         title = Path(name).stem if self.title == Path(self.name).stem else self.title
         return replace(self, name=name, title=title)
 
+    def with_name_in_title(self) -> Document:
+        """This document titled by its file name (without extension) first, then the title of its
+        contents when that differs: ``3M_2018_10K | 10-K - 02/07/2019 - 3M Company``.
+
+        Why: the title is in every contextual chunk header, and in a collection a file's name often
+        says what the contents' title does not; FinanceBench's PDFs are titled with their filing
+        date (2019), their names with the fiscal year their questions ask about (2018). dsRAG's
+        AutoContext asks an LLM for such a title; a knowledge base can take the name instead
+        (:attr:`rse_core.kb.catalog.Catalog.name_in_title`).
+        """
+        stem = Path(self.name).stem
+        return self if self.title == stem else replace(self, title=f"{stem} | {self.title}")
+
     @classmethod
     def from_text(cls, text: str, name: str = "text.txt") -> Document:
         """Build a document from a string, as if it had been loaded from a UTF-8 file.

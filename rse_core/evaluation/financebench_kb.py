@@ -267,12 +267,18 @@ def case_items(
 
 
 def ensure_kb(
-    folder: Path | None, kb_dir: Path, progress: BuildCallback | None = None, embedder: Embedder | None = None
+    folder: Path | None,
+    kb_dir: Path,
+    progress: BuildCallback | None = None,
+    embedder: Embedder | None = None,
+    name_in_title: bool | None = None,
 ) -> KnowledgeBase:
     """The base of every filing in ``folder/pdfs``, built (or completed) at ``kb_dir`` first:
     a build adds only the filings it lacks, so once built this only checks content hashes.
-    ``embedder``: a new base's (default MiniLM), or the one an existing base is opened with."""
+    ``embedder``: a new base's (default MiniLM), or the one an existing base is opened with;
+    ``name_in_title``: see :func:`rse_core.kb.build.ensure_built`."""
     problem = missing_message(folder)
     if problem:
         raise FinanceBenchKBError(problem)
-    return ensure_built(kb_dir, sorted((folder / PDF_FOLDER).glob("*.pdf")), progress, embedder=embedder)
+    filings = sorted((folder / PDF_FOLDER).glob("*.pdf"))
+    return ensure_built(kb_dir, filings, progress, embedder=embedder, name_in_title=name_in_title)

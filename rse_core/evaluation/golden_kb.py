@@ -60,6 +60,13 @@ def for_embedder(kb_dir: Path, embedder: str | None) -> Path:
     return kb_dir.with_name(f"{kb_dir.name}-{slug}-{hashlib.sha256(embedder.encode()).hexdigest()[:8]}")
 
 
+def variant_dir(kb_dir: Path, embedder: str | None, name_in_title: bool = False) -> Path:
+    """The evaluation base for ``embedder`` (:func:`for_embedder`), with ``-names`` after it for a
+    base whose titles start with file names: each variant is built once, beside the others."""
+    chosen = for_embedder(kb_dir, embedder)
+    return chosen.with_name(f"{chosen.name}-names") if name_in_title else chosen
+
+
 def set_embedder(name: SetName, embedder: str | None = None) -> Embedder | None:
     """The embedder a set's base is built with: ``embedder`` by name, else the default (the samples'
     MiniLM reads their shipped embeddings; ``None`` leaves it to the base's record)."""
@@ -70,10 +77,15 @@ def set_embedder(name: SetName, embedder: str | None = None) -> Embedder | None:
 
 
 def ensure_golden_kb(
-    name: SetName, kb_dir: Path | None = None, progress: BuildCallback | None = None, embedder: str | None = None
+    name: SetName,
+    kb_dir: Path | None = None,
+    progress: BuildCallback | None = None,
+    embedder: str | None = None,
+    name_in_title: bool | None = None,
 ) -> tuple[KnowledgeBase, list[GoldenSet]]:
     """The set's golden sets and a base of their documents, built on first use with ``embedder``
-    (a name of :func:`~rse_core.embedders.embedder_from_name`; default MiniLM).
+    (a name of :func:`~rse_core.embedders.embedder_from_name`; default MiniLM) and, with
+    ``name_in_title``, titles that start with file names.
 
     Raises:
         CorpusMissingError: the external set and no corpus folder (``$RSE_CORPUS_DIR``).
@@ -82,7 +94,8 @@ def ensure_golden_kb(
     sets = golden_sets(name)
     chosen = set_embedder(name, embedder)
     paths = list(dict.fromkeys(golden.document_path for golden in sets))
-    kb = ensure_built(kb_dir or for_embedder(default_kb_dir(name), embedder), paths, progress, embedder=chosen)
+    kb_dir = kb_dir or variant_dir(default_kb_dir(name), embedder, bool(name_in_title))
+    kb = ensure_built(kb_dir, paths, progress, embedder=chosen, name_in_title=name_in_title)
     return kb, sets
 
 

@@ -121,15 +121,24 @@ class KnowledgeBase:
         store: dict[str, str] | None = None,
         chunk_size: int = DEFAULT_CHUNK_SIZE,
         headers: bool = DEFAULT_CHUNK_HEADERS,
+        name_in_title: bool | None = None,
     ) -> KnowledgeBase:
         """Open the base at ``path`` (its store made again if it was deleted: the writer repairs the
-        catalog next), or make an empty one there (the folder is created)."""
+        catalog next), or make an empty one there (the folder is created). ``name_in_title``: see
+        :attr:`~rse_core.kb.catalog.Catalog.name_in_title` (``None``: off for a new base, as the
+        base has it for an existing one; a base never mixes titles with and without names)."""
         path = Path(path)
         if catalog_path(path).is_file():
             kb = cls.open(path, embedder, create_store=True)
             if store is not None and dict(store) != kb.catalog.store:
                 kb.close()
                 raise KnowledgeBaseError(f"{path} keeps its chunks in {kb.catalog.store}, not {store}.")
+            if name_in_title is not None and name_in_title != kb.catalog.name_in_title:
+                kb.close()
+                raise KnowledgeBaseError(
+                    f"{path} was built {'with' if kb.catalog.name_in_title else 'without'} file names in its "
+                    "titles; add to it the same way, or build a new base."
+                )
             return kb
         check_new_folder(path)
         embedder = embedder or embedder_from_name(DEFAULT_EMBEDDER)
@@ -140,6 +149,7 @@ class KnowledgeBase:
             chunk_size=chunk_size,
             headers=headers,
             store=dict(store or {"kind": "lancedb"}),
+            name_in_title=bool(name_in_title),
         )
         kb_store = open_store(path, catalog.store, catalog.dimension)
         write_catalog(path, catalog)

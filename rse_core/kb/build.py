@@ -222,6 +222,8 @@ def _prepare(source: SourceFile, data: bytes, kb: KnowledgeBase) -> tuple[Docume
     contextual headers) and embed one file; its recorded path is the one given, never a link's target."""
     path = source.path
     document = load_document(data, path.name)
+    if kb.catalog.name_in_title:
+        document = document.with_name_in_title()
     chunks = chunk_document(document, kb.catalog.chunk_size, headers=kb.catalog.headers)
     vectors = kb.embedder.embed_documents([scoring_text(chunk) for chunk in chunks])
     records = [ChunkRecord.of(chunk, vector) for chunk, vector in zip(chunks, vectors, strict=True)]
@@ -247,11 +249,13 @@ def build(
     batch_chunks: int = DEFAULT_BATCH_CHUNKS,
     repair: bool = False,
     wait: float = DEFAULT_WAIT_SECONDS,
+    name_in_title: bool | None = None,
 ) -> BuildReport:
     """Create the base at ``kb_dir`` if needed, repair it and add ``paths`` to it, holding its
     writer lock (waiting up to ``wait`` seconds for another writer). Paths are checked first, so
     a typo does not leave an empty base behind. Damaged documents are dropped and added again from
     the files given; an unreadable store is rebuilt only with ``repair`` (it drops every document).
+    ``name_in_title``: a new base's titles start with file names (see :meth:`KnowledgeBase.create`).
 
     Raises:
         BaseBusyError: another writer held the base for ``wait`` seconds.
@@ -265,7 +269,7 @@ def build(
     kb_dir.mkdir(parents=True, exist_ok=True)
     try:
         with writer_lock(kb_dir, wait):
-            kb = KnowledgeBase.create(kb_dir, embedder, store=store)
+            kb = KnowledgeBase.create(kb_dir, embedder, store=store, name_in_title=name_in_title)
             try:
                 repaired = repair_base(kb, rebuild_store=repair)  # leaves kb's catalog read afresh
                 report = _add_sources(kb, sources, progress, batch_chunks)
@@ -294,19 +298,22 @@ def ensure_built(
     progress: BuildCallback | None = None,
     *,
     embedder: Embedder | None = None,
+    name_in_title: bool | None = None,
 ) -> KnowledgeBase:
     """The base at ``kb_dir`` opened, after adding whichever of ``paths`` it lacks: once every file
-    is in, this only hashes the files (an evaluation calls it on every run)."""
+    is in, this only hashes the files (an evaluation calls it on every run). ``name_in_title``: as
+    :func:`build`'s; an existing base built the other way is refused even when it lacks nothing."""
     files = collect_sources(paths)
     try:
         kb = KnowledgeBase.open(kb_dir, embedder)
     except RSEError:  # no base there yet (or a damaged catalog): build() says which
         kb = None
     if kb is not None:
-        if all(content_id(path) in kb.documents for path in files.paths):
+        other_titles = name_in_title is not None and name_in_title != kb.catalog.name_in_title
+        if not other_titles and all(content_id(path) in kb.documents for path in files.paths):
             return kb
-        kb.close()
-    build(kb_dir, files, progress, embedder=embedder)
+        kb.close()  # build() adds what is missing, or refuses a base titled the other way
+    build(kb_dir, files, progress, embedder=embedder, name_in_title=name_in_title)
     return KnowledgeBase.open(kb_dir, embedder)
 
 

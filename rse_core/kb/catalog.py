@@ -1,6 +1,7 @@
 """The knowledge base's own record: its settings, its documents, and where each chunk ends.
 
-``kb.json`` holds the settings a query must match (the embedder's identity, chunk size, headers, store)
+``kb.json`` holds the settings a query must match (the embedder's identity, chunk size, headers and
+whether their titles carry file names, store)
 and one entry per committed document; it is replaced atomically (a temporary file of its own in
 the same folder, fsync, rename), so a killed build leaves the last committed version and no two
 writers share a temporary file (so is ``calibration.json``, a fit of the dense calibration for
@@ -63,6 +64,9 @@ class Catalog:
     headers: bool
     store: dict[str, str] = field(default_factory=lambda: {"kind": "lancedb"})
     documents: dict[str, DocumentEntry] = field(default_factory=dict)
+    name_in_title: bool = False
+    """Each document's title (in every chunk's header) starts with its file name
+    (:meth:`rse_core.documents.Document.with_name_in_title`). Off in bases made before it existed."""
 
     @property
     def model(self) -> str:
@@ -98,6 +102,7 @@ class Catalog:
                 headers=bool(data["headers"]),
                 store=dict(data["store"]),
                 documents={entry.doc_id: entry for entry in entries},
+                name_in_title=bool(data.get("name_in_title", False)),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise KnowledgeBaseError(f"{where} is damaged ({type(error).__name__}: {error}).") from None
