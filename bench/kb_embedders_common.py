@@ -2,6 +2,7 @@
 one is still being built (a base is readable between its builder's commits).
 
     RSE_FINANCEBENCH_DIR=../shared/financebench python bench/kb_embedders_common.py --embedders minilm mpnet-int8
+    ... --embedders minilm minilm+names mpnet-int8 mpnet-int8+names   # +names: the base built --name-in-title
 
 Why: a full base of 49,696 chunks takes an hour or more per embedder here; the filings built so
 far already allow a fair comparison if every base is cut to the same ones. Each base is opened
@@ -32,7 +33,12 @@ from rse_core.params import RSEParams  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--embedders", nargs="+", default=["minilm", "mpnet-int8"])
+    parser.add_argument(
+        "--embedders",
+        nargs="+",
+        default=["minilm", "mpnet-int8"],
+        help="NAME, or NAME+names for its --name-in-title base",
+    )
     args = parser.parse_args(argv)
     folder = fb.default_folder()
     missing = fb.missing_message(folder)
@@ -40,12 +46,17 @@ def main(argv: list[str] | None = None) -> int:
         print(missing, file=sys.stderr)
         return 2
     bases = {}
-    for name in args.embedders:
-        kb_dir = golden_kb.for_embedder(fb.default_kb_dir(), name)
-        if not (kb_dir / "kb.json").is_file():
-            print(f"no {name} base at {kb_dir}: run python -m rse_core.evaluate financebench-kb --embedder {name}")
+    for spec in args.embedders:
+        name, _, variant = spec.partition("+")
+        if variant not in ("", "names"):
+            print(f"{spec!r}: give an embedder's name, or NAME+names", file=sys.stderr)
             return 2
-        bases[name] = KnowledgeBase.open(kb_dir, embedder_from_name(name))
+        kb_dir = golden_kb.variant_dir(fb.default_kb_dir(), name, variant == "names")
+        if not (kb_dir / "kb.json").is_file():
+            command = f"python -m rse_core.evaluate financebench-kb --embedder {name}"
+            print(f"no {spec} base at {kb_dir}: run {command}{' --name-in-title' if variant else ''}")
+            return 2
+        bases[spec] = KnowledgeBase.open(kb_dir, embedder_from_name(name))
     try:
         common = set.intersection(*(set(kb.documents) for kb in bases.values()))
         for kb in bases.values():  # in memory only: nothing here writes a catalog
