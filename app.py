@@ -27,6 +27,7 @@ from app_ui import (
     scorers,
     session_folders,
     state,
+    upload_flow,
 )
 from app_ui.sidebar import render_sidebar
 from app_ui.theme import CSS, ICON
@@ -63,6 +64,7 @@ pages = st.navigation(
     )
 )
 navigation.follow_request()  # a page another page asked for (navigation.request), before the sidebar is drawn
+upload_flow.read_before_drawing(page_catalog.spec_at(pages.url_path).needs_result)  # a new upload: read, rerun
 warmup = chart_warmup.start(page_catalog.spec_at(pages.url_path))
 render_sidebar(pages.url_path)  # documents, query, scorer; the parameters are the page fragment's
 pages.run()  # the page in its fragment (app_ui.page_frame): parameters, result, URL, the page itself

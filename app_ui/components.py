@@ -23,11 +23,10 @@ from rse_core.documents.reflow import reflow_pieces  # one reflow for the segmen
 from rse_core.figures.chunk_axis import shorten
 from rse_core.params import portable_parameters
 
-from . import keys, link_uploads, upload_flow
+from . import keys, link_uploads
 from .caching import session_memo
 from .page_state import once, steps
 from .run_state import current_outcome
-from .safe_text import md
 from .widgets import guarded, guarded_fragment, show_messages  # noqa: F401  (pages use components.guarded*)
 
 
@@ -41,11 +40,6 @@ def page_start(title: str, intro: str) -> ExtractionResult | None:
     # A keyed container has the same identity in the browser whatever comes before it; unkeyed
     # elements are matched by position, so one message more or less rebuilt everything after it.
     with st.container(key=keys.MESSAGES_AREA):
-        if outcome.pending_uploads:
-            names = ", ".join(f"**{md(name)}**" for name in outcome.pending_uploads)
-            st.info(f"Reading {names}: the result appears when it is ready.", icon=":material/hourglass_top:")
-            upload_flow.hide_stale()  # the old result, faded below the note until the next run ends
-            return None
         show_messages(outcome, once.take_url_notices())
         if outcome.missing_uploads:
             link_uploads.render_missing(outcome.missing_uploads, outcome.unmatched_link_files)

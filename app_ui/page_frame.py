@@ -23,9 +23,8 @@ import streamlit as st
 from streamlit.navigation.page import StreamlitPage
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from . import compute, link_uploads, presenter, run_state, state, upload_flow, widgets
+from . import compute, link_uploads, presenter, run_state, state, widgets
 from .page_catalog import PageSpec
-from .page_state import uploads
 from .run_state import RunOutcome
 from .sidebar import render_parameters
 
@@ -43,8 +42,8 @@ def page(spec: PageSpec, render: Callable[[], None]) -> StreamlitPage:
 @widgets.guarded_fragment
 def page_fragment(spec: PageSpec, render: Callable[[], None]) -> None:
     """The presenter toolbar, the parameter controls (in the toolbar's popover in presenter mode), this
-    run's result (if the page reads one) and URL, the page, and the next step of a new upload being
-    read (its steps rerun the whole app)."""
+    run's result (if the page reads one) and URL, and the page. (A new upload was read before:
+    :mod:`app_ui.upload_flow`.)"""
     settings = presenter.toolbar(spec)  # in presenter mode the parameters go in its popover, not the hidden sidebar
     with settings or st.sidebar, _app_scope():
         render_parameters(spec.url_path)
@@ -56,7 +55,6 @@ def page_fragment(spec: PageSpec, render: Callable[[], None]) -> None:
     if not spec.full_screen:  # a full-screen page leaves the address as the page switch wrote it
         presenter.keep_in_url()
     render()
-    upload_flow.advance(inputs)
 
 
 @contextlib.contextmanager
@@ -79,12 +77,9 @@ def _app_scope() -> Iterator[None]:
 def compute_this_run(inputs: state.Inputs) -> None:
     """This run's outcome for the page, and the URL that reopens it (a function, so no module
     global keeps a result, and with it an upload's text, alive after the session)."""
-    if uploads.take_change():  # the sidebar's upload box or a shared link's
-        upload_flow.start()
-    outcome = upload_flow.pending_outcome() or compute.compute(inputs)  # no result while a new upload is read
+    outcome = compute.compute(inputs)  # a new upload was read before this run drew anything (upload_flow)
     run_state.store_outcome(outcome)
-    if not outcome.pending_uploads:
-        state.sync_url(inputs, outcome.url_uploads)
+    state.sync_url(inputs, outcome.url_uploads)
 
 
 def no_result_this_run(inputs: state.Inputs, *, write_url: bool = True) -> None:

@@ -29,7 +29,6 @@ class RunOutcome:
     missing_uploads: tuple[LinkUpload, ...] = ()  # uploads the opening link names that this session lacks
     unmatched_link_files: tuple[str, ...] = ()  # files given for the link whose contents are not the link's
     url_uploads: tuple[LinkUpload, ...] = ()  # the uploads the share link names
-    pending_uploads: tuple[str, ...] = ()  # new uploads being read: no result is shown meanwhile
 
 
 def store_outcome(outcome: RunOutcome) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import hashlib
 
+import streamlit as st
+
 from app_ui import upload_flow
 from tests.support.apptest_support import all_text, messages, new_app, no_problems, result_of
 
@@ -69,7 +71,7 @@ def test_a_different_file_is_said_not_to_be_the_links():
 
 
 def test_while_a_new_upload_is_read_no_stale_result_or_error_is_shown(monkeypatch):
-    monkeypatch.setattr(upload_flow, "advance", lambda inputs: None)  # stop in the reading run
+    monkeypatch.setattr(upload_flow, "read", lambda inputs: st.stop())  # stop in the reading run, before reading
     at = new_app(docs="", q="Why do otters hold hands?").run()
     assert any("No document selected" in error for error in messages(at, "error"))
     _upload(at, "otter notes.txt", NOTES)
