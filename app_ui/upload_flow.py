@@ -29,11 +29,13 @@ from .state import Inputs
 
 # Streamlit marks an element container left from the previous run data-stale="true" until this
 # run draws that position again. In the main area, while a file is read, those are hidden, and so
-# is any block (a bordered container, an expander, a form) with nothing fresh left in it.
+# is any block (a bordered container, an expander, a form) with nothing fresh left in it. The
+# sidebar, not drawn either, stays as it was instead of fading: its controls still work.
 HIDE_STALE_CSS = """<style>
 [data-testid="stMain"] [data-stale="true"],
 [data-testid="stMain"] [data-testid]:has([data-stale="true"]):not(:has([data-stale="false"]))
   { display: none !important; }
+[data-testid="stSidebar"] [data-stale="true"] { opacity: 1 !important; transition: none !important; }
 </style>"""
 
 

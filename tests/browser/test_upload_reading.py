@@ -47,6 +47,14 @@ def test_no_stale_result_while_an_upload_is_read_and_the_chart_frame_is_kept(pag
     assert not headline.is_visible()  # the old document's numbers are gone, not faded
     assert not frame.is_visible()  # and its chart
     assert page.locator("[data-testid='stMain'] [data-testid='stAlert']").count() == 1  # only the note
+    page.wait_for_timeout(1500)  # Streamlit fades what a run has not drawn after a moment
+    stale, faded = page.evaluate(
+        "() => { const s = [...document.querySelectorAll(\"[data-testid='stSidebar'] [data-stale='true']\")]"
+        ".filter(e => e.offsetParent);"
+        " return [s.length, s.filter(e => Number(getComputedStyle(e).opacity) < 1).length]; }"
+    )
+    assert page.get_by_text("Reading harbour_log.txt").is_visible() and stale > 0  # still reading, sidebar not redrawn
+    assert faded == 0  # yet its controls look as they are: they still work
     screenshot(page, "upload_reading")
 
     page.wait_for_function(
