@@ -10,6 +10,7 @@ Waits are bounded and generous; nothing here measures time.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import os
 import signal
@@ -220,12 +221,18 @@ def test_a_killed_app_server_leaves_no_process_and_its_users_files_go_at_the_nex
         "HF_HUB_OFFLINE": "1",
     }
 
-    async def open_session(url: str) -> None:
+    async def session_opened(url: str) -> None:
         session = StreamlitSession(url)
         try:
             assert (await session.open()).exceptions == 0
         finally:
             await session.close()
+
+    def open_session(url: str) -> None:
+        # In a thread of its own: Playwright's sync API, used by the browser tests of the same
+        # pytest process, leaves an event loop running in this one.
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, session_opened(url)).result()
 
     def server_folder(pid: int) -> Path | None:
         return next(iter(root.glob(f"{session_folders.SERVER_PREFIX}{pid}-*")), None)
@@ -234,7 +241,7 @@ def test_a_killed_app_server_leaves_no_process_and_its_users_files_go_at_the_nex
     url = f"http://127.0.0.1:{port}"
     command = streamlit_command(port, ROOT / "app.py")
     with running_server(command, url=url, cwd=ROOT, env=env, log=tmp_path / "killed.log") as killed:
-        asyncio.run(open_session(url))
+        open_session(url)
         assert _wait_for(lambda: any(b"spawn_main" in _command(pid) for pid in _descendants(killed.pid)))
         left = _descendants(killed.pid)  # its workers and multiprocessing's resource tracker
         folder = server_folder(killed.pid)
@@ -251,7 +258,7 @@ def test_a_killed_app_server_leaves_no_process_and_its_users_files_go_at_the_nex
     url = f"http://127.0.0.1:{port}"
     command = streamlit_command(port, ROOT / "app.py")
     with running_server(command, url=url, cwd=ROOT, env=env, log=tmp_path / "next.log") as following:
-        asyncio.run(open_session(url))
+        open_session(url)
         assert server_folder(following.pid) is not None
         assert not folder.exists()
 
