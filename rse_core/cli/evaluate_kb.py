@@ -60,6 +60,12 @@ def add_kb_options(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="a base whose titles start with file names (built once beside the others; see rse-kb build)",
     )
+    group.add_argument(
+        "--within-own-document",
+        action="store_true",
+        help="search each question within its own document only (FinanceBench's single store: "
+        "the filing is given, as a metadata filter would give it)",
+    )
 
 
 def _kb_params(args: argparse.Namespace) -> KBQueryParams:
@@ -113,7 +119,12 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
         def searched(done: int, count: int) -> None:
             print(f"\rsearching {done}/{count} questions", end="", file=sys.stderr, flush=True)
 
-        cases = prepare_cases(kb, items, kb_params, searched)
+        cases = prepare_cases(kb, items, kb_params, searched, args.within_own_document)
+        selection = (
+            "each within its own document"
+            if args.within_own_document
+            else f"{kb_params.documents_selected} documents selected"
+        )
         print(file=sys.stderr)
         evaluation = evaluate_kb(kb, cases, params, kb_params)
         say(
@@ -121,7 +132,7 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
             f"({kb.catalog.chunk_total:,} chunks; embedder {kb.catalog.embedder.describe()}"
             f"{'; titles start with file names' if kb.catalog.name_in_title else ''}); "
             f"first stage {kb_params.first_stage.value}, "
-            f"top {kb_params.top_n}, {kb_params.documents_selected} documents selected, ranks "
+            f"top {kb_params.top_n}, {selection}, ranks "
             f"{'across documents' if kb_params.rank_across_documents else 'within documents'}; "
             f"values calibrated by {_calibrations(cases)}; {gold_note}\n"
         )

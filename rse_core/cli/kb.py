@@ -6,6 +6,7 @@
     rse-kb query KB_DIR --batch QUERIES.txt --json    # one query a line, one JSON line each
     rse-kb query KB_DIR -q QUERY --rerank cohere:rerank-v3.5   # values from a reranker (second stage)
     rse-kb query KB_DIR -q QUERY --calibration builtin   # the built-in (MiniLM) constants, not the base's fit
+    rse-kb query KB_DIR -q QUERY --within 3M_2018_10K.pdf   # only these documents (repeatable)
     rse-kb calibrate KB_DIR --golden samples-kb [GOLDEN.json ...] [--json]   # fit the dense calibration
     rse-kb info KB_DIR [--json]
     rse-kb remove KB_DIR DOCUMENT...                  # by content hash or file name
@@ -145,6 +146,13 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
         default=CalibrationChoice.FITTED.value,
         choices=[c.value for c in CalibrationChoice],
         help="dense map's constants: the base's fit for its embedder if any (default), or the built-in ones",
+    )
+    query_cmd.add_argument(
+        "--within",
+        action="append",
+        metavar="DOCUMENT",
+        help="search only this document (a file name or hash as 'info' lists it; repeat for several), "
+        "as a metadata filter narrows a query to documents you know are the right ones",
     )
     query_cmd.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     add_embedder_options(query_cmd, "default: the one the base was built with (another is refused)")
@@ -327,12 +335,14 @@ def _query(args: argparse.Namespace) -> int:
         groups = [args.query]
     for queries in groups:
         normalize_queries(queries)  # refuse an empty query before loading the model
+    for key in args.within or ():
+        kb.find(key)  # and a document the base does not hold
     if kb_params.first_stage is not FirstStage.BM25:
         preload = getattr(kb.embedder, "preload_query", None) or getattr(kb.embedder, "preload", None)
         if preload is not None:
             preload()  # once for the whole batch
     for queries in groups:
-        result = query_kb(kb, queries, params, kb_params, reranker, args.calibration)
+        result = query_kb(kb, queries, params, kb_params, reranker, args.calibration, args.within)
         write_stdout((json.dumps(result.to_dict(), ensure_ascii=False) if args.json else render_text(result)) + "\n")
     return 0
 

@@ -226,11 +226,15 @@ def prepare_cases(
     items: Sequence[tuple[str, str, str, str, tuple[GoldItem, ...]]],
     kb_params: KBQueryParams,
     progress: Callable[[int, int], None] | None = None,
+    within_own_document: bool = False,
 ) -> list[KBCase]:
-    """Run the first stage for every (id, question, kind, doc_id, gold) item."""
+    """Run the first stage for every (id, question, kind, doc_id, gold) item; with
+    ``within_own_document``, within the item's own document only (FinanceBench's "single store":
+    the filing a question is about is given, as a metadata filter would give it)."""
     cases = []
     for number, (case_id, question, kind, doc_id, gold) in enumerate(items):
-        first = search_first_stage(kb, question, kb_params)
+        within = (doc_id,) if within_own_document else None
+        first = search_first_stage(kb, question, kb_params, within=within)
         cases.append(KBCase(case_id, question, kind, doc_id, gold, first, HitSpace.of(kb, first.hits[0])))
         if progress:
             progress(number + 1, len(items))

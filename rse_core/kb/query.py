@@ -181,14 +181,33 @@ def search_first_stage(
     kb_params: KBQueryParams | None = None,
     reranker: Reranker | None = None,
     calibration: str | CalibrationChoice = CalibrationChoice.FITTED,
+    within: Sequence[str] | None = None,
 ) -> FirstStageResult:
     """Run the first stage (and the search within the selected documents) for the queries; with
     a ``reranker``, rerank the first stage's best ``kb_params.rerank_candidates`` hits across the
     base instead and select the documents from the reranked order (the second stage), the values
     then starting from the reranker's relevance. ``calibration``:
-    ``fitted`` (the base's fit for its embedder if any) or ``builtin`` (:class:`CalibrationChoice`)."""
+    ``fitted`` (the base's fit for its embedder if any) or ``builtin`` (:class:`CalibrationChoice`).
+
+    ``within``: search only these documents (file names or hashes, as :meth:`KnowledgeBase.find`
+    takes them), the way dsRAG's metadata filter narrows a query to documents the caller already
+    knows are the right ones (a filing's company and year); the dense map is then anchored on the
+    best hit among them.
+
+    Raises:
+        KnowledgeBaseError: a name in ``within`` matches no document, or several.
+    """
     kb_params = kb_params or KBQueryParams()
     queries, notes = normalize_queries(query_or_queries)
+    allowed = kb.documents.keys()
+    if within is not None:
+        within = (within,) if isinstance(within, str) else within
+        entries = list(dict.fromkeys(kb.find(key).doc_id for key in within))
+        if not entries:
+            raise ParameterError("Give at least one document to search within, or none to search the whole base.")
+        allowed = set(entries)
+        names = ", ".join(kb.documents[doc_id].name for doc_id in entries)
+        notes += (f"Searched within {len(entries)} document(s) only: {names}.",)
     choice = CalibrationChoice.parse(calibration)
     if kb_params.first_stage is FirstStage.BM25:
         chosen, source = None, BM25_SOURCE
@@ -199,9 +218,9 @@ def search_first_stage(
     timings: dict[str, float] = {}
     clock = time.perf_counter()
     embedder = kb.embedder if kb_params.first_stage is not FirstStage.BM25 else None
-    committed = kb.documents.keys()
+    only = None if within is None else sorted(allowed)
     probes = [QueryProbe.make(query, kb_params.first_stage, embedder, kb_params.fusion_weight) for query in queries]
-    searched = [scored_search(kb.store, probe, kb_params.top_n, committed, **constants) for probe in probes]
+    searched = [scored_search(kb.store, probe, kb_params.top_n, allowed, only, **constants) for probe in probes]
     hits = [query_hits for query_hits, _ in searched]
     anchors = tuple(anchor for _, anchor in searched)
     timings["first_stage"] = time.perf_counter() - clock
@@ -223,8 +242,8 @@ def search_first_stage(
             valued = []
             for probe, query_hits, anchor in zip(probes, hits, anchors, strict=True):
                 limit = kb_params.selected_top_n
-                within, _ = scored_search(kb.store, probe, limit, committed, selected, anchor, **constants)
-                valued.append(_union(query_hits, within))
+                inside, _ = scored_search(kb.store, probe, limit, allowed, selected, anchor, **constants)
+                valued.append(_union(query_hits, inside))
         timings["selected_search"] = time.perf_counter() - clock
     return FirstStageResult(
         queries,
@@ -247,14 +266,15 @@ def query_kb(
     kb_params: KBQueryParams | None = None,
     reranker: Reranker | None = None,
     calibration: str | CalibrationChoice = CalibrationChoice.FITTED,
+    within: Sequence[str] | None = None,
 ) -> KBResult:
     """Run RSE for one query (or several together) over the whole knowledge base, its values
     from the first stage or, given a ``reranker`` (:func:`rse_core.kb.rerank.reranker_from_name`),
-    from the reranker's relevance of the first stage's candidates; ``calibration`` as
-    :func:`search_first_stage`'s."""
+    from the reranker's relevance of the first stage's candidates; ``calibration`` and ``within``
+    (only these documents) as :func:`search_first_stage`'s."""
     params = params or RSEParams()
     _check_chunking(kb, params)
-    first = search_first_stage(kb, query_or_queries, kb_params, reranker, calibration)
+    first = search_first_stage(kb, query_or_queries, kb_params, reranker, calibration, within)
     return rse_from_first_stage(kb, first, params)
 
 

@@ -155,6 +155,28 @@ def test_the_tuner_reads_every_minimum_off_one_search(small_folder, small_kb, tm
 
 
 @needs_financebench
+def test_within_its_own_filing_a_question_is_searched_and_answered_from_that_filing_alone(
+    small_folder, small_kb, tmp_path
+):
+    from rse_core.evaluation.kb_eval import evaluate_kb, prepare_cases
+    from rse_core.params import RSEParams
+
+    questions = fb.read_questions(small_folder)
+    items = fb.case_items(questions, fb.locate_gold(questions, small_folder, cache=tmp_path / "gold.json"))
+    kb_params = KBQueryParams()
+    shared = prepare_cases(small_kb, items, kb_params)
+    assert any(len({hit.doc_id for hit in case.first.hits[0]}) > 1 for case in shared)
+    single = prepare_cases(small_kb, items, kb_params, within_own_document=True)
+    evaluation = evaluate_kb(small_kb, single, RSEParams(), kb_params)
+    for case, rse in zip(single, evaluation.scores["rse"], strict=True):
+        assert case.first.selected == (case.doc_id,)
+        assert {hit.doc_id for hit in case.first.hits[0]} == {case.doc_id}
+        assert {doc_id for doc_id, _, _ in rse_pieces(small_kb, case, RSEParams())} <= {case.doc_id}
+        assert {doc_id for doc_id, _, _ in top_k_pieces(case, k=10)} == {case.doc_id}
+        assert rse.first_in_document or rse.characters == 0
+
+
+@needs_financebench
 def test_the_command_line_builds_the_base_once_and_reports_every_type(small_folder, tmp_path, monkeypatch, capsys):
     from rse_core.cli.evaluate import main
 
@@ -175,6 +197,9 @@ def test_the_command_line_builds_the_base_once_and_reports_every_type(small_fold
     mtime = (tmp_path / "kb" / "kb.json").stat().st_mtime_ns
     assert main(["financebench-kb", "--kb", str(tmp_path / "kb")]) == 0
     assert (tmp_path / "kb" / "kb.json").stat().st_mtime_ns == mtime
+    capsys.readouterr()
+    assert main(["financebench-kb", "--kb", str(tmp_path / "kb"), "--within-own-document"]) == 0
+    assert "top 200, each within its own document, ranks across documents" in capsys.readouterr().out
 
 
 def test_financebench_kb_runs_alone(capsys):

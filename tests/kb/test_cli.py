@@ -226,3 +226,23 @@ def test_a_query_names_its_documents_and_says_why_nothing_came_back(documents, t
     assert main([*query, "--minimum-value", "50"]) == 0
     text = capsys.readouterr().out
     assert "Selected documents: " in text and "No segment reached the minimum segment value 50" in text
+
+
+def test_a_query_within_a_document_answers_from_it_alone_and_an_unknown_one_is_one_line(
+    documents, tmp_path, monkeypatch, capsys
+):
+    as_default_embedder(monkeypatch)
+    kb_dir = tmp_path / "kb"
+    assert main(["build", str(kb_dir), str(documents), "--quiet"]) == 0
+    capsys.readouterr()
+    query = ["query", str(kb_dir), "-q", "Which Grundfos model moves the coolant?", "--json"]
+    assert main([*query, "--within", "leave.txt"]) == 0  # the wrong document, on purpose: only it is searched
+    within = json.loads(capsys.readouterr().out)
+    assert within["selected_documents"] == ["leave.txt"]
+    assert {hit["document"] for hit in within["top_k"]} == {"leave.txt"}
+    assert {segment["document"] for segment in within["segments"]} <= {"leave.txt"}
+    assert "Searched within 1 document(s) only: leave.txt." in within["notes"]
+    assert main([*query, "--within", "minutes.pdf"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert captured.err.startswith("error: No document 'minutes.pdf' in ")

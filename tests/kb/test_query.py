@@ -244,3 +244,28 @@ def test_ranks_are_taken_across_the_selected_documents_as_dsrag_does(flaw_kb):
 def test_the_rank_switch_is_validated():
     with pytest.raises(ParameterError, match="rank_across_documents must be true or false"):
         KBQueryParams(rank_across_documents="yes")
+
+
+def test_a_query_within_named_documents_searches_and_returns_only_them(sample_kb):
+    names = sorted(entry.name for entry in sample_kb.documents.values())
+    question = "How long is the probation period?"
+    whole = query_kb(sample_kb, question)
+    assert len({hit.document for hit in whole.top_k}) > 1  # the whole base: hits in several documents
+    for name in names:
+        result = query_kb(sample_kb, question, within=[name])
+        assert result.selected_names == (name,)
+        assert {segment.document for segment in result.segments} <= {name}
+        assert {hit.document for hit in result.top_k} == {name}
+        assert any(f"Searched within 1 document(s) only: {name}." == note for note in result.notes)
+    pair = query_kb(sample_kb, question, within=names[:2], kb_params=KBQueryParams(first_stage="bm25"))
+    assert set(pair.selected_names) <= set(names[:2])
+    assert {hit.document for hit in pair.top_k} <= set(names[:2])
+
+
+def test_a_document_to_search_within_must_be_in_the_base(sample_kb):
+    from rse_core.kb import KnowledgeBaseError
+
+    with pytest.raises(KnowledgeBaseError, match=r"No document 'annual_report_2019\.pdf'"):
+        query_kb(sample_kb, "What was the revenue?", within=["annual_report_2019.pdf"])
+    with pytest.raises(ParameterError, match="Give at least one document"):
+        query_kb(sample_kb, "What was the revenue?", within=[])
