@@ -363,17 +363,21 @@ def answer(
     params: RSEParams,
     kb_params: KBQueryParams,
     reranker: Reranker | None = None,
+    within: Sequence[str] = (),
 ) -> KBAnswer:
-    """RSE over ``base`` for the queries: the first stage (and its rerank) from this session's
-    cache when the same base, queries, first-stage settings and reranker were asked before."""
+    """RSE over ``base`` for the queries (over the documents ``within`` only, hashes, when any are
+    given): the first stage (and its rerank) from this session's cache when the same base,
+    queries, documents, first-stage settings and reranker were asked before."""
     cache = _first_stage_cache()
     rerank_key = None if reranker is None else (reranker.name, reranker.scorer.model)
-    cache_key = (base.key, tuple(queries), kb_params.search_key, rerank_key)  # the rank switch reuses the search
+    # The rank switch reuses the search; the documents searched within do not.
+    cache_key = (base.key, tuple(queries), kb_params.search_key, rerank_key, tuple(within))
     first = cache.get(cache_key)
     cached = first is not None
     with base.lock:
         if first is None:
-            first = cache[cache_key] = search_first_stage(base.kb, list(queries), kb_params, reranker)
+            only = list(within) or None
+            first = cache[cache_key] = search_first_stage(base.kb, list(queries), kb_params, reranker, within=only)
         first = first.reused_with(kb_params)
         clock = time.perf_counter()
         result = rse_from_first_stage(base.kb, first, params)

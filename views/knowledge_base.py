@@ -68,7 +68,7 @@ def render() -> None:
         base = _choose_base(row)
         if base is None:
             return
-        _render_ask(row)
+        _render_ask(row, base)
         queries = kb_state.read_queries()
         if not queries:
             st.info("Type a question to ask the knowledge base.", icon=":material/edit:")
@@ -77,7 +77,7 @@ def render() -> None:
         kb_params = kb_state.read_kb_params()
         try:
             reranker = kbs.reranker_for(st.session_state.get(kbs.RERANK_KEY, kbs.NO_RERANK))
-            answer = kbs.answer(base, queries, params, kb_params, reranker)
+            answer = kbs.answer(base, queries, params, kb_params, reranker, kb_state.read_within())
         except RSEError as error:
             st.error(md(kbs.public_message(base, error), 400), icon=":material/error:")
             return
@@ -165,7 +165,7 @@ def _render_info(base: kbs.OpenBase) -> None:
 # ------------------------------------------------------------------------------ the question and knobs
 
 
-def _render_ask(row: AskRow) -> None:
+def _render_ask(row: AskRow, base: kbs.OpenBase) -> None:
     row.question.text_input("Question", key=K.QUERY, max_chars=2000)
     row.second_question.text_input(
         "Second question",
@@ -174,12 +174,23 @@ def _render_ask(row: AskRow) -> None:
         help="Optional: asked alongside the first; each segment then says which question it answers.",
     )
     with row.knobs.popover("First stage", help="A new search when these change."):
-        _render_first_stage()
+        _render_first_stage(base)
     with row.knobs.popover("RSE", help="Recomputed from the cached first stage."):
         _render_rse()
 
 
-def _render_first_stage() -> None:
+def _render_first_stage(base: kbs.OpenBase) -> None:
+    documents = base.kb.documents
+    kb_state.keep_within(documents)
+    st.multiselect(
+        "Search within",
+        sorted(documents, key=lambda doc_id: base.shown(documents[doc_id].name)),
+        format_func=lambda doc_id: base.shown(documents[doc_id].name) if doc_id in documents else doc_id,
+        key=K.WITHIN,
+        placeholder="the whole base",
+        help="Only these documents are searched, selected and listed in top-k, as a metadata filter narrows a "
+        "query to documents you know hold the answer (a filing's company and year). Empty: the whole base.",
+    )
     stage = st.selectbox(
         "First stage",
         [stage.value for stage in FirstStage],
@@ -254,9 +265,15 @@ def _render_answer(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) 
     with st.container(key=K.BODY):
         left, right = st.columns([3, 2], gap="medium")
         with left:
+            within = answer.first.within
+            searched = (
+                f" · searched within {components.plural(len(within), 'document')} of {len(base.kb.documents)}"
+                if within
+                else ""
+            )
             st.caption(
                 f"Values from the {md(result.values_from, 160)} · "
-                f"the base was built with {md(kbs.built_with(base), 120)}"
+                f"the base was built with {md(kbs.built_with(base), 120)}{searched}"
             )
             _render_selected(base, answer, params)
         with right:

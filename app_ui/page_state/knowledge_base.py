@@ -8,7 +8,7 @@ its page is left, so the values are copied aside after each run and put back on 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Final
 
 import streamlit as st
@@ -38,6 +38,7 @@ class Keys:
     FIRST_STAGE: Final = "kb_first_stage"
     RANK_ACROSS: Final = "kb_rank_across_documents"
     RERANK: Final = "kb_rerank"
+    WITHIN: Final = "kb_within"  # the hashes of the only documents searched; empty: the whole base
     PRESET: Final = "kb_preset"
     BODY: Final = "kb_body"
     SESSION_BASE: Final = "_kb_session_base"  # this session's base built from uploads (app_ui.knowledge_bases)
@@ -105,6 +106,7 @@ WIDGET_KEYS = (
     Keys.FIRST_STAGE,
     Keys.RANK_ACROSS,
     Keys.RERANK,
+    Keys.WITHIN,
     Keys.PRESET,
     *(Keys.param(name) for name in Keys.PARAM_FIELDS),
     *(Keys.param(spec.field) for spec in KB_SLIDERS),
@@ -123,6 +125,7 @@ def _defaults() -> dict[str, object]:
         Keys.FIRST_STAGE: kb_defaults.first_stage.value,
         Keys.RANK_ACROSS: kb_defaults.rank_across_documents,
         Keys.RERANK: NO_RERANK,
+        Keys.WITHIN: [],
         Keys.PRESET: state.matching_preset(sidebar),
     }
     values.update({Keys.param(name): getattr(sidebar, name) for name in Keys.PARAM_FIELDS})
@@ -218,6 +221,19 @@ def apply_tuned(params: RSEParams, documents_selected: int) -> None:
     for key in values:  # a value the page's widgets still hold would win over the saved one
         if key in WIDGET_KEYS:
             st.session_state.pop(key, None)
+
+
+def keep_within(documents: Collection[str]) -> tuple[str, ...]:
+    """The documents to search within that the chosen base holds (another base was chosen since,
+    or one was removed): the rest are dropped from the widget's value before it is drawn."""
+    kept = [doc_id for doc_id in st.session_state.get(Keys.WITHIN) or () if doc_id in documents]
+    st.session_state[Keys.WITHIN] = kept
+    return tuple(kept)
+
+
+def read_within() -> tuple[str, ...]:
+    """The documents to search within, as the page's list holds them (after :func:`keep_within`)."""
+    return tuple(st.session_state.get(Keys.WITHIN) or ())
 
 
 def read_queries() -> tuple[str, ...]:

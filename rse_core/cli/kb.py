@@ -452,6 +452,8 @@ def render_text(result: KBResult) -> str:
     lines.append(f"{len(result.segments)} segment(s), {result.characters:,} characters.")
     lines.append(f"Values from: {one_line(result.values_from)}")
     lines.append(f"Calibration: {one_line(result.calibration)}")
+    if result.searched_within:
+        lines.append(f"Searched within: {one_line(', '.join(result.searched_within))}")
     if result.selected_names:
         lines.append(f"Selected documents: {one_line(', '.join(result.selected_names))}")
     if result.empty_reason:

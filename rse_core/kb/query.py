@@ -92,6 +92,8 @@ class KBResult:
     ``rerank cohere:rerank-v3.5 over 60 first-stage candidates`` (see :attr:`FirstStageResult.values_from`)."""
     calibration: str = ""
     """Which calibration scored the first stage (see :attr:`FirstStageResult.calibration`)."""
+    searched_within: tuple[str, ...] = ()
+    """The file names of the only documents searched (``within``); empty: the whole base."""
 
     @property
     def characters(self) -> int:
@@ -110,6 +112,7 @@ class KBResult:
             "top_k": [hit.to_dict() for hit in self.top_k],
             "selected_documents": list(self.selected_names),
             "selected_doc_ids": list(self.selected_documents),
+            "searched_within": list(self.searched_within),
             "stop_reason": None if self.stop_reason is None else self.stop_reason.value,
             "empty_reason": self.empty_reason,
             "timings_ms": {name: round(seconds * 1000, 2) for name, seconds in self.timings.items()},
@@ -141,6 +144,9 @@ class FirstStageResult:
     """Which constants the first stage's dense map used, in words: ``calibrated for minilm on 36
     queries of samples-kb (spread 0.2, ceiling 0.45)`` or ``built-in (fitted on MiniLM)`` (with why a
     base's fit was set aside); BM25's fixed map for ``bm25``."""
+    within: tuple[str, ...] = ()
+    """The hashes of the only documents searched (:func:`search_first_stage`'s ``within``); empty:
+    the whole base."""
 
     @property
     def values_from(self) -> str:
@@ -200,14 +206,13 @@ def search_first_stage(
     kb_params = kb_params or KBQueryParams()
     queries, notes = normalize_queries(query_or_queries)
     allowed = kb.documents.keys()
+    only: list[str] | None = None
     if within is not None:
         within = (within,) if isinstance(within, str) else within
-        entries = list(dict.fromkeys(kb.find(key).doc_id for key in within))
-        if not entries:
+        only = list(dict.fromkeys(kb.find(key).doc_id for key in within))
+        if not only:
             raise ParameterError("Give at least one document to search within, or none to search the whole base.")
-        allowed = set(entries)
-        names = ", ".join(kb.documents[doc_id].name for doc_id in entries)
-        notes += (f"Searched within {len(entries)} document(s) only: {names}.",)
+        allowed = set(only)
     choice = CalibrationChoice.parse(calibration)
     if kb_params.first_stage is FirstStage.BM25:
         chosen, source = None, BM25_SOURCE
@@ -218,7 +223,6 @@ def search_first_stage(
     timings: dict[str, float] = {}
     clock = time.perf_counter()
     embedder = kb.embedder if kb_params.first_stage is not FirstStage.BM25 else None
-    only = None if within is None else sorted(allowed)
     probes = [QueryProbe.make(query, kb_params.first_stage, embedder, kb_params.fusion_weight) for query in queries]
     searched = [scored_search(kb.store, probe, kb_params.top_n, allowed, only, **constants) for probe in probes]
     hits = [query_hits for query_hits, _ in searched]
@@ -256,6 +260,7 @@ def search_first_stage(
         calibration=source,
         reranker=None if reranker is None else reranker.name,
         reranked=count,
+        within=tuple(only or ()),
     )
 
 
@@ -355,6 +360,7 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
         empty,
         first.values_from,
         first.calibration,
+        tuple(kb.documents[doc_id].name if doc_id in kb.documents else doc_id for doc_id in first.within),
     )
 
 

@@ -36,7 +36,9 @@ def searches(monkeypatch):
     """Every first-stage search the evaluation runs, by question."""
     calls: list[str] = []
     original = kb_eval.search_first_stage
-    monkeypatch.setattr(kb_eval, "search_first_stage", lambda kb, q, p: calls.append(q) or original(kb, q, p))
+    monkeypatch.setattr(
+        kb_eval, "search_first_stage", lambda kb, q, p, **kw: calls.append(q) or original(kb, q, p, **kw)
+    )
     return calls
 
 

@@ -110,6 +110,33 @@ def test_ranking_within_documents_is_a_switch_that_reuses_the_search(monkeypatch
     assert first.kb_params.rank_across_documents is True  # the cached search is shared by both
 
 
+def test_search_within_one_document_answers_from_it_alone_and_a_switch_of_base_clears_it(tmp_path, monkeypatch):
+    at = _page()
+    within = at.multiselect(key=K.WITHIN)
+    assert within.value == [] and within.placeholder == "the whole base"
+    kb = kbs.open_bundled().kb
+    [whole] = _cached_first_stages(at)
+    assert len({hit.doc_id for hit in whole.hits[0]}) > 1 and whole.within == ()
+    other = next(doc_id for doc_id in kb.documents if doc_id not in whole.selected)  # one the base-wide search left
+    within.set_value([other]).run()
+    no_problems(at)
+    first = next(first for first in _cached_first_stages(at) if first.within)
+    assert first.within == (other,) and first.selected == (other,)
+    assert {hit.doc_id for hit in first.hits[0]} == {other}
+    assert "searched within 1 document of 3" in all_text(at)
+    assert set(at.dataframe[0].value["Document"]) == {kb.documents[other].name}
+    # Another base: the choice names a document it does not hold, so it is dropped before the list is drawn.
+    folder = tmp_path / "team_docs"
+    build(folder, [path for path in SAMPLES if path.name != kb.documents[other].name][:1], embedder=HashingEmbedder())
+    monkeypatch.setenv(kbs.KB_DIRS_ENV, str(folder))
+    at.run()  # the list of bases now offers the folder
+    at.selectbox(key=K.FIRST_STAGE).set_value("bm25")
+    at.selectbox(key=K.SOURCE).set_value("folder:team_docs").run()
+    no_problems(at)
+    assert at.multiselect(key=K.WITHIN).value == []
+    assert "searched within" not in all_text(at)
+
+
 def test_operator_folders_are_offered_by_name_only(tmp_path, monkeypatch):
     folder = tmp_path / "hidden_server_path" / "team_docs"
     build(folder, SAMPLES[:1], embedder=HashingEmbedder())

@@ -241,7 +241,9 @@ def test_a_query_within_a_document_answers_from_it_alone_and_an_unknown_one_is_o
     assert within["selected_documents"] == ["leave.txt"]
     assert {hit["document"] for hit in within["top_k"]} == {"leave.txt"}
     assert {segment["document"] for segment in within["segments"]} <= {"leave.txt"}
-    assert "Searched within 1 document(s) only: leave.txt." in within["notes"]
+    assert within["searched_within"] == ["leave.txt"]
+    assert main([*query[:-1], "--within", "leave.txt"]) == 0
+    assert "Searched within: leave.txt" in capsys.readouterr().out
     assert main([*query, "--within", "minutes.pdf"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1

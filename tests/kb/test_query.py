@@ -256,7 +256,8 @@ def test_a_query_within_named_documents_searches_and_returns_only_them(sample_kb
         assert result.selected_names == (name,)
         assert {segment.document for segment in result.segments} <= {name}
         assert {hit.document for hit in result.top_k} == {name}
-        assert any(f"Searched within 1 document(s) only: {name}." == note for note in result.notes)
+        assert result.searched_within == (name,) and result.to_dict()["searched_within"] == [name]
+    assert whole.searched_within == ()
     pair = query_kb(sample_kb, question, within=names[:2], kb_params=KBQueryParams(first_stage="bm25"))
     assert set(pair.selected_names) <= set(names[:2])
     assert {hit.document for hit in pair.top_k} <= set(names[:2])
