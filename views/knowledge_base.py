@@ -372,8 +372,9 @@ def _segment_html(segment: ExtractedSegment, name: str, queries: int) -> str:
 def _render_top_k(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
     top_k = answer.result.top_k
     st.subheader("Top-k beside")
+    where = "the documents searched within" if answer.first.within else "the whole base"
     st.caption(
-        f"The first stage's best chunks over the whole base, best first ({len(top_k)} listed, as many as hold "
+        f"The first stage's best chunks over {where}, best first ({len(top_k)} listed, as many as hold "
         "twice RSE's characters): what a top-k pipeline would send instead."
     )
     parts = []

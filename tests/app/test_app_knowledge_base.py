@@ -124,6 +124,7 @@ def test_search_within_one_document_answers_from_it_alone_and_a_switch_of_base_c
     assert first.within == (other,) and first.selected == (other,)
     assert {hit.doc_id for hit in first.hits[0]} == {other}
     assert "searched within 1 document of 3" in all_text(at)
+    assert "best chunks over the documents searched within" in all_text(at)
     assert set(at.dataframe[0].value["Document"]) == {kb.documents[other].name}
     # Another base: the choice names a document it does not hold, so it is dropped before the list is drawn.
     folder = tmp_path / "team_docs"
