@@ -185,7 +185,7 @@ def _render_first_stage(base: kbs.OpenBase) -> None:
     st.multiselect(
         "Search within",
         sorted(documents, key=lambda doc_id: base.shown(documents[doc_id].name)),
-        format_func=lambda doc_id: base.shown(documents[doc_id].name) if doc_id in documents else doc_id,
+        format_func=lambda doc_id: base.shown(documents[doc_id].name),
         key=K.WITHIN,
         placeholder="the whole base",
         help="Only these documents are searched, selected and listed in top-k, as a metadata filter narrows a "

@@ -223,12 +223,11 @@ def apply_tuned(params: RSEParams, documents_selected: int) -> None:
             st.session_state.pop(key, None)
 
 
-def keep_within(documents: Collection[str]) -> tuple[str, ...]:
-    """The documents to search within that the chosen base holds (another base was chosen since,
-    or one was removed): the rest are dropped from the widget's value before it is drawn."""
-    kept = [doc_id for doc_id in st.session_state.get(Keys.WITHIN) or () if doc_id in documents]
-    st.session_state[Keys.WITHIN] = kept
-    return tuple(kept)
+def keep_within(documents: Collection[str]) -> None:
+    """Keep in the list of documents to search within only those the chosen base holds (another
+    base was chosen since, or one was removed): call before the list is drawn."""
+    chosen = st.session_state.get(Keys.WITHIN) or ()
+    st.session_state[Keys.WITHIN] = [doc_id for doc_id in chosen if doc_id in documents]
 
 
 def read_within() -> tuple[str, ...]:

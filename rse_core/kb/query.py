@@ -331,7 +331,7 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
     timings = {**first.timings, **own_timings}
     segments: tuple[ExtractedSegment, ...] = ()
     stop_reason = None
-    names = tuple(kb.documents[doc_id].name if doc_id in kb.documents else doc_id for doc_id in first.selected)
+    names = _file_names(kb, first.selected)
     empty = "The first stage found no chunk for the query, so no document was selected."
     if joined.chunks:
         clock = time.perf_counter()
@@ -360,8 +360,13 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
         empty,
         first.values_from,
         first.calibration,
-        tuple(kb.documents[doc_id].name if doc_id in kb.documents else doc_id for doc_id in first.within),
+        _file_names(kb, first.within),
     )
+
+
+def _file_names(kb: KnowledgeBase, doc_ids: Sequence[str]) -> tuple[str, ...]:
+    """The documents' file names (a hash when the base no longer lists it)."""
+    return tuple(kb.documents[doc_id].name if doc_id in kb.documents else doc_id for doc_id in doc_ids)
 
 
 def document_hits(first: FirstStageResult) -> tuple[DocumentHits, ...]:
