@@ -1,7 +1,8 @@
 """The Knowledge base page in a real browser: open it, ask, move an RSE slider, look.
 
 Screenshots (tests/artifacts/): knowledge_base_viewport (1280x720, what a user first sees),
-knowledge_base_full (the whole page), knowledge_base_after_slider.
+knowledge_base_full (the whole page), knowledge_base_after_slider, knowledge_base_within(_popover)
+(a search narrowed to one document).
 """
 
 from __future__ import annotations
@@ -79,6 +80,28 @@ def test_ask_the_bundled_knowledge_base(page, app_url):
     page.wait_for_timeout(1500)
     assert "vacation days" in page.locator("[data-testid='stSidebar'] textarea[aria-label='Query']").input_value()
     page.screenshot(path=str(ARTIFACTS / "knowledge_base_open_in_explore.png"))
+
+
+def test_search_within_one_document(page, app_url):
+    """The First stage popover's Search within list narrows the answer to the chosen document."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{app_url}/knowledge-base", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Knowledge base").first.wait_for(timeout=TIMEOUT)
+    settle(page)
+    page.get_by_role("button", name="First stage", exact=True).click()
+    page.locator("[data-testid='stPopoverBody'] [data-testid='stMultiSelect'] input").click()
+    page.get_by_role("option", name="tech_report.pdf").click()
+    page.keyboard.press("Escape")
+    settle(page)
+    page.screenshot(path=str(ARTIFACTS / "knowledge_base_within_popover.png"))
+    page.mouse.click(640, 700)  # outside the popover: it closes
+    settle(page)
+    main = page.locator(MAIN).inner_text()
+    assert "searched within 1 document of 3" in main
+    assert "best chunks over the documents searched within" in main
+    assert metric_value(page, "Documents selected") == "1 of 1 hit"
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "knowledge_base_within.png"))
 
 
 def test_build_a_knowledge_base_from_uploads(page, app_url):
