@@ -66,6 +66,11 @@ def add_kb_options(parser: argparse.ArgumentParser) -> None:
         help="search each question within its own document only (FinanceBench's single store: "
         "the filing is given, as a metadata filter would give it)",
     )
+    group.add_argument(
+        "--named-documents",
+        action="store_true",
+        help="search each question within the documents its words name by file name (a company, a year), if any",
+    )
 
 
 def _kb_params(args: argparse.Namespace) -> KBQueryParams:
@@ -74,6 +79,8 @@ def _kb_params(args: argparse.Namespace) -> KBQueryParams:
         changes["documents_selected"] = args.documents_selected
     if args.rank_within_documents:
         changes["rank_across_documents"] = False
+    if args.named_documents:
+        changes["named_documents"] = True
     return KBQueryParams(**changes)
 
 
@@ -124,6 +131,7 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
             "each within its own document"
             if args.within_own_document
             else f"{kb_params.documents_selected} documents selected"
+            + (" among those the question names" if kb_params.named_documents else "")
         )
         print(file=sys.stderr)
         evaluation = evaluate_kb(kb, cases, params, kb_params)

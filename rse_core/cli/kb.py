@@ -154,6 +154,11 @@ def build_parser(specs: Iterable[ParamSpec] = PARAM_SPECS) -> argparse.ArgumentP
         help="search only this document (a file name or hash as 'info' lists it; repeat for several), "
         "as a metadata filter narrows a query to documents you know are the right ones",
     )
+    query_cmd.add_argument(
+        "--named-documents",
+        action="store_true",
+        help="search only the documents whose file names the query names (a company, a year), when it names any",
+    )
     query_cmd.add_argument("--preset", default=Preset.DEFAULT.value, choices=[p.value for p in Preset])
     add_embedder_options(query_cmd, "default: the one the base was built with (another is refused)")
     add_param_options(query_cmd, (spec for spec in specs if spec.knowledge_base))
@@ -323,6 +328,7 @@ def _query(args: argparse.Namespace) -> int:
         fusion_weight=args.fusion_weight,
         rank_across_documents=not args.rank_within_documents,
         rerank_candidates=args.rerank_candidates,
+        named_documents=args.named_documents,
     )
     params = preset(args.preset).with_changes(**param_changes(args))
     if args.rerank_base_url and not args.rerank:
@@ -454,6 +460,8 @@ def render_text(result: KBResult) -> str:
     lines.append(f"Calibration: {one_line(result.calibration)}")
     if result.searched_within:
         lines.append(f"Searched within: {one_line(', '.join(result.searched_within))}")
+    if result.named_documents:
+        lines.append(f"Named in the query: {one_line(', '.join(result.named_documents))}")
     if result.selected_names:
         lines.append(f"Selected documents: {one_line(', '.join(result.selected_names))}")
     if result.empty_reason:

@@ -122,10 +122,15 @@ def score_settings(
     ]
 
 
-def tune_kb(kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, budget: float) -> KBTuneResult:
-    """Grid search on one half (by company), the winner and the defaults scored on the other."""
+def tune_kb(
+    kb: KnowledgeBase, cases: Sequence[KBCase], params: RSEParams, budget: float, swap_halves: bool = False
+) -> KBTuneResult:
+    """Grid search on one half (by company), the winner and the defaults scored on the other;
+    ``swap_halves`` tunes on the other half (the second fold of a two-fold check)."""
     names = {doc_id: entry.name for doc_id, entry in kb.documents.items()}
     tune, held = split_by_company(cases, names)
+    if swap_halves:
+        tune, held = held, tune
     by_minimum = {
         (penalty, decay, max_length, documents): score_settings(
             kb,

@@ -51,6 +51,9 @@ class KBQueryParams:
             this-many hits per query across the base are reranked and the documents selected from the
             reranked order (dsRAG reranks its 200 first-stage results: 2 Cohere search units of 100
             documents a query); the rest count as irrelevant. No effect without a reranker.
+        named_documents: search only the documents whose file names the query shares the rarest
+            words with (:mod:`rse_core.kb.named`: a company, a year), when it shares any; the
+            whole base (or ``within``) otherwise.
     """
 
     first_stage: FirstStage = FirstStage.DENSE
@@ -61,6 +64,7 @@ class KBQueryParams:
     top_k_minimum: int = 50
     rank_across_documents: bool = True
     rerank_candidates: int = 200
+    named_documents: bool = False
 
     @property
     def search_key(self) -> tuple[object, ...]:
@@ -73,6 +77,7 @@ class KBQueryParams:
             self.selected_top_n,
             self.fusion_weight,
             self.rerank_candidates,
+            self.named_documents,
         )
 
     def __post_init__(self) -> None:
@@ -90,8 +95,9 @@ class KBQueryParams:
                 problems.append(f"{name} must be a whole number of at least {low} (got {value!r})")
             else:
                 object.__setattr__(self, name, int(value))
-        if not isinstance(self.rank_across_documents, bool):
-            problems.append(f"rank_across_documents must be true or false (got {self.rank_across_documents!r})")
+        for name in ("rank_across_documents", "named_documents"):
+            if not isinstance(getattr(self, name), bool):
+                problems.append(f"{name} must be true or false (got {getattr(self, name)!r})")
         weight = self.fusion_weight
         if (
             isinstance(weight, bool)

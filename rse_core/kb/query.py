@@ -41,6 +41,7 @@ from rse_core.errors import ParameterError, RSEError
 from rse_core.kb.base import KnowledgeBase
 from rse_core.kb.calibration import BM25_SOURCE, CalibrationChoice, choose_calibration, read_fit
 from rse_core.kb.first_stage import QueryProbe, ScoredHit, hit_rank, scored_search
+from rse_core.kb.named import named_documents
 from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.kb.rerank import Reranker, rerank_hits
 from rse_core.params import RSEParams
@@ -94,6 +95,9 @@ class KBResult:
     """Which calibration scored the first stage (see :attr:`FirstStageResult.calibration`)."""
     searched_within: tuple[str, ...] = ()
     """The file names of the only documents searched (``within``); empty: the whole base."""
+    named_documents: tuple[str, ...] = ()
+    """The file names of the documents the query named, when it was searched within them alone
+    (:attr:`KBQueryParams.named_documents`); empty: it named none, or names were not looked for."""
 
     @property
     def characters(self) -> int:
@@ -113,6 +117,7 @@ class KBResult:
             "selected_documents": list(self.selected_names),
             "selected_doc_ids": list(self.selected_documents),
             "searched_within": list(self.searched_within),
+            "named_documents": list(self.named_documents),
             "stop_reason": None if self.stop_reason is None else self.stop_reason.value,
             "empty_reason": self.empty_reason,
             "timings_ms": {name: round(seconds * 1000, 2) for name, seconds in self.timings.items()},
@@ -147,6 +152,14 @@ class FirstStageResult:
     within: tuple[str, ...] = ()
     """The hashes of the only documents searched (:func:`search_first_stage`'s ``within``); empty:
     the whole base."""
+    named: tuple[str, ...] = ()
+    """The hashes of the documents the queries named, searched alone (:attr:`KBQueryParams.named_documents`;
+    among ``within`` when given); empty: none named, or names not looked for."""
+
+    @property
+    def searched(self) -> tuple[str, ...]:
+        """The hashes of the only documents searched, whichever narrowed the search; empty: the whole base."""
+        return self.named or self.within
 
     @property
     def values_from(self) -> str:
@@ -198,7 +211,8 @@ def search_first_stage(
     ``within``: search only these documents (file names or hashes, as :meth:`KnowledgeBase.find`
     takes them), the way dsRAG's metadata filter narrows a query to documents the caller already
     knows are the right ones (a filing's company and year); the dense map is then anchored on the
-    best hit among them.
+    best hit among them. With ``kb_params.named_documents``, the documents the queries name
+    (:mod:`rse_core.kb.named`, among ``within`` when given) narrow the search the same way.
 
     Raises:
         KnowledgeBaseError: a name in ``within`` matches no document, or several.
@@ -213,6 +227,10 @@ def search_first_stage(
         if not only:
             raise ParameterError("Give at least one document to search within, or none to search the whole base.")
         allowed = set(only)
+    within_ids = tuple(only or ())
+    named = named_documents(kb.documents, queries, allowed) if kb_params.named_documents else ()
+    if named:
+        only, allowed = list(named), set(named)
     choice = CalibrationChoice.parse(calibration)
     if kb_params.first_stage is FirstStage.BM25:
         chosen, source = None, BM25_SOURCE
@@ -260,7 +278,8 @@ def search_first_stage(
         calibration=source,
         reranker=None if reranker is None else reranker.name,
         reranked=count,
-        within=tuple(only or ()),
+        within=within_ids,
+        named=named,
     )
 
 
@@ -361,6 +380,7 @@ def rse_from_first_stage(kb: KnowledgeBase, first: FirstStageResult, params: RSE
         first.values_from,
         first.calibration,
         _file_names(kb, first.within),
+        _file_names(kb, first.named),
     )
 
 

@@ -174,6 +174,9 @@ def test_within_its_own_filing_a_question_is_searched_and_answered_from_that_fil
         assert {doc_id for doc_id, _, _ in rse_pieces(small_kb, case, RSEParams())} <= {case.doc_id}
         assert {doc_id for doc_id, _, _ in top_k_pieces(case, k=10)} == {case.doc_id}
         assert rse.first_in_document or rse.characters == 0
+    # The filings' names carry company and year: a question naming them is searched within them.
+    named = prepare_cases(small_kb, items, KBQueryParams(named_documents=True))
+    assert sum(case.first.named == (case.doc_id,) for case in named) >= len(named) // 2
 
 
 @needs_financebench
@@ -200,6 +203,8 @@ def test_the_command_line_builds_the_base_once_and_reports_every_type(small_fold
     capsys.readouterr()
     assert main(["financebench-kb", "--kb", str(tmp_path / "kb"), "--within-own-document"]) == 0
     assert "top 200, each within its own document, ranks across documents" in capsys.readouterr().out
+    assert main(["financebench-kb", "--kb", str(tmp_path / "kb"), "--named-documents"]) == 0
+    assert "10 documents selected among those the question names, ranks" in capsys.readouterr().out
 
 
 def test_financebench_kb_runs_alone(capsys):
@@ -207,3 +212,18 @@ def test_financebench_kb_runs_alone(capsys):
 
     assert main(["financebench-kb", "samples"]) == 2
     assert "financebench-kb runs on its own" in capsys.readouterr().err
+
+
+@needs_financebench
+def test_the_second_fold_tunes_on_the_half_the_first_held_out(small_folder, small_kb, tmp_path):
+    from rse_core.evaluation.kb_eval import prepare_cases
+    from rse_core.evaluation.kb_tuning import tune_kb
+    from rse_core.params import RSEParams
+
+    questions = fb.read_questions(small_folder)
+    items = fb.case_items(questions, fb.locate_gold(questions, small_folder, cache=tmp_path / "gold.json"))
+    cases = prepare_cases(small_kb, items, KBQueryParams())
+    first = tune_kb(small_kb, cases, RSEParams(), 8000)
+    second = tune_kb(small_kb, cases, RSEParams(), 8000, swap_halves=True)
+    assert (second.tuned_on, second.held_out) == (first.held_out, first.tuned_on)
+    assert first.tuned_on + first.held_out == len(cases)

@@ -248,3 +248,19 @@ def test_a_query_within_a_document_answers_from_it_alone_and_an_unknown_one_is_o
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1
     assert captured.err.startswith("error: No document 'minutes.pdf' in ")
+
+
+def test_named_documents_searches_the_file_a_query_names(documents, tmp_path, monkeypatch, capsys):
+    as_default_embedder(monkeypatch)
+    kb_dir = tmp_path / "kb"
+    assert main(["build", str(kb_dir), str(documents), "--quiet"]) == 0
+    capsys.readouterr()
+    query = ["query", str(kb_dir), "-q", "What do the leave rules say about the coolant pump?", "--named-documents"]
+    assert main([*query, "--json"]) == 0
+    named = json.loads(capsys.readouterr().out)
+    assert named["named_documents"] == ["leave.txt"] and named["selected_documents"] == ["leave.txt"]
+    assert {hit["document"] for hit in named["top_k"]} == {"leave.txt"}
+    assert main(query) == 0
+    assert "Named in the query: leave.txt" in capsys.readouterr().out
+    assert main([*query[:-1], "--json"]) == 0  # without the option the pump's file answers
+    assert json.loads(capsys.readouterr().out)["named_documents"] == []

@@ -270,3 +270,30 @@ def test_a_document_to_search_within_must_be_in_the_base(sample_kb):
         query_kb(sample_kb, "What was the revenue?", within=["annual_report_2019.pdf"])
     with pytest.raises(ParameterError, match="Give at least one document"):
         query_kb(sample_kb, "What was the revenue?", within=[])
+
+
+def test_a_query_that_names_a_document_is_searched_within_it_when_asked(sample_kb):
+    question = "What does the employee handbook say about the probation period?"
+    named = KBQueryParams(named_documents=True)
+    result = query_kb(sample_kb, question, kb_params=named)
+    assert result.named_documents == ("employee_handbook.pdf",)
+    assert result.to_dict()["named_documents"] == ["employee_handbook.pdf"]
+    assert result.selected_names == ("employee_handbook.pdf",)
+    assert result.top_k and {hit.document for hit in result.top_k} == {"employee_handbook.pdf"}
+    assert result.searched_within == ()  # the caller named no document; the query did
+    off = query_kb(sample_kb, question)
+    assert off.named_documents == () and len({hit.document for hit in off.top_k}) > 1
+    unnamed = query_kb(sample_kb, "How long is the probation period?", kb_params=named)
+    assert unnamed.named_documents == () and len({hit.document for hit in unnamed.top_k}) > 1
+    # Named documents are looked for among those searched within: none there, so within decides.
+    inside = query_kb(sample_kb, question, kb_params=named, within=["tech_report.pdf"])
+    assert inside.named_documents == () and inside.selected_names == ("tech_report.pdf",)
+    reports = search_first_stage(sample_kb, "Which report covers revenue?", named)
+    assert sorted(sample_kb.documents[d].name for d in reports.named) == ["annual_report.pdf", "tech_report.pdf"]
+    assert reports.searched == reports.named
+
+
+def test_named_documents_is_part_of_the_first_stage_key():
+    assert KBQueryParams(named_documents=True).search_key != KBQueryParams().search_key
+    with pytest.raises(ParameterError, match="named_documents must be true or false"):
+        KBQueryParams(named_documents="yes")

@@ -1,0 +1,90 @@
+"""The documents a query names: a metadata filter read from the query and the base's file names.
+
+Files are often named for what they hold (``3M_2018_10K.pdf``, ``handbook_2024.pdf``). When a
+question names a company and a year, the same company's other filings and its peers' read almost
+alike to an embedder (on FinanceBench the first stage puts the question's own filing first for
+about half the questions), while the file name tells them apart. So a query may be searched
+within the documents whose names it shares the rarest words with, as dsRAG's metadata filter
+narrows a query to documents a caller already knows.
+
+Words are the runs of letters and digits, lower-cased; a word that mixes both also gives its
+parts (``FY2018`` gives ``fy2018``, ``fy`` and ``2018``). A name's stop words, one-character
+words and numbers under four digits (a date's day, a version) are left out. A query's words also
+include each pair of neighbouring words joined, so ``Best Buy`` names ``BESTBUY``. Each name word
+the query has counts its rarity among the base's names (``log((N + 1) / (n + 0.5))`` for a word
+in ``n`` of ``N`` names), so a company outweighs a year and a year outweighs ``10K``; the
+documents with the highest total are named, all of them when tied, and none when no name shares
+a word.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import cache
+from itertools import pairwise
+from pathlib import PurePath
+
+from rse_core.kb.catalog import DocumentEntry
+
+_WORD = re.compile(r"[a-z0-9]+")
+_RUN = re.compile(r"[a-z]+|[0-9]+")
+
+
+@cache
+def _stop_words() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN  # imported only when a query looks for names
+
+    return frozenset(STOPWORDS_EN)
+
+
+def _words(text: str) -> list[str]:
+    words = []
+    for word in _WORD.findall(text.lower()):
+        words.append(word)
+        runs = _RUN.findall(word)
+        if len(runs) > 1:
+            words.extend(runs)
+    return words
+
+
+def name_words(file_name: str) -> frozenset[str]:
+    """The words of a file's name (its stem) that can name it."""
+    stop = _stop_words()
+    return frozenset(
+        word
+        for word in _words(PurePath(file_name).stem)
+        if len(word) > 1 and word not in stop and not (word.isdigit() and len(word) < 4)
+    )
+
+
+def query_words(queries: Iterable[str]) -> frozenset[str]:
+    """The queries' words, with each pair of neighbouring words joined."""
+    words: set[str] = set()
+    for query in queries:
+        plain = _WORD.findall(query.lower())
+        words.update(_words(query))
+        words.update(first + second for first, second in pairwise(plain))
+    return frozenset(words)
+
+
+def named_documents(
+    documents: Mapping[str, DocumentEntry], queries: Sequence[str], allowed: Collection[str] | None = None
+) -> tuple[str, ...]:
+    """The hashes of the documents (of ``allowed``, default all) whose names the queries share the
+    rarest words with, in the base's order; empty when no name shares a word."""
+    names = {doc_id: name_words(entry.name) for doc_id, entry in documents.items()}
+    counts = Counter(word for words in names.values() for word in words)
+    rarity = {word: math.log((len(names) + 1) / (count + 0.5)) for word, count in counts.items()}
+    wanted = query_words(queries)
+    scores = {
+        doc_id: sum(rarity[word] for word in words & wanted)
+        for doc_id, words in names.items()
+        if allowed is None or doc_id in allowed
+    }
+    best = max(scores.values(), default=0.0)
+    if best <= 0:
+        return ()
+    return tuple(doc_id for doc_id, score in scores.items() if math.isclose(score, best))
