@@ -191,6 +191,13 @@ def _render_first_stage(base: kbs.OpenBase) -> None:
         help="Only these documents are searched, selected and listed in top-k, as a metadata filter narrows a "
         "query to documents you know hold the answer (a filing's company and year). Empty: the whole base.",
     )
+    st.toggle(
+        "Only documents the question names",
+        key=K.NAMED,
+        help="When the question shares words with file names (a company, a year: 3M_2018_10K.pdf), search only "
+        "the documents whose names share its rarest words. Helps bases named by what each file holds; on files "
+        "named by topic an everyday word ('report', 'change') can name the wrong one.",
+    )
     stage = st.selectbox(
         "First stage",
         [stage.value for stage in FirstStage],
@@ -265,12 +272,13 @@ def _render_answer(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) 
     with st.container(key=K.BODY):
         left, right = st.columns([3, 2], gap="medium")
         with left:
-            within = answer.first.within
-            searched = (
-                f" · searched within {components.plural(len(within), 'document')} of {len(base.kb.documents)}"
-                if within
-                else ""
-            )
+            within, total = answer.first.searched, len(base.kb.documents)
+            counted = f"{components.plural(len(within), 'document')} of {total}"
+            searched = ""
+            if answer.first.named:
+                searched = f" · searched only the {counted} the question names"
+            elif within:
+                searched = f" · searched within {counted}"
             st.caption(
                 f"Values from the {md(result.values_from, 160)} · "
                 f"the base was built with {md(kbs.built_with(base), 120)}{searched}"
@@ -372,7 +380,7 @@ def _segment_html(segment: ExtractedSegment, name: str, queries: int) -> str:
 def _render_top_k(base: kbs.OpenBase, answer: kbs.KBAnswer) -> None:
     top_k = answer.result.top_k
     st.subheader("Top-k beside")
-    where = "the documents searched within" if answer.first.within else "the whole base"
+    where = "the documents searched within" if answer.first.searched else "the whole base"
     st.caption(
         f"The first stage's best chunks over {where}, best first ({len(top_k)} listed, as many as hold "
         "twice RSE's characters): what a top-k pipeline would send instead."

@@ -39,6 +39,7 @@ class Keys:
     RANK_ACROSS: Final = "kb_rank_across_documents"
     RERANK: Final = "kb_rerank"
     WITHIN: Final = "kb_within"  # the hashes of the only documents searched; empty: the whole base
+    NAMED: Final = "kb_named_documents"  # search only the documents the question names (KBQueryParams)
     PRESET: Final = "kb_preset"
     BODY: Final = "kb_body"
     SESSION_BASE: Final = "_kb_session_base"  # this session's base built from uploads (app_ui.knowledge_bases)
@@ -107,6 +108,7 @@ WIDGET_KEYS = (
     Keys.RANK_ACROSS,
     Keys.RERANK,
     Keys.WITHIN,
+    Keys.NAMED,
     Keys.PRESET,
     *(Keys.param(name) for name in Keys.PARAM_FIELDS),
     *(Keys.param(spec.field) for spec in KB_SLIDERS),
@@ -126,6 +128,7 @@ def _defaults() -> dict[str, object]:
         Keys.RANK_ACROSS: kb_defaults.rank_across_documents,
         Keys.RERANK: NO_RERANK,
         Keys.WITHIN: [],
+        Keys.NAMED: kb_defaults.named_documents,
         Keys.PRESET: state.matching_preset(sidebar),
     }
     values.update({Keys.param(name): getattr(sidebar, name) for name in Keys.PARAM_FIELDS})
@@ -199,6 +202,7 @@ def read_kb_params(values: Mapping[str, object] | None = None) -> KBQueryParams:
         selected_top_n=int(values[Keys.param("selected_top_n")]),
         fusion_weight=float(values[Keys.param("fusion_weight")]),
         rank_across_documents=bool(values[Keys.RANK_ACROSS]),
+        named_documents=bool(values[Keys.NAMED]),
     )
 
 

@@ -138,6 +138,25 @@ def test_search_within_one_document_answers_from_it_alone_and_a_switch_of_base_c
     assert "searched within" not in all_text(at)
 
 
+def test_only_documents_the_question_names_is_a_first_stage_switch():
+    at = _page()
+    named = at.toggle(key=K.NAMED)
+    assert named.value is False
+    at.text_input(key=K.QUERY).set_value("What does the employee handbook say about probation?")
+    named.set_value(True).run()
+    no_problems(at)
+    kb = kbs.open_bundled().kb
+    [handbook] = [doc_id for doc_id, entry in kb.documents.items() if entry.name == "employee_handbook.pdf"]
+    first = next(first for first in _cached_first_stages(at) if first.kb_params.named_documents)
+    assert first.named == (handbook,) and first.selected == (handbook,)
+    assert "searched only the 1 document of 3 the question names" in all_text(at)
+    assert "best chunks over the documents searched within" in all_text(at)
+    assert set(at.dataframe[0].value["Document"]) == {"employee_handbook.pdf"}
+    at.text_input(key=K.QUERY).set_value("How long is the probation period?").run()  # names no file
+    no_problems(at)
+    assert "searched within" not in all_text(at)
+
+
 def test_operator_folders_are_offered_by_name_only(tmp_path, monkeypatch):
     folder = tmp_path / "hidden_server_path" / "team_docs"
     build(folder, SAMPLES[:1], embedder=HashingEmbedder())

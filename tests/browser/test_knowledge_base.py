@@ -104,6 +104,29 @@ def test_search_within_one_document(page, app_url):
     page.screenshot(path=str(ARTIFACTS / "knowledge_base_within.png"))
 
 
+def test_only_documents_the_question_names(page, app_url):
+    """A question that names a file, with the First stage popover's switch on, is answered from that file."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    page.goto(f"{app_url}/knowledge-base", wait_until="domcontentloaded")
+    page.get_by_role("heading", name="Knowledge base").first.wait_for(timeout=TIMEOUT)
+    settle(page)
+    question = page.locator(f"{MAIN} input[aria-label='Question']")
+    question.fill("What does the employee handbook say about the probation period?")
+    question.press("Enter")
+    settle(page)
+    page.get_by_role("button", name="First stage", exact=True).click()
+    page.locator("[data-testid='stPopoverBody'] label").filter(has_text="Only documents the question names").click()
+    settle(page)
+    page.screenshot(path=str(ARTIFACTS / "knowledge_base_named_popover.png"))
+    page.mouse.click(640, 700)  # outside the popover: it closes
+    settle(page)
+    main = page.locator(MAIN).inner_text()
+    assert "searched only the 1 document of 3 the question names" in main
+    assert metric_value(page, "Documents selected") == "1 of 1 hit"
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.screenshot(path=str(ARTIFACTS / "knowledge_base_named.png"))
+
+
 def test_build_a_knowledge_base_from_uploads(page, app_url):
     page.set_viewport_size({"width": 1280, "height": 720})
     page.goto(f"{app_url}/knowledge-base", wait_until="domcontentloaded")
