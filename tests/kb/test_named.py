@@ -73,3 +73,10 @@ def test_named_documents_are_always_a_tied_best_subset(query):
 @pytest.mark.parametrize("query", ["", "   ", "?!"])
 def test_a_query_without_words_names_nothing(query):
     assert named_documents(FILINGS, [query]) == ()
+
+
+def test_a_base_that_gains_a_file_is_indexed_again():
+    assert _named("What did Boeing report for 2018?") == ["3M_2018_10K.pdf"]  # only the year matches
+    grown = {**FILINGS, **_base(*(entry.name for entry in FILINGS.values()), "BOEING_2018_10K.pdf")}
+    [boeing] = named_documents(grown, ["What did Boeing report for 2018?"])
+    assert grown[boeing].name == "BOEING_2018_10K.pdf"
