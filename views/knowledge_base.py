@@ -195,8 +195,8 @@ def _render_first_stage(base: kbs.OpenBase) -> None:
         "Only documents the question names",
         key=K.NAMED,
         help="When the question shares words with file names (a company, a year: 3M_2018_10K.pdf), search only "
-        "the documents whose names share its rarest words. Helps bases named by what each file holds; on files "
-        "named by topic an everyday word ('report', 'change') can name the wrong one.",
+        "the documents whose names share its rarest words. One shared word ('report') counts only if the "
+        "document's content scores near the base's best; otherwise the whole base is searched, and a note says why.",
     )
     stage = st.selectbox(
         "First stage",

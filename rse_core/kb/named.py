@@ -15,6 +15,16 @@ the query has counts its rarity among the base's names (``log((N + 1) / (n + 0.5
 in ``n`` of ``N`` names), so a company outweighs a year and a year outweighs ``10K``; the
 documents with the highest total are named, all of them when tied, and none when no name shares
 a word.
+
+One shared word is weak evidence: it may be an everyday word ("expense *report*" over
+``annual_report.pdf`` and ``tech_report.pdf``, "what does this rule *change*" over
+``Understanding_Climate_Change.pdf``). So a naming that rests on a single word (the fewest any
+named document shares, a word's parts not counted apart from it) needs the content to agree:
+the named documents' best chunk must score at least :data:`NAMED_AGREEMENT` of the base's best on
+the first stage's own scale (dense: within a quarter of the map's spread of the best cosine, 0.05
+with the built-in map), else the name is set aside. Two or more words (a company and a year) are
+a name. Measured on FinanceBench and our two sets (docs/evaluation.md): every one-word naming
+of the wrong file fell 0.06-0.54 short in cosine; every right one passed, or shared two words.
 """
 
 from __future__ import annotations
@@ -28,6 +38,12 @@ from itertools import pairwise
 from pathlib import PurePath
 
 from rse_core.kb.catalog import DocumentEntry
+
+NAMED_AGREEMENT = 0.75
+"""The least share of the base's best score the named documents' best chunk must reach when the
+naming rests on one word (see above)."""
+FIRM_WORDS = 2
+"""A naming that shares this many words or more needs no agreement from the content."""
 
 _WORD = re.compile(r"[a-z0-9]+")
 _RUN = re.compile(r"[a-z]+|[0-9]+")
@@ -71,6 +87,25 @@ def query_words(queries: Iterable[str]) -> frozenset[str]:
 
 
 @dataclass(frozen=True)
+class Naming:
+    """The documents the queries name, and how many words the weakest of them shares."""
+
+    documents: tuple[str, ...] = ()
+    words: int = 0
+
+    @property
+    def firm(self) -> bool:
+        """Whether the naming stands without the content's agreement (:data:`FIRM_WORDS` words)."""
+        return self.words >= FIRM_WORDS
+
+
+def _distinct(shared: frozenset[str]) -> int:
+    """Shared words, a word's letter or digit runs not counted apart from it (``2023q2`` and ``2023``: one)."""
+    parts = {run for word in shared for run in _RUN.findall(word) if run != word}
+    return len(shared - parts)
+
+
+@dataclass(frozen=True)
 class NameIndex:
     """The base's name words, each with the documents whose names have it and its rarity, so a
     query costs only the words it shares (built once per set of names: 0.15 s for 10,000)."""
@@ -83,19 +118,20 @@ class NameIndex:
     def of(cls, documents: Mapping[str, DocumentEntry]) -> NameIndex:
         return _index(tuple((doc_id, entry.name) for doc_id, entry in documents.items()))
 
-    def named(self, queries: Sequence[str], allowed: Collection[str] | None = None) -> tuple[str, ...]:
-        """The hashes of the documents (of ``allowed``, default all) whose names the queries share the
-        rarest words with, in the base's order; empty when no name shares a word."""
-        scores: dict[str, float] = {}
+    def named(self, queries: Sequence[str], allowed: Collection[str] | None = None) -> Naming:
+        """The documents (hashes, of ``allowed``, default all) whose names the queries share the
+        rarest words with, in the base's order; none when no name shares a word."""
+        shared: dict[str, set[str]] = {}
         for word in query_words(queries) & self.postings.keys():
             for doc_id in self.postings[word]:
                 if allowed is None or doc_id in allowed:
-                    scores[doc_id] = scores.get(doc_id, 0.0) + self.rarity[word]
+                    shared.setdefault(doc_id, set()).add(word)
+        scores = {doc_id: sum(self.rarity[word] for word in words) for doc_id, words in shared.items()}
         best = max(scores.values(), default=0.0)
         if best <= 0:
-            return ()
-        tied = (doc_id for doc_id, score in scores.items() if math.isclose(score, best))
-        return tuple(sorted(tied, key=self.order.__getitem__))
+            return Naming()
+        tied = sorted((d for d, score in scores.items() if math.isclose(score, best)), key=self.order.__getitem__)
+        return Naming(tuple(tied), min(_distinct(frozenset(shared[doc_id])) for doc_id in tied))
 
 
 @lru_cache(maxsize=16)
@@ -114,6 +150,6 @@ def _index(names: tuple[tuple[str, str], ...]) -> NameIndex:
 
 def named_documents(
     documents: Mapping[str, DocumentEntry], queries: Sequence[str], allowed: Collection[str] | None = None
-) -> tuple[str, ...]:
+) -> Naming:
     """:meth:`NameIndex.named` over ``documents`` (a base's catalog)."""
     return NameIndex.of(documents).named(queries, allowed)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -39,9 +39,9 @@ import numpy as np
 
 from rse_core.errors import ParameterError, RSEError
 from rse_core.kb.base import KnowledgeBase
-from rse_core.kb.calibration import BM25_SOURCE, CalibrationChoice, choose_calibration, read_fit
+from rse_core.kb.calibration import BM25_SOURCE, CalibrationChoice, DenseCalibration, choose_calibration, read_fit
 from rse_core.kb.first_stage import QueryProbe, ScoredHit, hit_rank, scored_search
-from rse_core.kb.named import named_documents
+from rse_core.kb.named import NAMED_AGREEMENT, named_documents
 from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.kb.rerank import Reranker, rerank_hits
 from rse_core.params import RSEParams
@@ -228,9 +228,6 @@ def search_first_stage(
             raise ParameterError("Give at least one document to search within, or none to search the whole base.")
         allowed = set(only)
     within_ids = tuple(only or ())
-    named = named_documents(kb.documents, queries, allowed) if kb_params.named_documents else ()
-    if named:
-        only, allowed = list(named), set(named)
     choice = CalibrationChoice.parse(calibration)
     if kb_params.first_stage is FirstStage.BM25:
         chosen, source = None, BM25_SOURCE
@@ -243,6 +240,13 @@ def search_first_stage(
     embedder = kb.embedder if kb_params.first_stage is not FirstStage.BM25 else None
     probes = [QueryProbe.make(query, kb_params.first_stage, embedder, kb_params.fusion_weight) for query in queries]
     searched = [scored_search(kb.store, probe, kb_params.top_n, allowed, only, **constants) for probe in probes]
+    named: tuple[str, ...] = ()
+    if kb_params.named_documents:
+        named, note = _named_and_agreeing(kb, queries, probes, searched, allowed, constants)
+        notes += (note,) if note else ()
+        if named:
+            only, allowed = list(named), set(named)
+            searched = [scored_search(kb.store, probe, kb_params.top_n, allowed, only, **constants) for probe in probes]
     hits = [query_hits for query_hits, _ in searched]
     anchors = tuple(anchor for _, anchor in searched)
     timings["first_stage"] = time.perf_counter() - clock
@@ -281,6 +285,34 @@ def search_first_stage(
         within=within_ids,
         named=named,
     )
+
+
+def _named_and_agreeing(
+    kb: KnowledgeBase,
+    queries: Sequence[str],
+    probes: Sequence[QueryProbe],
+    searched: Sequence[tuple[list[ScoredHit], float | None]],
+    allowed: Collection[str],
+    constants: dict[str, DenseCalibration],
+) -> tuple[tuple[str, ...], str | None]:
+    """The documents the queries name (:mod:`rse_core.kb.named`) if the naming is firm (two words or
+    more) or, for every query, their best chunk scores at least :data:`NAMED_AGREEMENT` of the best in
+    ``searched`` (the base-wide search) on that search's scale; else none, and a note saying why."""
+    naming = named_documents(kb.documents, queries, allowed)
+    named = naming.documents
+    if not named or naming.firm:
+        return named, None
+    for probe, (hits, anchor) in zip(probes, searched, strict=True):
+        best = hits[0].score if hits else 0.0
+        inside, _ = scored_search(kb.store, probe, 1, set(named), list(named), anchor, **constants)
+        own = inside[0].score if inside else 0.0
+        if own < NAMED_AGREEMENT * best:
+            names = ", ".join(_file_names(kb, named))
+            return (), (
+                f"The question names {names} by one word, but the best chunk there scores {own:.2f} against "
+                f"{best:.2f} in the base (below {NAMED_AGREEMENT:g} of it), so the name was set aside."
+            )
+    return named, None
 
 
 def query_kb(

@@ -82,6 +82,14 @@ def test_ask_the_bundled_knowledge_base(page, app_url):
     page.screenshot(path=str(ARTIFACTS / "knowledge_base_open_in_explore.png"))
 
 
+def _close_popover(page, screenshot: str) -> str:
+    """Screenshot the open popover, close it by a click outside, and return the page's text."""
+    page.screenshot(path=str(ARTIFACTS / screenshot))
+    page.mouse.click(640, 700)
+    settle(page)
+    return page.locator(MAIN).inner_text()
+
+
 def test_search_within_one_document(page, app_url):
     """The First stage popover's Search within list narrows the answer to the chosen document."""
     page.set_viewport_size({"width": 1280, "height": 720})
@@ -93,10 +101,7 @@ def test_search_within_one_document(page, app_url):
     page.get_by_role("option", name="tech_report.pdf").click()
     page.keyboard.press("Escape")
     settle(page)
-    page.screenshot(path=str(ARTIFACTS / "knowledge_base_within_popover.png"))
-    page.mouse.click(640, 700)  # outside the popover: it closes
-    settle(page)
-    main = page.locator(MAIN).inner_text()
+    main = _close_popover(page, "knowledge_base_within_popover.png")
     assert "searched within 1 document of 3" in main
     assert "best chunks over the documents searched within" in main
     assert metric_value(page, "Documents selected") == "1 of 1 hit"
@@ -117,10 +122,7 @@ def test_only_documents_the_question_names(page, app_url):
     page.get_by_role("button", name="First stage", exact=True).click()
     page.locator("[data-testid='stPopoverBody'] label").filter(has_text="Only documents the question names").click()
     settle(page)
-    page.screenshot(path=str(ARTIFACTS / "knowledge_base_named_popover.png"))
-    page.mouse.click(640, 700)  # outside the popover: it closes
-    settle(page)
-    main = page.locator(MAIN).inner_text()
+    main = _close_popover(page, "knowledge_base_named_popover.png")
     assert "searched only the 1 document of 3 the question names" in main
     assert metric_value(page, "Documents selected") == "1 of 1 hit"
     assert page.locator("[data-testid='stException']").count() == 0

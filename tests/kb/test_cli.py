@@ -255,12 +255,18 @@ def test_named_documents_searches_the_file_a_query_names(documents, tmp_path, mo
     kb_dir = tmp_path / "kb"
     assert main(["build", str(kb_dir), str(documents), "--quiet"]) == 0
     capsys.readouterr()
-    query = ["query", str(kb_dir), "-q", "What do the leave rules say about the coolant pump?", "--named-documents"]
+    query = ["query", str(kb_dir), "-q", "What do the leave rules say about probation?", "--named-documents"]
     assert main([*query, "--json"]) == 0
     named = json.loads(capsys.readouterr().out)
     assert named["named_documents"] == ["leave.txt"] and named["selected_documents"] == ["leave.txt"]
     assert {hit["document"] for hit in named["top_k"]} == {"leave.txt"}
     assert main(query) == 0
     assert "Named in the query: leave.txt" in capsys.readouterr().out
-    assert main([*query[:-1], "--json"]) == 0  # without the option the pump's file answers
+    assert main([*query[:-1], "--json"]) == 0  # without the option
     assert json.loads(capsys.readouterr().out)["named_documents"] == []
+    # Named, but the pump is in pumps.md: the name is set aside, and the note says so.
+    pump = "What do the leave rules say about the Grundfos pump?"
+    assert main(["query", str(kb_dir), "-q", pump, "--named-documents"]) == 0
+    text = capsys.readouterr().out
+    assert "Note: The question names leave.txt by one word, but the best chunk there scores" in text
+    assert "Named in the query" not in text

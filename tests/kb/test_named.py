@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rse_core.kb.catalog import DocumentEntry
-from rse_core.kb.named import name_words, named_documents, query_words
+from rse_core.kb.named import Naming, name_words, named_documents, query_words
 
 
 def _base(*names: str) -> dict[str, DocumentEntry]:
@@ -24,7 +24,7 @@ FILINGS = _base(
 
 
 def _named(query: str, allowed=None) -> list[str]:
-    return [FILINGS[doc_id].name for doc_id in named_documents(FILINGS, [query], allowed)]
+    return [FILINGS[doc_id].name for doc_id in named_documents(FILINGS, [query], allowed).documents]
 
 
 def test_name_words_keep_companies_years_and_form_codes_not_dates_or_stop_words():
@@ -64,19 +64,29 @@ def test_allowed_limits_the_documents_named():
 @given(st.text(max_size=200))
 def test_named_documents_are_always_a_tied_best_subset(query):
     named = named_documents(FILINGS, [query])
-    assert set(named) <= set(FILINGS)
-    if named:
-        shared = query_words([query])
-        assert all(name_words(FILINGS[doc_id].name) & shared for doc_id in named)
+    assert set(named.documents) <= set(FILINGS)
+    shared = query_words([query])
+    assert all(name_words(FILINGS[doc_id].name) & shared for doc_id in named.documents)
+    assert (named.words >= 1) == bool(named.documents)
 
 
 @pytest.mark.parametrize("query", ["", "   ", "?!"])
 def test_a_query_without_words_names_nothing(query):
-    assert named_documents(FILINGS, [query]) == ()
+    assert named_documents(FILINGS, [query]) == Naming()
 
 
 def test_a_base_that_gains_a_file_is_indexed_again():
     assert _named("What did Boeing report for 2018?") == ["3M_2018_10K.pdf"]  # only the year matches
     grown = {**FILINGS, **_base(*(entry.name for entry in FILINGS.values()), "BOEING_2018_10K.pdf")}
-    [boeing] = named_documents(grown, ["What did Boeing report for 2018?"])
+    [boeing] = named_documents(grown, ["What did Boeing report for 2018?"]).documents
     assert grown[boeing].name == "BOEING_2018_10K.pdf"
+
+
+def test_a_company_and_a_year_are_a_firm_naming_one_word_is_not():
+    firm = named_documents(FILINGS, ["What is the FY2018 capital expenditure for 3M?"])
+    assert firm.words == 2 and firm.firm  # 3m and 2018
+    assert named_documents(FILINGS, ["How did 3M's segments grow?"]).words == 1
+    assert not named_documents(FILINGS, ["How did 3M's segments grow?"]).firm
+    # A word's parts are not counted apart from it: 2024q2 and 2024 are one word.
+    assert named_documents(FILINGS, ["What changed in 2024Q2?"]).words == 1
+    assert named_documents(FILINGS, ["What did Best Buy report for 2024Q2?"]).words == 2

@@ -273,10 +273,10 @@ def test_a_document_to_search_within_must_be_in_the_base(sample_kb):
 
 
 def test_a_query_that_names_a_document_is_searched_within_it_when_asked(sample_kb):
-    question = "What does the employee handbook say about the probation period?"
+    question = "What does the employee handbook say about the probation period for new employees?"
     named = KBQueryParams(named_documents=True)
     result = query_kb(sample_kb, question, kb_params=named)
-    assert result.named_documents == ("employee_handbook.pdf",)
+    assert result.named_documents == ("employee_handbook.pdf",) and not result.notes
     assert result.to_dict()["named_documents"] == ["employee_handbook.pdf"]
     assert result.selected_names == ("employee_handbook.pdf",)
     assert result.top_k and {hit.document for hit in result.top_k} == {"employee_handbook.pdf"}
@@ -291,6 +291,21 @@ def test_a_query_that_names_a_document_is_searched_within_it_when_asked(sample_k
     reports = search_first_stage(sample_kb, "Which report covers revenue?", named)
     assert sorted(sample_kb.documents[d].name for d in reports.named) == ["annual_report.pdf", "tech_report.pdf"]
     assert reports.searched == reports.named
+
+
+def test_a_name_the_content_disagrees_with_is_set_aside_with_a_note(sample_kb):
+    """The handbook is named by one word, but the coolant pump is in the tech report. Named by two
+    (``employee handbook``), the name stands whatever the content says."""
+    question = "What does the handbook say about the coolant pump?"
+    named = KBQueryParams(named_documents=True)
+    result = query_kb(sample_kb, question, kb_params=named)
+    assert result.named_documents == ()
+    assert result.selected_names == query_kb(sample_kb, question).selected_names  # the whole base, as without
+    [note] = result.notes
+    assert note.startswith("The question names employee_handbook.pdf by one word, but the best chunk there scores 0.")
+    assert note.endswith("(below 0.75 of it), so the name was set aside.")
+    firm = query_kb(sample_kb, "What does the employee handbook say about the coolant pump?", kb_params=named)
+    assert firm.named_documents == ("employee_handbook.pdf",) and not firm.notes
 
 
 def test_named_documents_is_part_of_the_first_stage_key():
