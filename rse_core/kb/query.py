@@ -287,6 +287,10 @@ def search_first_stage(
     )
 
 
+NOTE_NAMES = 3
+"""At most this many file names in a note (a year alone can name hundreds)."""
+
+
 def _named_and_agreeing(
     kb: KnowledgeBase,
     queries: Sequence[str],
@@ -307,7 +311,8 @@ def _named_and_agreeing(
         inside, _ = scored_search(kb.store, probe, 1, set(named), list(named), anchor, **constants)
         own = inside[0].score if inside else 0.0
         if own < NAMED_AGREEMENT * best:
-            names = ", ".join(_file_names(kb, named))
+            shown = _file_names(kb, named[:NOTE_NAMES])
+            names = ", ".join(shown) + (f" and {len(named) - len(shown)} more" if len(named) > len(shown) else "")
             return (), (
                 f"The question names {names} by one word, but the best chunk there scores {own:.2f} against "
                 f"{best:.2f} in the base (below {NAMED_AGREEMENT:g} of it), so the name was set aside."

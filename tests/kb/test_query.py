@@ -312,3 +312,15 @@ def test_named_documents_is_part_of_the_first_stage_key():
     assert KBQueryParams(named_documents=True).search_key != KBQueryParams().search_key
     with pytest.raises(ParameterError, match="named_documents must be true or false"):
         KBQueryParams(named_documents="yes")
+
+
+def test_a_note_names_at_most_three_files(tmp_path):
+    for year in range(2015, 2020):
+        (tmp_path / f"minutes_{year}.txt").write_text(filler("ledger", 2, seed=year))
+    (tmp_path / "pumps.txt").write_text("The coolant pump moves glycol through the cold plates.\n\n" * 3)
+    build(tmp_path / "kb", sorted(tmp_path.glob("*.txt")), embedder=HashingEmbedder())
+    kb = KnowledgeBase.open(tmp_path / "kb", HashingEmbedder())
+    named = KBQueryParams(named_documents=True)
+    [note] = query_kb(kb, "What do the minutes say about the coolant pump?", kb_params=named).notes
+    shown = "minutes_2015.txt, minutes_2016.txt, minutes_2017.txt and 2 more"
+    assert note.startswith(f"The question names {shown} by one word")
