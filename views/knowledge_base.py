@@ -272,12 +272,12 @@ def _render_answer(base: kbs.OpenBase, answer: kbs.KBAnswer, params: RSEParams) 
     with st.container(key=K.BODY):
         left, right = st.columns([3, 2], gap="medium")
         with left:
-            within, total = answer.first.searched, len(base.kb.documents)
-            counted = f"{components.plural(len(within), 'document')} of {total}"
+            narrowed, total = answer.first.searched, len(base.kb.documents)
+            counted = f"{components.plural(len(narrowed), 'document')} of {total}"
             searched = ""
             if answer.first.named:
                 searched = f" · searched only the {counted} the question names"
-            elif within:
+            elif narrowed:
                 searched = f" · searched within {counted}"
             st.caption(
                 f"Values from the {md(result.values_from, 160)} · "

@@ -41,7 +41,7 @@ from rse_core.errors import ParameterError, RSEError
 from rse_core.kb.base import KnowledgeBase
 from rse_core.kb.calibration import BM25_SOURCE, CalibrationChoice, DenseCalibration, choose_calibration, read_fit
 from rse_core.kb.first_stage import QueryProbe, ScoredHit, hit_rank, scored_search
-from rse_core.kb.named import NAMED_AGREEMENT, named_documents
+from rse_core.kb.named import NAMED_AGREEMENT, Naming, named_documents
 from rse_core.kb.params import FirstStage, KBQueryParams
 from rse_core.kb.rerank import Reranker, rerank_hits
 from rse_core.params import RSEParams
@@ -239,14 +239,20 @@ def search_first_stage(
     clock = time.perf_counter()
     embedder = kb.embedder if kb_params.first_stage is not FirstStage.BM25 else None
     probes = [QueryProbe.make(query, kb_params.first_stage, embedder, kb_params.fusion_weight) for query in queries]
-    searched = [scored_search(kb.store, probe, kb_params.top_n, allowed, only, **constants) for probe in probes]
-    named: tuple[str, ...] = ()
-    if kb_params.named_documents:
-        named, note = _named_and_agreeing(kb, queries, probes, searched, allowed, constants)
-        notes += (note,) if note else ()
-        if named:
-            only, allowed = list(named), set(named)
-            searched = [scored_search(kb.store, probe, kb_params.top_n, allowed, only, **constants) for probe in probes]
+
+    def search(documents: list[str] | None, among: Collection[str]) -> list[tuple[list[ScoredHit], float | None]]:
+        return [scored_search(kb.store, probe, kb_params.top_n, among, documents, **constants) for probe in probes]
+
+    naming = named_documents(kb.documents, queries, allowed) if kb_params.named_documents else Naming()
+    named = naming.documents if naming.firm else ()  # a one-word naming waits for the content's word
+    searched = search(list(named), set(named)) if named else search(only, allowed)
+    if naming.documents and not naming.firm:
+        disagreement = _content_disagrees(kb, naming.documents, probes, searched, constants)
+        if disagreement:
+            notes += (disagreement,)
+        else:
+            named = naming.documents
+            searched = search(list(named), set(named))
     hits = [query_hits for query_hits, _ in searched]
     anchors = tuple(anchor for _, anchor in searched)
     timings["first_stage"] = time.perf_counter() - clock
@@ -291,21 +297,16 @@ NOTE_NAMES = 3
 """At most this many file names in a note (a year alone can name hundreds)."""
 
 
-def _named_and_agreeing(
+def _content_disagrees(
     kb: KnowledgeBase,
-    queries: Sequence[str],
+    named: tuple[str, ...],
     probes: Sequence[QueryProbe],
     searched: Sequence[tuple[list[ScoredHit], float | None]],
-    allowed: Collection[str],
     constants: dict[str, DenseCalibration],
-) -> tuple[tuple[str, ...], str | None]:
-    """The documents the queries name (:mod:`rse_core.kb.named`) if the naming is firm (two words or
-    more) or, for every query, their best chunk scores at least :data:`NAMED_AGREEMENT` of the best in
-    ``searched`` (the base-wide search) on that search's scale; else none, and a note saying why."""
-    naming = named_documents(kb.documents, queries, allowed)
-    named = naming.documents
-    if not named or naming.firm:
-        return named, None
+) -> str | None:
+    """Why a one-word naming is set aside (a note), or None when, for every query, the named
+    documents' best chunk scores at least :data:`NAMED_AGREEMENT` of the best in ``searched`` (the
+    base-wide search), on that search's scale (its anchor)."""
     for probe, (hits, anchor) in zip(probes, searched, strict=True):
         best = hits[0].score if hits else 0.0
         inside, _ = scored_search(kb.store, probe, 1, set(named), list(named), anchor, **constants)
@@ -313,11 +314,11 @@ def _named_and_agreeing(
         if own < NAMED_AGREEMENT * best:
             shown = _file_names(kb, named[:NOTE_NAMES])
             names = ", ".join(shown) + (f" and {len(named) - len(shown)} more" if len(named) > len(shown) else "")
-            return (), (
+            return (
                 f"The question names {names} by one word, but the best chunk there scores {own:.2f} against "
                 f"{best:.2f} in the base (below {NAMED_AGREEMENT:g} of it), so the name was set aside."
             )
-    return named, None
+    return None
 
 
 def query_kb(

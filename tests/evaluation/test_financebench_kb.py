@@ -176,7 +176,9 @@ def test_within_its_own_filing_a_question_is_searched_and_answered_from_that_fil
         assert rse.first_in_document or rse.characters == 0
     # The filings' names carry company and year: a question naming them is searched within them.
     named = prepare_cases(small_kb, items, KBQueryParams(named_documents=True))
-    assert sum(case.first.named == (case.doc_id,) for case in named) >= len(named) // 2
+    assert sum(case.first.named == (case.doc_id,) for case in named) >= 5  # of 7
+    [vote] = [case for case in named if "board member nominees" in case.question]
+    assert vote.first.named == ()  # Foot Locker's board vote names no company nor year
 
 
 @needs_financebench
