@@ -21,9 +21,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rse_core.embedders import embedder_from_name  # noqa: E402
 from rse_core.evaluation import financebench_kb as fb  # noqa: E402
-from rse_core.evaluation import golden_kb  # noqa: E402
 from rse_core.evaluation.kb_eval import evaluate_kb, prepare_cases  # noqa: E402
 from rse_core.evaluation.kb_tuning import split_by_company, tune_kb, with_selection  # noqa: E402
 from rse_core.kb import KBQueryParams  # noqa: E402
@@ -44,12 +42,9 @@ def main() -> int:
     parser.add_argument("--name-in-title", action="store_true", help="the base built with --name-in-title")
     parser.add_argument("--budget", type=float, default=8000, help="characters a question for the tune")
     args = parser.parse_args()
-    folder = fb.default_folder()
-    kb_dir = golden_kb.variant_dir(fb.default_kb_dir(), args.embedder, args.name_in_title)
-    embedder = embedder_from_name(args.embedder) if args.embedder else None
-    kb = fb.ensure_kb(folder, kb_dir, None, embedder, True if args.name_in_title else None)
-    questions = fb.read_questions(folder)
-    items = fb.case_items(questions, fb.locate_gold(questions, folder))
+    kb = fb.open_evaluation_base(args.embedder, args.name_in_title)
+    questions = fb.read_questions(fb.default_folder())
+    items = fb.case_items(questions, fb.locate_gold(questions, fb.default_folder()))
     plain = prepare_cases(kb, items, KBQueryParams())
     named_params = KBQueryParams(named_documents=True)
     named = prepare_cases(kb, items, named_params)

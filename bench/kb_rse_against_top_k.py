@@ -33,9 +33,7 @@ from scipy.stats import binomtest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rse_core.embedders import embedder_from_name  # noqa: E402
 from rse_core.evaluation import financebench_kb as fb  # noqa: E402
-from rse_core.evaluation import golden_kb  # noqa: E402
 from rse_core.evaluation.fit_calibration import revalued  # noqa: E402
 from rse_core.evaluation.kb_eval import KBCase, evaluate_kb, prepare_cases  # noqa: E402
 from rse_core.evaluation.kb_tuning import split_by_company  # noqa: E402
@@ -139,11 +137,9 @@ def main() -> int:
     parser.add_argument("--no-named-documents", action="store_true", help="the first stage's own selection")
     parser.add_argument("--budget", type=float, default=8000, help="characters a question")
     args = parser.parse_args()
-    folder = fb.default_folder()
-    kb_dir = golden_kb.variant_dir(fb.default_kb_dir(), args.embedder, False)
-    kb = fb.ensure_kb(folder, kb_dir, None, embedder_from_name(args.embedder) if args.embedder else None, None)
-    questions = fb.read_questions(folder)
-    items = fb.case_items(questions, fb.locate_gold(questions, folder))
+    kb = fb.open_evaluation_base(args.embedder)
+    questions = fb.read_questions(fb.default_folder())
+    items = fb.case_items(questions, fb.locate_gold(questions, fb.default_folder()))
     kb_params = KBQueryParams(named_documents=not args.no_named_documents)
     cases = prepare_cases(kb, items, kb_params)
     base = RSEParams().with_changes(chunk_size=kb.catalog.chunk_size, chunk_headers=kb.catalog.headers)

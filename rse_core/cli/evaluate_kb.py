@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rse_core.cli.support import say
-from rse_core.embedders import DEFAULT_EMBEDDER, embedder_from_name
+from rse_core.embedders import DEFAULT_EMBEDDER
 from rse_core.embedders.names import NAME_FORMS
 from rse_core.evaluation import financebench_kb as fb
 from rse_core.evaluation import golden_kb
@@ -97,8 +97,7 @@ def _open_set(name: str, args: argparse.Namespace) -> tuple[KnowledgeBase, list,
     if name == SET_NAME:
         folder = fb.default_folder()
         kb_dir = args.kb or golden_kb.variant_dir(fb.default_kb_dir(), args.embedder, args.name_in_title)
-        embedder = embedder_from_name(args.embedder) if args.embedder else None
-        kb = fb.ensure_kb(folder, kb_dir, _built(kb_dir), embedder, names)
+        kb = fb.open_evaluation_base(args.embedder, args.name_in_title, kb_dir, _built(kb_dir))
         questions = fb.read_questions(folder, args.limit)
         gold = fb.locate_gold(questions, folder, progress=lambda line: print(line, file=sys.stderr))
         located = sum(span.located for spans in gold.values() for span in spans)

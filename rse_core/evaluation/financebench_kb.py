@@ -25,8 +25,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rse_core.documents import Document, load_document
-from rse_core.embedders import Embedder
+from rse_core.embedders import Embedder, embedder_from_name
 from rse_core.errors import RSEError
+from rse_core.evaluation.golden_kb import variant_dir
 from rse_core.evaluation.kb_eval import GoldItem
 from rse_core.kb import KnowledgeBase, ensure_built
 from rse_core.kb.build import BuildCallback, content_id
@@ -282,3 +283,19 @@ def ensure_kb(
         raise FinanceBenchKBError(problem)
     filings = sorted((folder / PDF_FOLDER).glob("*.pdf"))
     return ensure_built(kb_dir, filings, progress, embedder=embedder, name_in_title=name_in_title)
+
+
+def open_evaluation_base(
+    embedder: str | None = None,
+    name_in_title: bool = False,
+    kb_dir: Path | None = None,
+    progress: BuildCallback | None = None,
+) -> KnowledgeBase:
+    """The base ``rse-evaluate financebench-kb [--embedder NAME] [--name-in-title]`` searches, at
+    ``kb_dir`` or in its own folder beside the default one, built (or completed) first.
+
+    Without ``name_in_title`` a base given by ``kb_dir`` is taken as it was built."""
+    folder = default_folder()
+    chosen = kb_dir or variant_dir(default_kb_dir(), embedder, name_in_title)
+    named = True if name_in_title else None
+    return ensure_kb(folder, chosen, progress, embedder_from_name(embedder) if embedder else None, named)
