@@ -110,7 +110,7 @@ def paired_line(setting: Setting) -> str:
     p = binomtest(better, better + worse).pvalue if better + worse else 1.0
     return (
         f"RSE {setting.rse_hits.mean():.3f} against top-k {setting.top_k_hits.mean():.3f} at "
-        f"{setting.characters.mean():,.0f} characters; RSE ahead on {better} questions, behind on {worse} "
+        f"{setting.characters.mean():,.0f} characters; RSE ahead on {better} of the questions, behind on {worse} "
         f"(sign test p = {p:.2f}); recall {setting.recall.mean():.2f}"
     )
 
