@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from rse_core.evaluation import financebench_kb as fb  # noqa: E402
 from rse_core.evaluation.fit_calibration import revalued  # noqa: E402
-from rse_core.evaluation.kb_eval import KBCase, evaluate_kb, prepare_cases  # noqa: E402
+from rse_core.evaluation.kb_eval import KBCase, judge, prepare_cases, rse_pieces, top_k_pieces  # noqa: E402
 from rse_core.evaluation.kb_tuning import split_by_company  # noqa: E402
 from rse_core.kb import KBQueryParams, KnowledgeBase  # noqa: E402
 from rse_core.kb.calibration import BUILTIN_DENSE, DenseCalibration  # noqa: E402
@@ -73,7 +73,7 @@ class Setting:
         )
 
 
-def judge_grid(kb: KnowledgeBase, cases: Sequence[KBCase], base: RSEParams, kb_params: KBQueryParams) -> list[Setting]:
+def judge_grid(kb: KnowledgeBase, cases: Sequence[KBCase], base: RSEParams) -> list[Setting]:
     """Every setting of the grid on the same searches (the map is monotone in the cosine, so a new
     spread re-values the hits without a new search)."""
     settings = []
@@ -91,14 +91,15 @@ def judge_grid(kb: KnowledgeBase, cases: Sequence[KBCase], base: RSEParams, kb_p
                 max_length=max_length,
                 minimum_value=minimum,
             )
-            scores = evaluate_kb(kb, valued, params, kb_params, False).scores
+            rse = [judge(case, rse_pieces(kb, case, params)) for case in valued]
+            top_k = [judge(case, top_k_pieces(case, budget=s.characters)) for case, s in zip(valued, rse, strict=True)]
             settings.append(
                 Setting(
                     (spread, beta, penalty, decay, max_length, minimum),
-                    np.array([s.page_hit for s in scores["rse"]]),
-                    np.array([s.characters for s in scores["rse"]], dtype=float),
-                    np.array([s.recall for s in scores["rse"]]),
-                    np.array([s.page_hit for s in scores["top_k"]]),
+                    np.array([s.page_hit for s in rse]),
+                    np.array([s.characters for s in rse], dtype=float),
+                    np.array([s.recall for s in rse]),
+                    np.array([s.page_hit for s in top_k]),
                 )
             )
     return settings
@@ -143,7 +144,7 @@ def main() -> int:
     kb_params = KBQueryParams(named_documents=not args.no_named_documents)
     cases = prepare_cases(kb, items, kb_params)
     base = RSEParams().with_changes(chunk_size=kb.catalog.chunk_size, chunk_headers=kb.catalog.headers)
-    settings = judge_grid(kb, cases, base, kb_params)
+    settings = judge_grid(kb, cases, base)
     fitting = [s for s in settings if s.characters.mean() <= args.budget]
     leads = np.array([s.rse_hits.mean() - s.top_k_hits.mean() for s in fitting])
     print(

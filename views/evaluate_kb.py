@@ -79,8 +79,7 @@ def render_kb_evaluation() -> None:
 def _settings_line(params: RSEParams, kb_params: KBQueryParams) -> str:
     return (
         f"Settings: first stage {kb_params.first_stage.value}, top {kb_params.top_n} hits, "
-        f"{kb_params.documents_selected} documents selected"
-        f"{' among those the question names' if kb_params.named_documents else ''}, ranks "
+        f"{kb_params.selection}, ranks "
         f"{'across' if kb_params.rank_across_documents else 'within'} documents; penalty "
         f"{params.irrelevant_chunk_penalty:g}, decay {params.decay_rate:g}, minimum {params.minimum_value:g}, "
         f"max {params.max_length} chunks per segment, {params.overall_max_length} overall. "

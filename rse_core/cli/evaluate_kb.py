@@ -126,12 +126,7 @@ def run_kb_set(name: str, args: argparse.Namespace, params: RSEParams) -> int:
             print(f"\rsearching {done}/{count} questions", end="", file=sys.stderr, flush=True)
 
         cases = prepare_cases(kb, items, kb_params, searched, args.within_own_document)
-        selection = (
-            "each within its own document"
-            if args.within_own_document
-            else f"{kb_params.documents_selected} documents selected"
-            + (" among those the question names" if kb_params.named_documents else "")
-        )
+        selection = "each within its own document" if args.within_own_document else kb_params.selection
         print(file=sys.stderr)
         evaluation = evaluate_kb(kb, cases, params, kb_params)
         say(

@@ -67,6 +67,12 @@ class KBQueryParams:
     named_documents: bool = False
 
     @property
+    def selection(self) -> str:
+        """How documents are selected, as the evaluation reports and the app's settings line say it."""
+        named = " among those the question names" if self.named_documents else ""
+        return f"{self.documents_selected} documents selected{named}"
+
+    @property
     def search_key(self) -> tuple[object, ...]:
         """The fields the first stage depends on: two settings with the same key search alike (the
         others, ``rank_across_documents`` and ``top_k_minimum``, act after the search)."""

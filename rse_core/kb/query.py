@@ -227,7 +227,6 @@ def search_first_stage(
         if not only:
             raise ParameterError("Give at least one document to search within, or none to search the whole base.")
         allowed = set(only)
-    within_ids = tuple(only or ())
     choice = CalibrationChoice.parse(calibration)
     if kb_params.first_stage is FirstStage.BM25:
         chosen, source = None, BM25_SOURCE
@@ -288,7 +287,7 @@ def search_first_stage(
         calibration=source,
         reranker=None if reranker is None else reranker.name,
         reranked=count,
-        within=within_ids,
+        within=tuple(only or ()),
         named=named,
     )
 

@@ -156,3 +156,13 @@ def test_sessions_pressing_run_together_search_once(searches):
         thread.join()
     assert len(searches) == len(chosen.items) == 36
     assert [case.id for case in found[0]] == [case.id for case in found[1]]
+
+
+def test_the_settings_line_says_when_only_named_documents_are_searched():
+    at = _evaluate_page()
+    assert any("10 documents selected, ranks across" in caption.value for caption in at.caption)
+    open_page(at, "knowledge-base")  # the user turns the First stage's switch on there, and comes back
+    at.toggle(key=knowledge_base_state.Keys.NAMED).set_value(True).run()
+    open_page(at, "evaluate")
+    no_problems(at)
+    assert any("10 documents selected among those the question names, ranks" in c.value for c in at.caption)

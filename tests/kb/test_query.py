@@ -324,3 +324,8 @@ def test_a_note_names_at_most_three_files(tmp_path):
     [note] = query_kb(kb, "What do the minutes say about the coolant pump?", kb_params=named).notes
     shown = "minutes_2015.txt, minutes_2016.txt, minutes_2017.txt and 2 more"
     assert note.startswith(f"The question names {shown} by one word")
+
+
+def test_the_selection_says_whether_named_documents_narrow_it():
+    assert KBQueryParams(documents_selected=5).selection == "5 documents selected"
+    assert KBQueryParams(named_documents=True).selection == "10 documents selected among those the question names"
